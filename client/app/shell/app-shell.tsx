@@ -1,0 +1,36 @@
+// The shared layout of signed-in screens: the header (product title, live indicator, theme
+// toggle, user menu), the dock, and the page.
+import { Link, Outlet } from 'react-router-dom';
+import { Icon } from '../../components/icons';
+import { ThemeToggle } from '../../components/theme-toggle';
+import { useSession } from '../../lib/session-context';
+import { DockNav } from './dock-nav';
+import { LiveIndicator } from './live-indicator';
+import { visibleEntries } from './nav-entries';
+import { UserMenu } from './user-menu';
+import './shell.css';
+
+export function AppShell({ onLogout }: { onLogout: () => void }) {
+  const { permissions } = useSession();
+  return (
+    <div className="shell">
+      <header className="shell-header">
+        <Link to="/dashboard" className="brand">
+          <span className="brand-mark">
+            <Icon name="box" size={18} />
+          </span>
+          <span className="brand-name">Stockroom</span>
+        </Link>
+        <div className="shell-header-actions">
+          <LiveIndicator />
+          <ThemeToggle />
+          <UserMenu onLogout={onLogout} />
+        </div>
+      </header>
+      <DockNav entries={visibleEntries(permissions)} />
+      <main className="shell-main" id="main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+// New log entries arriving while the log is open: the first page is fetched again and
+// whatever it holds above the newest entry already shown goes on top. When the whole page
+// is new (more arrived than a page holds), the page replaces what was shown.
+import type { ActivityEntry } from '../../../shared/inventory';
+import type { FeedEvent } from '../../../shared/realtime';
+
+/** Events whose projection writes an activity entry. */
+const LOGGED = new Set(['ItemCreated', 'ItemUpdated', 'StockAdjusted', 'ItemDeleted', 'CategoryCreated', 'CategoryUpdated', 'CategoryDeleted']);
+
+export function writesActivity(event: FeedEvent): boolean {
+  return LOGGED.has(event.type);
+}
+
+export interface Merged {
+  entries: ActivityEntry[];
+  added: string[];
+  replaced: boolean;
+}
+
+export function mergeLatest(current: readonly ActivityEntry[], latest: readonly ActivityEntry[]): Merged {
+  const known = new Set(current.map((e) => e.id));
+  const fresh: ActivityEntry[] = [];
+  for (const entry of latest) {
+    if (known.has(entry.id)) break;
+    fresh.push(entry);
+  }
+  if (current.length > 0 && fresh.length === latest.length && latest.length > 0) {
+    return { entries: [...latest], added: latest.map((e) => e.id), replaced: true };
+  }
+  return { entries: [...fresh, ...current], added: fresh.map((e) => e.id), replaced: false };
+}

@@ -1,0 +1,56 @@
+// The log as a table: Timestamp, User and Action sort on click (aria-sort says how), Details
+// does not. On a phone each row becomes a small card.
+import type { ActivityEntry } from '../../../../shared/inventory';
+import { Icon } from '../../../components/icons';
+import { formatDateTime } from '../../../lib/format';
+import type { ActivityParams, ActivitySort } from '../api';
+
+const ACTION_LABELS = { create: 'Created', update: 'Updated', delete: 'Deleted' } as const;
+
+function SortHeader({ column, label, params, onSort }: { column: ActivitySort; label: string; params: ActivityParams; onSort: (c: ActivitySort) => void }) {
+  const active = params.sort === column;
+  const sort = active ? (params.order === 'asc' ? 'ascending' : 'descending') : 'none';
+  return (
+    <th scope="col" aria-sort={sort}>
+      <button type="button" className={`sort-header ${active ? 'sort-header-active' : ''}`} onClick={() => onSort(column)}>
+        {label}
+        <Icon name={active && params.order === 'asc' ? 'chevron-up' : 'chevron-down'} size={14} className={active ? undefined : 'sort-header-idle'} />
+      </button>
+    </th>
+  );
+}
+
+export function ActivityTable({ entries, params, fresh, onSort }: { entries: ActivityEntry[]; params: ActivityParams; fresh: string[]; onSort: (c: ActivitySort) => void }) {
+  const isFresh = new Set(fresh);
+  return (
+    <div className="activity-table-wrap card">
+      <table className="activity-table">
+        <caption className="visually-hidden">Activity log, {entries.length} entries shown</caption>
+        <thead>
+          <tr>
+            <SortHeader column="timestamp" label="Timestamp" params={params} onSort={onSort} />
+            <SortHeader column="user" label="User" params={params} onSort={onSort} />
+            <SortHeader column="action" label="Action" params={params} onSort={onSort} />
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.id} className={isFresh.has(entry.id) ? 'activity-fresh' : undefined} data-testid="activity-row">
+              <td data-label="Timestamp" className="activity-time">
+                <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time>
+              </td>
+              <td data-label="User">{entry.userName}</td>
+              <td data-label="Action">
+                <span className={`badge action-badge action-${entry.action}`}>{ACTION_LABELS[entry.action]}</span>
+              </td>
+              <td data-label="Details" className="activity-details">
+                {entry.details}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

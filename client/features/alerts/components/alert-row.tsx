@@ -1,0 +1,47 @@
+// One low-stock alert: the item (linking to it), its category, current stock against the
+// threshold, how long it has been low, and Dismiss (or Restore for a dismissed one).
+import { Link } from 'react-router-dom';
+import type { LowStockAlert } from '../../../../shared/alerts';
+import { Icon } from '../../../components/icons';
+import { formatRelative } from '../../../lib/format';
+
+export function AlertRow({ alert, busy, onDismiss, onRestore }: { alert: LowStockAlert; busy: boolean; onDismiss: () => void; onRestore: () => void }) {
+  const out = alert.quantity <= 0;
+  return (
+    <li className={`alert-row ${alert.dismissed ? 'alert-row-dismissed' : ''}`} data-testid="alert-row">
+      <span className={`alert-row-icon ${out ? 'alert-row-icon-out' : ''}`} aria-hidden="true">
+        <Icon name="alert" size={20} />
+      </span>
+      <div className="alert-row-main">
+        <Link to={`/inventory/${alert.itemId}`} className="alert-row-name">
+          {alert.name}
+        </Link>
+        <span className="alert-row-sub">
+          {alert.category} · SKU {alert.sku} · low since {formatRelative(alert.since)}
+        </span>
+      </div>
+      <dl className="alert-row-figures">
+        <div>
+          <dt>Current Stock</dt>
+          <dd className={out ? 'tone-danger' : undefined} data-testid="alert-stock">
+            {alert.quantity}
+          </dd>
+        </div>
+        <div>
+          <dt>Threshold</dt>
+          <dd>{alert.threshold}</dd>
+        </div>
+      </dl>
+      <span className={`badge ${out ? 'badge-danger' : 'alert-badge-low'}`}>{out ? 'Out of stock' : 'Low stock'}</span>
+      {alert.dismissed ? (
+        <button type="button" className="btn btn-sm btn-secondary" onClick={onRestore} disabled={busy} aria-label={`Restore alert for ${alert.name}`}>
+          <Icon name="bell" size={15} /> Restore
+        </button>
+      ) : (
+        <button type="button" className="btn btn-sm btn-ghost" onClick={onDismiss} disabled={busy} aria-label={`Dismiss alert for ${alert.name}`}>
+          <Icon name="x" size={15} /> Dismiss
+        </button>
+      )}
+    </li>
+  );
+}

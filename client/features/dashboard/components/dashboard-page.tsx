@@ -1,0 +1,56 @@
+// The Dashboard (/dashboard): stat cards, revenue, the 30-day stock value chart, top
+// sellers, near expiry, recent activity and inventory health. Every figure comes from
+// GET /api/dashboard and follows pushed events; a failed load shows the red box with Retry.
+import { useActorRef, useSelector } from '@xstate/react';
+import { Link } from 'react-router-dom';
+import { ErrorBox } from '../../../components/error-box';
+import { Icon } from '../../../components/icons';
+import { TruckLoader } from '../../../components/truck-loader';
+import { dashboardMachine } from '../dashboard.machine';
+import { HealthCard } from './health-card';
+import { NearExpiryCard } from './near-expiry-card';
+import { RecentActivityCard } from './recent-activity-card';
+import { RevenueCard } from './revenue-card';
+import { StatCards } from './stat-cards';
+import { StockValueCard } from './stock-value-card';
+import { TopSellingCard } from './top-selling-card';
+import '../dashboard.css';
+
+export function DashboardPage() {
+  const dashboard = useActorRef(dashboardMachine, { input: { params: null } });
+  const failed = useSelector(dashboard, (s) => s.matches('error'));
+  const data = useSelector(dashboard, (s) => s.context.data);
+  const error = useSelector(dashboard, (s) => s.context.error);
+
+  return (
+    <div className="page dashboard">
+      <header className="page-header">
+        <div>
+          <h1 className="page-title">Dashboard</h1>
+          <p className="page-subtitle">Your store at a glance, updated live</p>
+        </div>
+        <div className="page-actions">
+          {/* The full-screen view for a stockroom screen; it opens in its own tab. */}
+          <Link to="/display" target="_blank" rel="noopener" className="btn btn-secondary">
+            <Icon name="eye" size={18} /> Wall display
+          </Link>
+        </div>
+      </header>
+      {failed ? <ErrorBox title="Failed to load the dashboard" message={error ?? 'Failed to load the dashboard'} onRetry={() => dashboard.send({ type: 'RETRY' })} /> : null}
+      {!data && !failed ? <TruckLoader label="Loading dashboard..." fullScreen={false} /> : null}
+      {data ? (
+        <>
+          <StatCards totals={data.totals} />
+          <div className="dash-grid">
+            <RevenueCard revenue={data.revenue} />
+            <StockValueCard points={data.stockValue} />
+            <TopSellingCard items={data.topSelling} />
+            <NearExpiryCard items={data.nearExpiry} />
+            <HealthCard health={data.health} items={data.totals.items} />
+            <RecentActivityCard entries={data.recentActivity} />
+          </div>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+// The four stat cards of spec section 2: Total Items, Categories, Total Value (whole
+// dollars) and Low Stock, which links to the Alerts screen.
+import { Link } from 'react-router-dom';
+import type { DashboardTotals } from '../../../../shared/dashboard';
+import { Icon, type IconName } from '../../../components/icons';
+import { formatDollars } from '../../../lib/format';
+
+function StatCard({ label, value, hint, icon, tone, to }: { label: string; value: string; hint: string; icon: IconName; tone: string; to?: string }) {
+  const body = (
+    <>
+      <span className={`stat-icon stat-icon-${tone}`} aria-hidden="true">
+        <Icon name={icon} size={22} />
+      </span>
+      <span className="stat-text">
+        <span className="stat-label">{label}</span>
+        <span className="stat-value" data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}>
+          {value}
+        </span>
+        <span className="stat-hint">{hint}</span>
+      </span>
+    </>
+  );
+  return to ? (
+    <Link to={to} className="card stat-card stat-card-link">
+      {body}
+    </Link>
+  ) : (
+    <div className="card stat-card">{body}</div>
+  );
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+export function StatCards({ totals }: { totals: DashboardTotals }) {
+  return (
+    <section className="stat-grid" aria-label="Store totals">
+      <StatCard label="Total Items" value={count.format(totals.items)} hint={`${count.format(totals.units)} units on hand`} icon="box" tone="primary" to="/inventory" />
+      <StatCard label="Categories" value={count.format(totals.categories)} hint="Groups of items" icon="folder" tone="info" to="/inventory" />
+      <StatCard label="Total Value" value={formatDollars(totals.value)} hint="Quantity × unit price" icon="tag" tone="success" />
+      <StatCard
+        label="Low Stock"
+        value={count.format(totals.lowStock)}
+        hint={totals.lowStock === 0 ? 'Everything above threshold' : 'At or below threshold'}
+        icon="alert"
+        tone={totals.lowStock > 0 ? 'danger' : 'neutral'}
+        to="/alerts"
+      />
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+// Stock by category: units on hand with a bar against the largest category, and how many
+// of its items are low.
+import type { CategoryStock } from '../../../../shared/dashboard';
+import { Icon } from '../../../components/icons';
+import { formatDollars } from '../../../lib/format';
+
+const count = new Intl.NumberFormat('en-US');
+
+export function DisplayCategories({ categories }: { categories: CategoryStock[] }) {
+  const top = Math.max(1, ...categories.map((c) => c.units));
+  return (
+    <section className="display-panel display-categories" aria-labelledby="display-categories-title">
+      <header className="display-panel-header">
+        <h2 id="display-categories-title">
+          <Icon name="folder" size={28} /> Stock by category
+        </h2>
+      </header>
+      {categories.length === 0 ? (
+        <p className="display-empty">No items yet</p>
+      ) : (
+        <ul className="display-category-list">
+          {categories.map((category) => (
+            <li key={category.categoryId} className="display-category" data-testid="display-category">
+              <div className="display-category-line">
+                <span className="display-category-name">{category.name}</span>
+                <span className="display-category-units" data-testid="display-category-units">
+                  {count.format(category.units)} units
+                </span>
+              </div>
+              <span className="display-bar" aria-hidden="true">
+                <span className="display-bar-fill" style={{ width: `${Math.max(2, (category.units / top) * 100)}%` }} />
+              </span>
+              <div className="display-category-line display-category-sub">
+                <span>
+                  {category.itemCount} {category.itemCount === 1 ? 'item' : 'items'} · {formatDollars(category.value)}
+                </span>
+                {category.lowCount > 0 ? <span className="display-low">{category.lowCount} low</span> : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

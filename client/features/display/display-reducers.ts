@@ -1,0 +1,47 @@
+// What a pushed event or alert changes on the wall display before the next snapshot: a new
+// low-stock alert appears at once (out of stock first, then newest), a recovery or delete
+// takes it away, stock changes move the numbers. The snapshot that follows corrects the rest.
+import type { Draft } from 'immer';
+import type { DisplayAlert, DisplaySnapshot } from '../../../shared/dashboard';
+import type { InventoryEvent } from '../../../shared/inventory-events';
+import type { FeedEvent, ServerMessage } from '../../../shared/realtime';
+import { DISPLAY_ALERT_ROWS } from './display-limits';
+
+type AlertMessage = Extract<ServerMessage, { type: 'alert' }>;
+
+const itemIdOf = (event: FeedEvent) => (event.stream.startsWith('item-') ? event.stream.slice(5) : null);
+
+/** Out of stock first, then the newest; the server orders the same way. */
+export function sortAlerts(alerts: DisplayAlert[]): void {
+  alerts.sort((a, b) => Number(b.quantity <= 0) - Number(a.quantity <= 0) || b.since.localeCompare(a.since));
+}
+
+export function applyDisplayEvent(draft: Draft<DisplaySnapshot>, event: FeedEvent): void {
+  const itemId = itemIdOf(event);
+  if (!itemId) return;
+  const e = { type: event.type, data: event.data } as InventoryEvent;
+  const index = draft.alerts.findIndex((a) => a.itemId === itemId);
+  switch (e.type) {
+    case 'StockAdjusted':
+      if (index >= 0) {
+        draft.alerts[index]!.quantity = e.data.quantity;
+        sortAlerts(draft.alerts);
+      }
+      break;
+    case 'ItemRecovered':
+    case 'ItemDeleted':
+      if (index >= 0) draft.alerts.splice(index, 1);
+      if (e.type === 'ItemRecovered' || index >= 0) draft.alertCount = Math.max(0, draft.alertCount - 1);
+      break;
+    default:
+      break;
+  }
+}
+
+export function applyDisplayAlert(draft: Draft<DisplaySnapshot>, message: AlertMessage, now: string): void {
+  if (draft.alerts.some((a) => a.itemId === message.item.id)) return;
+  draft.alerts.push({ itemId: message.item.id, name: message.item.name, category: '', quantity: message.quantity, threshold: message.threshold, since: now });
+  draft.alertCount += 1;
+  sortAlerts(draft.alerts);
+  draft.alerts.splice(DISPLAY_ALERT_ROWS);
+}

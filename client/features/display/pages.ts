@@ -1,0 +1,2 @@
+// The wall display's routed screen.
+export { DisplayPage } from './components/display-page';

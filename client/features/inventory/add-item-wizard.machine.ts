@@ -1,0 +1,131 @@
+// The Add Item wizard (spec section 4): step 1 name, description, SKU, category; step 2
+// price and image URL; step 3 initial quantity, stock threshold and an optional expiry
+// date. Next and Back move between steps, Cancel on step 1 (or closing) ends it, Submit
+// on step 3 validates everything and sends to the first step with a problem, showing the
+// spec's message. A failed create keeps every input and says why.
+import { assign, fromPromise, setup } from 'xstate';
+import type { CreateItemBody, Item } from '../../../shared/inventory';
+import { errorMessage } from '../../lib/api-client';
+import { toast } from '../../lib/toasts';
+import { inventoryApi } from './api';
+import { EMPTY_DRAFT, firstProblem, STEP_OF, toCreateBody, type DraftField, type ItemDraft } from './item-draft';
+
+export interface WizardInput {
+  categoryIds: string[];
+  /** Pre-selected category (opened from a category). */
+  categoryId?: string;
+}
+
+export interface WizardContext {
+  values: ItemDraft;
+  categoryIds: string[];
+  error: string | null;
+  invalidField: DraftField | null;
+  created: Item | null;
+}
+
+export type WizardEvent =
+  | { type: 'CHANGE'; field: DraftField; value: string }
+  | { type: 'CATEGORIES'; categoryIds: string[] }
+  | { type: 'NEXT' }
+  | { type: 'BACK' }
+  | { type: 'CANCEL' }
+  | { type: 'SUBMIT' };
+
+const problemOf = (context: WizardContext) => firstProblem(context.values, context.categoryIds);
+const problemStep = (context: WizardContext) => {
+  const problem = problemOf(context);
+  return problem ? STEP_OF[problem.field] : null;
+};
+
+export const addItemWizardMachine = setup({
+  types: {
+    context: {} as WizardContext,
+    events: {} as WizardEvent,
+    input: {} as WizardInput,
+    output: {} as { item: Item | null },
+  },
+  actors: {
+    createItem: fromPromise<Item, CreateItemBody>(({ input }) => inventoryApi.createItem(input)),
+  },
+  guards: {
+    problemOnStep1: ({ context }) => problemStep(context) === 1,
+    problemOnStep2: ({ context }) => problemStep(context) === 2,
+    problemOnStep3: ({ context }) => problemStep(context) === 3,
+  },
+  actions: {
+    change: assign({
+      values: ({ context, event }) => (event.type === 'CHANGE' ? { ...context.values, [event.field]: event.value } : context.values),
+      invalidField: ({ context, event }) => (event.type === 'CHANGE' && event.field === context.invalidField ? null : context.invalidField),
+    }),
+    setCategories: assign({ categoryIds: ({ context, event }) => (event.type === 'CATEGORIES' ? event.categoryIds : context.categoryIds) }),
+    clearError: assign({ error: null, invalidField: null }),
+    showProblem: assign(({ context }) => {
+      const problem = problemOf(context);
+      return { error: problem?.message ?? null, invalidField: problem?.field ?? null };
+    }),
+    showFailure: assign({
+      error: ({ event }) => `Failed to add inventory item: ${errorMessage((event as unknown as { error: unknown }).error, 'Request failed')}`,
+    }),
+    notifyFailure: () => void toast.error('Failed to add inventory item'),
+    keepCreated: assign({ created: ({ event }) => (event as unknown as { output: Item }).output }),
+  },
+}).createMachine({
+  id: 'addItemWizard',
+  context: ({ input }) => ({
+    values: { ...EMPTY_DRAFT, categoryId: input.categoryId ?? '' },
+    categoryIds: input.categoryIds,
+    error: null,
+    invalidField: null,
+    created: null,
+  }),
+  initial: 'step1',
+  on: {
+    CHANGE: { actions: 'change' },
+    CATEGORIES: { actions: 'setCategories' },
+  },
+  states: {
+    step1: {
+      on: {
+        NEXT: 'step2',
+        CANCEL: 'cancelled',
+      },
+    },
+    step2: {
+      on: {
+        NEXT: 'step3',
+        BACK: 'step1',
+        CANCEL: 'cancelled',
+      },
+    },
+    step3: {
+      on: {
+        BACK: 'step2',
+        CANCEL: 'cancelled',
+        SUBMIT: [
+          { guard: 'problemOnStep1', target: 'step1', actions: 'showProblem' },
+          { guard: 'problemOnStep2', target: 'step2', actions: 'showProblem' },
+          { guard: 'problemOnStep3', target: 'step3', actions: 'showProblem' },
+          { target: 'submitting', actions: 'clearError' },
+        ],
+      },
+    },
+    submitting: {
+      invoke: {
+        src: 'createItem',
+        input: ({ context }) => toCreateBody(context.values),
+        onDone: { target: 'created', actions: 'keepCreated' },
+        onError: { target: 'step3', actions: ['showFailure', 'notifyFailure'] },
+      },
+    },
+    created: { type: 'final' },
+    cancelled: { type: 'final' },
+  },
+  output: ({ context }) => ({ item: context.created }),
+});
+
+export function wizardStep(value: unknown): 1 | 2 | 3 {
+  if (value === 'step1') return 1;
+  if (value === 'step2') return 2;
+  return 3;
+}

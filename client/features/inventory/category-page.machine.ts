@@ -1,0 +1,58 @@
+// The Category page's live data: the category and one page of its items (search, sort,
+// page in the params), with the page's writes: +/- stock adjustments (reason
+// 'correction', atomic deltas) and deletes. Failures become toasts; nothing is changed
+// on screen until the server has said yes.
+import type { Item } from '../../../shared/inventory';
+import { createLiveQueryMachine } from '../../lib/live-query.machine';
+import { toast } from '../../lib/toasts';
+import { inventoryApi, type CategoryItemsQuery } from './api';
+import { categoryPageConcerns, reduceCategoryPage, type CategoryPageData } from './live-reducers';
+
+export interface CategoryPageParams extends CategoryItemsQuery {
+  categoryId: string;
+}
+
+export type CategoryPageWrite =
+  | { kind: 'adjust'; itemId: string; name: string; delta: 1 | -1 }
+  | { kind: 'delete'; itemId: string; name: string };
+
+async function loadCategoryPage(params: CategoryPageParams): Promise<CategoryPageData> {
+  const [category, page] = await Promise.all([inventoryApi.category(params.categoryId), inventoryApi.categoryItems(params.categoryId, params)]);
+  return { category, page };
+}
+
+export const categoryPageMachine = createLiveQueryMachine<CategoryPageData, CategoryPageParams, CategoryPageWrite>({
+  id: 'categoryPage',
+  load: loadCategoryPage,
+  reduce: (draft, event, params) => reduceCategoryPage(draft, event, params.categoryId),
+  concerns: (event, params, data) => categoryPageConcerns(event, params.categoryId, data),
+  runWrite: (write) =>
+    write.kind === 'adjust'
+      ? inventoryApi.adjust(write.itemId, { delta: write.delta, reason: 'correction' })
+      : inventoryApi.deleteItem(write.itemId),
+  applyWrite: (draft, write, result) => {
+    if (write.kind === 'delete') return 'refetch';
+    const updated = result as Item;
+    const item = draft.page.items.find((i) => i.id === write.itemId);
+    if (!item || updated.version <= item.version) return 'ignored';
+    Object.assign(item, updated);
+    return 'applied';
+  },
+  onWriteDone: (write) => {
+    if (write.kind === 'delete') toast.success(`"${write.name}" deleted`);
+  },
+  onWriteFailed: (write, message) => {
+    const what = write.kind === 'delete' ? 'Failed to delete inventory item' : 'Failed to update inventory item';
+    toast.error(`${what}: ${message}`);
+  },
+  loadErrorMessage: 'Failed to load inventory data',
+});
+
+/** Sum of the +/- still on their way per item, so '-' stops at 0 even mid-flight. */
+export function pendingDeltas(writes: Record<string, { write: CategoryPageWrite; status: string }>): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const { write, status } of Object.values(writes)) {
+    if (write.kind === 'adjust' && status === 'pending') sums[write.itemId] = (sums[write.itemId] ?? 0) + write.delta;
+  }
+  return sums;
+}

@@ -1,0 +1,149 @@
+// The Category page (/inventory/category/{id}): breadcrumb, search over name and
+// description, Name/Price/Stock sorting, item cards with live stock and +/- buttons,
+// 12 a page with numbered buttons, delete with confirmation, and the spec's empty and
+// 'Category Not Found' states.
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { Item } from '../../../../shared/inventory';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorBox } from '../../../components/error-box';
+import { Icon } from '../../../components/icons';
+import { Pagination } from '../../../components/pagination';
+import { TruckLoader } from '../../../components/truck-loader';
+import { newWriteId } from '../../../lib/live-query.machine';
+import { useCan } from '../../../lib/session-context';
+import type { ItemSort } from '../api';
+import { categoryPageMachine, pendingDeltas, type CategoryPageParams } from '../category-page.machine';
+import { ItemCard } from './item-card';
+import { nextSort, SortBar } from './sort-bar';
+import '../inventory.css';
+
+const SEARCH_DELAY_MS = 250;
+
+export function CategoryPage() {
+  const { categoryId = '' } = useParams();
+  const initial: CategoryPageParams = { categoryId, q: '', sort: 'name', order: 'asc', page: 1 };
+  const page = useActorRef(categoryPageMachine, { input: { params: initial } });
+  const snapshot = useSelector(page, (s) => s);
+  const params = snapshot.context.params;
+  const data = snapshot.context.data;
+  const [search, setSearch] = useState('');
+  const [deleting, setDeleting] = useState<Item | null>(null);
+  const canAdjust = useCan('stock:update');
+  const canEdit = useCan('inventory:manage');
+  const canDelete = useCan('records:delete');
+
+  const setParams = (patch: Partial<CategoryPageParams>) => page.send({ type: 'SET_PARAMS', params: { ...page.getSnapshot().context.params, ...patch } });
+
+  // A different category in the URL: start over.
+  useEffect(() => {
+    if (page.getSnapshot().context.params.categoryId !== categoryId) {
+      setSearch('');
+      page.send({ type: 'SET_PARAMS', params: { categoryId, q: '', sort: 'name', order: 'asc', page: 1 } });
+    }
+  }, [categoryId, page]);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if (page.getSnapshot().context.params.q !== search) setParams({ q: search, page: 1 });
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  if (snapshot.matches('notFound')) {
+    return (
+      <div className="page">
+        <EmptyState icon="folder" title="Category Not Found" text="This category doesn't exist or has been removed.">
+          <Link to="/inventory" className="btn btn-primary">
+            Return to Inventory
+          </Link>
+        </EmptyState>
+      </div>
+    );
+  }
+
+  const pending = pendingDeltas(snapshot.context.writes);
+  const items = data?.page.items ?? [];
+  const loadingFirst = snapshot.matches('loading') && !data;
+  const refreshing = snapshot.matches('loading') && data !== null;
+
+  return (
+    <div className="page">
+      <nav className="breadcrumb" aria-label="Breadcrumb">
+        <ol>
+          <li>
+            <Link to="/dashboard">
+              <Icon name="home" size={14} /> Home
+            </Link>
+          </li>
+          <li>
+            <Link to="/inventory">Inventory</Link>
+          </li>
+          <li aria-current="page">{data?.category.name ?? '…'}</li>
+        </ol>
+      </nav>
+      <header className="page-header">
+        <div>
+          <h1 className="page-title">{data?.category.name ?? 'Category'}</h1>
+          <p className="page-subtitle">
+            {data?.category.description ? `${data.category.description} · ` : ''}
+            {data ? `${data.page.total} ${data.page.total === 1 ? 'item' : 'items'}` : 'Loading items...'}
+          </p>
+        </div>
+        <div className="page-actions">
+          <Link to="/inventory" className="btn btn-secondary">
+            <Icon name="arrow-left" size={18} /> Back to Categories
+          </Link>
+        </div>
+      </header>
+
+      <div className="toolbar">
+        <div className="search-field">
+          <Icon name="search" size={18} className="search-field-icon" />
+          <input type="search" className="input" placeholder="Search items..." aria-label="Search this category" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <SortBar sort={params.sort} order={params.order} onSort={(column: ItemSort) => setParams({ ...nextSort(params, column), page: 1 })} />
+      </div>
+
+      {loadingFirst ? <TruckLoader label="Loading inventory..." fullScreen={false} /> : null}
+      {snapshot.matches('error') ? (
+        <ErrorBox title="Failed to load inventory data" message={snapshot.context.error ?? 'Failed to load inventory data'} onRetry={() => page.send({ type: 'RETRY' })} />
+      ) : null}
+      {data && items.length === 0 && !snapshot.matches('error') ? (
+        <EmptyState icon="search" title="No items found" text={params.q ? 'No items match your search criteria.' : 'This category is empty.'} />
+      ) : null}
+      {items.length > 0 && !snapshot.matches('error') ? (
+        <div className={refreshing ? 'item-grid is-refreshing' : 'item-grid'} aria-busy={refreshing}>
+          {items.map((item) => (
+            <ItemCard
+              key={item.id}
+              item={item}
+              pendingDelta={pending[item.id] ?? 0}
+              canAdjust={canAdjust}
+              canEdit={canEdit}
+              canDelete={canDelete}
+              onAdjust={(delta) => page.send({ type: 'WRITE', id: newWriteId(), write: { kind: 'adjust', itemId: item.id, name: item.name, delta } })}
+              onDelete={() => setDeleting(item)}
+            />
+          ))}
+        </div>
+      ) : null}
+      {data ? <Pagination page={data.page.page} totalPages={data.page.totalPages} onPage={(p) => setParams({ page: p })} /> : null}
+
+      {deleting ? (
+        <ConfirmDialog
+          title="Delete item"
+          message={`Are you sure you want to delete "${deleting.name}"?`}
+          confirmLabel="Delete"
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            page.send({ type: 'WRITE', id: newWriteId(), write: { kind: 'delete', itemId: deleting.id, name: deleting.name } });
+            setDeleting(null);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+// An item on the Category page: picture, name, description, price, 'N in stock' (flagged
+// low at or below the threshold), View Details, -/+ (with stock permission), edit and
+// delete (with their permissions).
+import { Link } from 'react-router-dom';
+import { isLowStock, type Item } from '../../../../shared/inventory';
+import { Icon } from '../../../components/icons';
+import { formatPrice } from '../../../lib/format';
+import { ItemImage } from './item-image';
+
+export interface ItemCardProps {
+  item: Item;
+  /** Sum of +/- clicks still on their way to the server. */
+  pendingDelta: number;
+  canAdjust: boolean;
+  canEdit: boolean;
+  canDelete: boolean;
+  onAdjust: (delta: 1 | -1) => void;
+  onDelete: () => void;
+}
+
+export function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, onAdjust, onDelete }: ItemCardProps) {
+  const low = isLowStock(item);
+  const atZero = item.quantity + pendingDelta <= 0;
+  return (
+    <article className={low ? 'card item-card item-card-low' : 'card item-card'} aria-label={item.name}>
+      <div className="item-card-media">
+        <Link to={`/inventory/${item.id}`} tabIndex={-1} aria-hidden="true" className="item-card-media-link">
+          <ItemImage url={item.imageUrl} name={item.name} />
+        </Link>
+        {canEdit || canDelete ? (
+          <div className="item-card-tools">
+            {canEdit ? (
+              <Link to={`/inventory/${item.id}/edit`} className="tool-button" aria-label={`Edit ${item.name}`} title="Edit">
+                <Icon name="edit" size={16} />
+              </Link>
+            ) : null}
+            {canDelete ? (
+              <button type="button" className="tool-button tool-button-danger" aria-label={`Delete ${item.name}`} title="Delete" onClick={onDelete}>
+                <Icon name="trash" size={16} />
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+      <div className="item-card-body">
+        <div className="item-card-title-row">
+          <h3 className="item-card-name">
+            <Link to={`/inventory/${item.id}`}>{item.name}</Link>
+          </h3>
+          <span className="item-card-price">{formatPrice(item.price)}</span>
+        </div>
+        <p className="item-card-description">{item.description || 'No description'}</p>
+        <div className="item-card-meta">
+          <span className={low ? 'badge badge-danger stock-badge' : 'badge badge-success stock-badge'} data-testid="stock-badge">
+            {low ? <Icon name="alert" size={13} /> : null}
+            {item.quantity} in stock
+            {low ? <span className="visually-hidden"> (low stock)</span> : null}
+          </span>
+          <span className="item-card-sku">{item.sku}</span>
+        </div>
+      </div>
+      <footer className="item-card-actions">
+        <Link to={`/inventory/${item.id}`} className="btn btn-sm btn-ghost">
+          <Icon name="eye" size={16} /> View Details
+        </Link>
+        <div className="item-card-buttons">
+          {canAdjust ? (
+            <div className="stepper" role="group" aria-label={`Stock of ${item.name}`}>
+              <button type="button" className="stepper-button" aria-label={`Decrease quantity of ${item.name}`} onClick={() => onAdjust(-1)} disabled={atZero}>
+                <Icon name="minus" size={16} />
+              </button>
+              <span className="stepper-value" aria-live="polite">
+                {item.quantity}
+              </span>
+              <button type="button" className="stepper-button" aria-label={`Increase quantity of ${item.name}`} onClick={() => onAdjust(1)}>
+                <Icon name="plus" size={16} />
+              </button>
+            </div>
+          ) : null}
+        </div>
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,102 @@
+// An item's history: each event with who, when and what changed, newest first.
+import type { FieldChange, HistoryEntry } from '../../../../shared/inventory';
+import { Icon, type IconName } from '../../../components/icons';
+import { formatDate, formatDateTime, formatPrice, formatRelative } from '../../../lib/format';
+import { FIELD_LABELS } from '../item-draft';
+
+const REASONS: Record<string, string> = { sale: 'Sale', restock: 'Restock', correction: 'Correction', damage: 'Damage', count: 'Stock count' };
+
+const TYPE_INFO: Record<HistoryEntry['type'], { icon: IconName; tone: string }> = {
+  ItemCreated: { icon: 'plus', tone: 'create' },
+  ItemUpdated: { icon: 'edit', tone: 'update' },
+  StockAdjusted: { icon: 'box', tone: 'stock' },
+  ItemDeleted: { icon: 'trash', tone: 'delete' },
+};
+
+function show(field: string, value: unknown, categoryNames: Record<string, string>): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (field === 'price') return formatPrice(Number(value));
+  if (field === 'expiryDate') return formatDate(String(value));
+  if (field === 'categoryId') return categoryNames[String(value)] ?? 'another category';
+  return String(value);
+}
+
+function title(entry: HistoryEntry): string {
+  switch (entry.type) {
+    case 'ItemCreated':
+      return 'Item created';
+    case 'ItemDeleted':
+      return 'Item deleted';
+    case 'StockAdjusted': {
+      const delta = entry.delta ?? 0;
+      return `Stock ${delta >= 0 ? '+' : '−'}${Math.abs(delta)} · ${REASONS[entry.reason ?? ''] ?? 'Adjustment'}`;
+    }
+    case 'ItemUpdated':
+      return 'Details updated';
+  }
+}
+
+function Change({ change, created, categoryNames }: { change: FieldChange; created: boolean; categoryNames: Record<string, string> }) {
+  const label = FIELD_LABELS[change.field] ?? change.field;
+  return (
+    <li>
+      <span className="history-field">{label}</span>{' '}
+      {created ? (
+        <span className="history-to">{show(change.field, change.to, categoryNames)}</span>
+      ) : (
+        <>
+          <span className="history-from">{show(change.field, change.from, categoryNames)}</span>
+          <Icon name="arrow-right" size={12} className="history-arrow" />
+          <span className="history-to">{show(change.field, change.to, categoryNames)}</span>
+        </>
+      )}
+    </li>
+  );
+}
+
+export function ItemHistory({ entries, categoryNames }: { entries: HistoryEntry[]; categoryNames: Record<string, string> }) {
+  const newestFirst = [...entries].sort((a, b) => b.version - a.version);
+  return (
+    <section className="card detail-card" aria-labelledby="history-title">
+      <h2 id="history-title" className="card-title">
+        <Icon name="history" size={18} /> History
+      </h2>
+      {newestFirst.length === 0 ? <p className="muted">No changes recorded yet.</p> : null}
+      <ol className="history-list">
+        {newestFirst.map((entry) => {
+          const info = TYPE_INFO[entry.type];
+          const changes =
+            entry.type === 'StockAdjusted'
+              ? entry.changes.filter((c) => c.field === 'quantity')
+              : entry.type === 'ItemCreated'
+                ? entry.changes.filter((c) => c.to !== null && c.to !== '' && c.field !== 'description')
+                : entry.changes;
+          return (
+            <li key={entry.version} className={`history-entry history-${info.tone}`}>
+              <span className="history-dot" aria-hidden="true">
+                <Icon name={info.icon} size={14} />
+              </span>
+              <div className="history-body">
+                <div className="history-head">
+                  <strong>{title(entry)}</strong>
+                  <time dateTime={entry.timestamp} title={formatDateTime(entry.timestamp)}>
+                    {formatRelative(entry.timestamp)}
+                  </time>
+                </div>
+                <span className="history-actor">by {entry.actor?.name || 'Unknown User'}</span>
+                {changes.length ? (
+                  <ul className="history-changes">
+                    {changes.map((change) => (
+                      <Change key={change.field} change={change} created={entry.type === 'ItemCreated'} categoryNames={categoryNames} />
+                    ))}
+                  </ul>
+                ) : null}
+                {entry.note ? <p className="history-note">“{entry.note}”</p> : null}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,157 @@
+// An item as typed into a form (strings, as inputs hold them), its validation with the
+// spec's messages (section 5), and its conversion to the API's snake_case body. Used by
+// the Add Item wizard, the /inventory/add page and the Edit page.
+import type { CreateItemBody, Item, UpdateItemBody } from '../../../shared/inventory';
+
+export interface ItemDraft {
+  name: string;
+  description: string;
+  sku: string;
+  categoryId: string;
+  price: string;
+  imageUrl: string;
+  quantity: string;
+  threshold: string;
+  expiryDate: string;
+}
+
+export type DraftField = keyof ItemDraft;
+
+export const EMPTY_DRAFT: ItemDraft = {
+  name: '',
+  description: '',
+  sku: '',
+  categoryId: '',
+  price: '',
+  imageUrl: '',
+  quantity: '',
+  threshold: '',
+  expiryDate: '',
+};
+
+export const MESSAGES = {
+  required: 'Please fill in all required fields',
+  requiredCategory: 'Please fill in all required fields including category',
+  price: 'Price must be a number of 0 or more',
+  quantity: 'Quantity must be a whole number of 0 or more',
+  threshold: 'Stock threshold must be a whole number of 0 or more',
+  imageUrl: 'Image URL must be a valid URL',
+  expiryDate: 'Expiry date must be a valid date',
+} as const;
+
+/** Which wizard step holds each field (spec section 4), with the optional expiry date on step 3. */
+export const STEP_OF: Record<DraftField, 1 | 2 | 3> = {
+  name: 1,
+  description: 1,
+  sku: 1,
+  categoryId: 1,
+  price: 2,
+  imageUrl: 2,
+  quantity: 3,
+  threshold: 3,
+  expiryDate: 3,
+};
+
+export interface DraftProblem {
+  field: DraftField;
+  message: string;
+}
+
+const blank = (value: string) => value.trim() === '';
+const wholeNumber = (value: string) => /^\d+$/.test(value.trim());
+const decimal = (value: string) => /^\d+(\.\d{1,2})?$/.test(value.trim()) || /^\.\d{1,2}$/.test(value.trim());
+
+export function isValidUrl(value: string): boolean {
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isValidDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/**
+ * The first problem with a draft, in the order the spec checks: every required field
+ * filled, a category that exists, then the number, URL and date formats.
+ */
+export function firstProblem(draft: ItemDraft, categoryIds: readonly string[]): DraftProblem | null {
+  const required: DraftField[] = ['name', 'sku', 'categoryId', 'price', 'quantity', 'threshold'];
+  const missing = required.find((field) => blank(draft[field]));
+  if (missing) return { field: missing, message: MESSAGES.required };
+  if (!categoryIds.includes(draft.categoryId)) return { field: 'categoryId', message: MESSAGES.requiredCategory };
+  if (!decimal(draft.price)) return { field: 'price', message: MESSAGES.price };
+  if (!wholeNumber(draft.quantity)) return { field: 'quantity', message: MESSAGES.quantity };
+  if (!wholeNumber(draft.threshold)) return { field: 'threshold', message: MESSAGES.threshold };
+  if (!blank(draft.imageUrl) && !isValidUrl(draft.imageUrl)) return { field: 'imageUrl', message: MESSAGES.imageUrl };
+  if (!blank(draft.expiryDate) && !isValidDate(draft.expiryDate)) return { field: 'expiryDate', message: MESSAGES.expiryDate };
+  return null;
+}
+
+export function toCreateBody(draft: ItemDraft): CreateItemBody {
+  return {
+    name: draft.name.trim(),
+    description: draft.description.trim(),
+    sku: draft.sku.trim(),
+    category_id: draft.categoryId,
+    quantity: parseInt(draft.quantity, 10),
+    price: Math.round(parseFloat(draft.price) * 100) / 100,
+    threshold: parseInt(draft.threshold, 10),
+    image_url: blank(draft.imageUrl) ? null : draft.imageUrl.trim(),
+    expiry_date: blank(draft.expiryDate) ? null : draft.expiryDate,
+  };
+}
+
+export function draftFromItem(item: Item): ItemDraft {
+  return {
+    name: item.name,
+    description: item.description ?? '',
+    sku: item.sku,
+    categoryId: item.categoryId,
+    price: item.price.toFixed(2),
+    imageUrl: item.imageUrl ?? '',
+    quantity: String(item.quantity),
+    threshold: String(item.threshold),
+    expiryDate: item.expiryDate ?? '',
+  };
+}
+
+/** Only the fields the user changed, as a partial update body. */
+export function changedBody(original: Item, draft: ItemDraft): UpdateItemBody {
+  const next = toCreateBody(draft);
+  const body: UpdateItemBody = {};
+  if (next.name !== original.name) body.name = next.name;
+  if ((next.description ?? '') !== (original.description ?? '')) body.description = next.description;
+  if (next.sku !== original.sku) body.sku = next.sku;
+  if (next.category_id !== original.categoryId) body.category_id = next.category_id;
+  if (next.quantity !== original.quantity) body.quantity = next.quantity;
+  if (next.price !== original.price) body.price = next.price;
+  if (next.threshold !== original.threshold) body.threshold = next.threshold;
+  if ((next.image_url ?? null) !== (original.imageUrl ?? null)) body.image_url = next.image_url ?? null;
+  if ((next.expiry_date ?? null) !== (original.expiryDate ?? null)) body.expiry_date = next.expiry_date ?? null;
+  return body;
+}
+
+export const FIELD_LABELS: Record<string, string> = {
+  name: 'Name',
+  description: 'Description',
+  sku: 'SKU',
+  categoryId: 'Category',
+  category: 'Category',
+  quantity: 'Quantity',
+  price: 'Unit Price',
+  threshold: 'Stock Threshold',
+  imageUrl: 'Image URL',
+  expiryDate: 'Expiry Date',
+};
+
+/** Fields whose values differ between two versions of an item (for the conflict notice). */
+export function differingFields(a: Item, b: Item): string[] {
+  const fields: (keyof Item)[] = ['name', 'description', 'sku', 'category', 'quantity', 'price', 'threshold', 'imageUrl', 'expiryDate'];
+  return fields.filter((field) => (a[field] ?? null) !== (b[field] ?? null)).map((field) => String(field));
+}

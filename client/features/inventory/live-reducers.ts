@@ -1,0 +1,237 @@
+// How pushed events change what a screen holds (applied with immer drafts by the live
+// query machines). An event at or below the version we hold is already included and is
+// ignored, so a replay after reconnecting never applies anything twice. Whatever can't be
+// patched exactly (a category's name for a moved item, a new item on a paged list) asks
+// for a refetch instead.
+import type { Draft } from 'immer';
+import type { Category, CategoryItemsPage, HistoryEntry, Item } from '../../../shared/inventory';
+import type { CategoryFields, Changes, InventoryEvent, ItemFields } from '../../../shared/inventory-events';
+import type { FeedEvent } from '../../../shared/realtime';
+import type { FeedEffect } from '../../lib/live-query.machine';
+
+export function itemIdOf(event: FeedEvent): string | null {
+  return event.streamType === 'item' && event.stream.startsWith('item-') ? event.stream.slice(5) : null;
+}
+
+export function categoryIdOf(event: FeedEvent): string | null {
+  return event.streamType === 'category' && event.stream.startsWith('category-') ? event.stream.slice(9) : null;
+}
+
+const asInventory = (event: FeedEvent) => ({ type: event.type, data: event.data }) as InventoryEvent;
+
+/** Patches one item with an event of its own stream. */
+export function applyToItem(item: Draft<Item>, event: FeedEvent): FeedEffect {
+  if (event.version <= item.version) return 'ignored';
+  const e = asInventory(event);
+  const touch = () => {
+    item.version = event.version;
+    item.updatedAt = event.time;
+  };
+  switch (e.type) {
+    case 'StockAdjusted':
+      item.quantity = e.data.quantity;
+      touch();
+      return 'applied';
+    case 'ItemUpdated': {
+      const moved = applyItemChanges(item, e.data.changes);
+      touch();
+      return moved ? 'refetch' : 'applied';
+    }
+    case 'ItemWentLow':
+    case 'ItemRecovered':
+      touch();
+      return 'applied';
+    case 'ItemDeleted':
+      return 'gone';
+    case 'ItemCreated':
+      return 'ignored';
+    default:
+      return 'refetch';
+  }
+}
+
+/** Applies ItemUpdated changes; returns true when the category changed (its name must be fetched). */
+function applyItemChanges(item: Draft<Item>, changes: Changes<Omit<ItemFields, 'quantity'>>): boolean {
+  let moved = false;
+  for (const [field, change] of Object.entries(changes) as [keyof typeof changes, { to: unknown }][]) {
+    const to = change.to;
+    switch (field) {
+      case 'name':
+      case 'description':
+      case 'sku':
+        item[field] = String(to ?? '');
+        break;
+      case 'price':
+      case 'threshold':
+        item[field] = Number(to);
+        break;
+      case 'imageUrl':
+        item.imageUrl = (to as string | null) ?? null;
+        item.image_url = item.imageUrl;
+        break;
+      case 'expiryDate':
+        item.expiryDate = (to as string | null) ?? null;
+        break;
+      case 'categoryId':
+        item.categoryId = String(to);
+        item.category_id = item.categoryId;
+        moved = true;
+        break;
+    }
+  }
+  return moved;
+}
+
+function applyCategoryChanges(category: Draft<Category>, changes: Changes<CategoryFields>): void {
+  if (changes.name) category.name = changes.name.to;
+  if (changes.description) category.description = changes.description.to ?? '';
+}
+
+// ---- Inventory page: all categories with item counts ----
+
+export interface OverviewData {
+  categories: Category[];
+}
+
+export function reduceOverview(draft: Draft<OverviewData>, event: FeedEvent): FeedEffect {
+  const categoryId = categoryIdOf(event);
+  if (categoryId) {
+    const index = draft.categories.findIndex((c) => c.id === categoryId);
+    const existing = index >= 0 ? draft.categories[index] : undefined;
+    if (existing && event.version <= existing.version) return 'ignored';
+    switch (event.type) {
+      case 'CategoryCreated': {
+        if (existing) return 'ignored';
+        const data = event.data as CategoryFields & { categoryId: string };
+        draft.categories.push({
+          id: categoryId,
+          name: data.name,
+          description: data.description ?? '',
+          itemCount: 0,
+          createdAt: event.time,
+          updatedAt: event.time,
+          version: event.version,
+        });
+        draft.categories.sort((a, b) => a.name.localeCompare(b.name));
+        return 'applied';
+      }
+      case 'CategoryUpdated':
+        if (!existing) return 'refetch';
+        applyCategoryChanges(existing, (event.data as { changes: Changes<CategoryFields> }).changes);
+        existing.version = event.version;
+        existing.updatedAt = event.time;
+        return 'applied';
+      case 'CategoryDeleted':
+        if (index >= 0) draft.categories.splice(index, 1);
+        return 'applied';
+      default:
+        return 'refetch';
+    }
+  }
+  if (!itemIdOf(event)) return 'ignored';
+  switch (event.type) {
+    case 'ItemCreated': {
+      const category = draft.categories.find((c) => c.id === (event.data as ItemFields).categoryId);
+      if (!category) return 'refetch';
+      category.itemCount += 1;
+      return 'applied';
+    }
+    case 'ItemUpdated': {
+      const move = (event.data as { changes: Changes<ItemFields> }).changes.categoryId;
+      if (!move) return 'ignored';
+      const from = draft.categories.find((c) => c.id === move.from);
+      const to = draft.categories.find((c) => c.id === move.to);
+      if (!from || !to) return 'refetch';
+      from.itemCount = Math.max(0, from.itemCount - 1);
+      to.itemCount += 1;
+      return 'applied';
+    }
+    case 'ItemDeleted':
+      // The event doesn't say which category lost the item: ask the server.
+      return 'refetch';
+    default:
+      return 'ignored';
+  }
+}
+
+export function overviewConcerns(event: FeedEvent): boolean {
+  if (categoryIdOf(event)) return true;
+  return itemIdOf(event) !== null && ['ItemCreated', 'ItemDeleted', 'ItemUpdated'].includes(event.type);
+}
+
+// ---- Category page: the category and one page of its items ----
+
+export interface CategoryPageData {
+  category: Category;
+  page: CategoryItemsPage;
+}
+
+export function reduceCategoryPage(draft: Draft<CategoryPageData>, event: FeedEvent, categoryId: string): FeedEffect {
+  const eventCategory = categoryIdOf(event);
+  if (eventCategory) {
+    if (eventCategory !== categoryId || event.version <= draft.category.version) return 'ignored';
+    if (event.type === 'CategoryDeleted') return 'gone';
+    if (event.type === 'CategoryUpdated') {
+      const changes = (event.data as { changes: Changes<CategoryFields> }).changes;
+      applyCategoryChanges(draft.category, changes);
+      draft.category.version = event.version;
+      if (changes.name) for (const item of draft.page.items) item.category = changes.name.to;
+      return 'applied';
+    }
+    return 'ignored';
+  }
+  const itemId = itemIdOf(event);
+  if (!itemId) return 'ignored';
+  const item = draft.page.items.find((i) => i.id === itemId);
+  if (item) {
+    const effect = applyToItem(item, event);
+    if (effect === 'gone') return 'refetch'; // a deleted item leaves a gap the next page fills
+    if (effect === 'refetch') return 'refetch';
+    return effect;
+  }
+  if (event.type === 'ItemCreated' && (event.data as ItemFields).categoryId === categoryId) return 'refetch';
+  if (event.type === 'ItemUpdated') {
+    const move = (event.data as { changes: Changes<ItemFields> }).changes.categoryId;
+    if (move?.to === categoryId) return 'refetch';
+  }
+  return 'ignored';
+}
+
+export function categoryPageConcerns(event: FeedEvent, categoryId: string, data: CategoryPageData | null): boolean {
+  if (categoryIdOf(event) === categoryId) return true;
+  const itemId = itemIdOf(event);
+  if (!itemId) return false;
+  if (event.type === 'ItemCreated') return (event.data as ItemFields).categoryId === categoryId;
+  if (event.type === 'ItemUpdated' && (event.data as { changes: Changes<ItemFields> }).changes.categoryId) return true;
+  // Without data yet, any item event might be one of ours.
+  return data === null || data.page.items.some((i) => i.id === itemId);
+}
+
+// ---- Item detail: the item and its history ----
+
+export interface ItemDetailData {
+  item: Item;
+  history: HistoryEntry[];
+  /** Names of categories by id, for history entries that moved the item. */
+  categoryNames: Record<string, string>;
+}
+
+export function reduceItemDetail(draft: Draft<ItemDetailData>, event: FeedEvent, itemId: string): FeedEffect {
+  const categoryId = categoryIdOf(event);
+  if (categoryId) {
+    if (categoryId !== draft.item.categoryId || event.type !== 'CategoryUpdated') return 'ignored';
+    const name = (event.data as { changes: Changes<CategoryFields> }).changes.name;
+    if (!name) return 'ignored';
+    draft.item.category = name.to;
+    draft.categoryNames[categoryId] = name.to;
+    return 'applied';
+  }
+  if (itemIdOf(event) !== itemId) return 'ignored';
+  const effect = applyToItem(draft.item, event);
+  // Patched at once; the history (who, when, what) comes from the server right after.
+  return effect === 'applied' ? 'refetch' : effect;
+}
+
+export function itemDetailConcerns(event: FeedEvent, itemId: string, data: ItemDetailData | null): boolean {
+  return itemIdOf(event) === itemId || (data !== null && categoryIdOf(event) === data.item.categoryId);
+}

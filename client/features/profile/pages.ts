@@ -1,0 +1,2 @@
+// The profile feature's routed screen.
+export { ProfilePage, type ProfilePageProps } from './components/profile-page';

@@ -1,0 +1,2 @@
+// The roles feature's routed screen.
+export { RolesPage } from './components/roles-page';

@@ -1,0 +1,60 @@
+// Permissions: the role/permission matrix, every role against every permission. Managers
+// change roles on the Roles page; everyone else sees the note.
+import { Link } from 'react-router-dom';
+import type { Role } from '../../../../shared/accounts';
+import { PERMISSIONS } from '../../../../shared/permissions';
+import { Icon } from '../../../components/icons';
+import { ManagerNote } from './manager-note';
+
+function NoMark() {
+  return (
+    <>
+      <span aria-hidden="true">—</span>
+      <span className="visually-hidden">No</span>
+    </>
+  );
+}
+
+export function PermissionsTab({ roles, canManage }: { roles: Role[]; canManage: boolean }) {
+  return (
+    <div className="permissions-tab">
+      {canManage ? (
+        <p className="settings-aside">
+          What each role may do. Add or change roles on the <Link to="/roles">Roles</Link> page.
+        </p>
+      ) : (
+        <ManagerNote />
+      )}
+      <div className="matrix-wrap">
+        <table className="permission-matrix">
+          <caption className="visually-hidden">Permissions of each role</caption>
+          <thead>
+            <tr>
+              <th scope="col">Permission</th>
+              {roles.map((role) => (
+                <th key={role.id} scope="col">
+                  {role.name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {PERMISSIONS.map((permission) => (
+              <tr key={permission.key}>
+                <th scope="row">{permission.label}</th>
+                {roles.map((role) => {
+                  const has = role.permissions.includes(permission.key);
+                  return (
+                    <td key={role.id} className={has ? 'matrix-yes' : 'matrix-no'}>
+                      {has ? <Icon name="check" size={16} title="Yes" /> : <NoMark />}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

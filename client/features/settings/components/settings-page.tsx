@@ -1,0 +1,74 @@
+// Settings (/settings): tabs General, Notifications, Appearance and Permissions. Store
+// settings are saved on the server with Save Changes (a toast confirms); only those who
+// may manage settings can change them, everyone else reads them with the managers' note.
+// Appearance sets the theme on this device at once.
+import { useState } from 'react';
+import { useMachine } from '@xstate/react';
+import type { Settings } from '../../../../shared/accounts';
+import { ErrorBox } from '../../../components/error-box';
+import { TruckLoader } from '../../../components/truck-loader';
+import { useCan } from '../../../lib/session-context';
+import { isDirty, settingsMachine } from '../settings.machine';
+import { AppearanceTab } from './appearance-tab';
+import { GeneralTab } from './general-tab';
+import { ManagerNote } from './manager-note';
+import { NotificationsTab } from './notifications-tab';
+import { PermissionsTab } from './permissions-tab';
+import { Tabs, type TabSpec } from './tabs';
+import '../settings.css';
+
+type TabKey = 'general' | 'notifications' | 'appearance' | 'permissions';
+
+const TABS: TabSpec<TabKey>[] = [
+  { key: 'general', label: 'General' },
+  { key: 'notifications', label: 'Notifications' },
+  { key: 'appearance', label: 'Appearance' },
+  { key: 'permissions', label: 'Permissions' },
+];
+
+export function SettingsPage() {
+  const [state, send] = useMachine(settingsMachine);
+  const [tab, setTab] = useState<TabKey>('general');
+  const canEdit = useCan('settings:manage');
+  const canManageRoles = useCan('users:manage');
+  const { draft, roles, error, saveError } = state.context;
+  const saving = state.matches('saving');
+  const dirty = isDirty(state.context);
+  const storeTab = tab === 'general' || tab === 'notifications';
+  const edit = (changes: Partial<Settings>) => send({ type: 'EDIT', changes });
+
+  return (
+    <div className="page page-narrow settings-page">
+      <header className="page-header">
+        <div>
+          <h1 className="page-title">Settings</h1>
+          <p className="page-subtitle">Store details, notifications, appearance and permissions</p>
+        </div>
+      </header>
+      {state.matches('error') ? <ErrorBox title="Failed to load settings" message={error ?? 'Failed to load settings'} onRetry={() => send({ type: 'RETRY' })} /> : null}
+      {state.matches('loading') ? <TruckLoader label="Loading settings..." fullScreen={false} /> : null}
+      {draft ? (
+        <Tabs tabs={TABS} current={tab} onSelect={setTab} label="Settings sections">
+          {storeTab && !canEdit ? <ManagerNote /> : null}
+          {tab === 'general' ? <GeneralTab draft={draft} canEdit={canEdit && !saving} onEdit={edit} /> : null}
+          {tab === 'notifications' ? <NotificationsTab draft={draft} canEdit={canEdit && !saving} onEdit={edit} /> : null}
+          {tab === 'appearance' ? <AppearanceTab /> : null}
+          {tab === 'permissions' ? <PermissionsTab roles={roles} canManage={canManageRoles} /> : null}
+          {storeTab && canEdit ? (
+            <div className="settings-actions">
+              {saveError ? <ErrorBox message={saveError} /> : null}
+              <div className="settings-buttons">
+                <button type="button" className="btn btn-secondary" onClick={() => send({ type: 'DISCARD' })} disabled={!dirty || saving}>
+                  Discard
+                </button>
+                <button type="button" className="btn btn-primary" onClick={() => send({ type: 'SAVE' })} disabled={saving}>
+                  {saving ? 'Saving...' : 'Save Changes'}
+                </button>
+              </div>
+            </div>
+          ) : null}
+        </Tabs>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+// The settings feature's routed screen.
+export { SettingsPage } from './components/settings-page';

@@ -1,0 +1,94 @@
+// One account on the Users page: who it is, its role (a picker for the manager), status,
+// sign-in method and join date, with Disable or Enable.
+import { useId } from 'react';
+import type { Role, User } from '../../../../shared/accounts';
+import { Icon } from '../../../components/icons';
+import { formatDateTime } from '../../../lib/format';
+import { assignableRoles, providerLabel, roleName } from '../user-list';
+import { UserAvatar } from './user-avatar';
+
+export function roleBadgeClass(role: string): string {
+  if (role === 'manager') return 'badge badge-role-manager';
+  if (role === 'guest') return 'badge badge-role-guest';
+  if (role === 'staff') return 'badge badge-role-staff';
+  return 'badge users-badge-custom';
+}
+
+export function UserCard({
+  user,
+  roles,
+  isSelf,
+  busy,
+  onRole,
+  onDisable,
+  onEnable,
+}: {
+  user: User;
+  roles: Role[];
+  isSelf: boolean;
+  busy: boolean;
+  onRole: (role: string) => void;
+  onDisable: () => void;
+  onEnable: () => void;
+}) {
+  const selectId = useId();
+  const name = user.name || user.email || 'Guest';
+  const disabled = user.status === 'disabled';
+  const guest = user.provider === 'anonymous' || user.role === 'guest';
+  return (
+    <li className={`card user-card ${disabled ? 'user-card-disabled' : ''}`} data-testid="user-card">
+      <div className="user-card-head">
+        <UserAvatar id={user.id} name={name} avatar={user.avatar} />
+        <div className="user-card-who">
+          <span className="user-card-name">
+            {name}
+            {isSelf ? <span className="badge badge-neutral">You</span> : null}
+          </span>
+          <span className="user-card-email">{user.email ?? 'No email (guest session)'}</span>
+        </div>
+      </div>
+      <div className="user-card-badges">
+        <span className={roleBadgeClass(user.role)}>{roleName(user.role, roles)}</span>
+        {disabled ? <span className="badge badge-danger">Disabled</span> : <span className="badge badge-success">Active</span>}
+        {user.managerRequest === 'pending' ? <span className="badge users-badge-pending">Manager request</span> : null}
+      </div>
+      <dl className="user-card-facts">
+        <div>
+          <dt>Sign-in</dt>
+          <dd>{providerLabel(user.provider)}</dd>
+        </div>
+        <div>
+          <dt>Joined</dt>
+          <dd>{formatDateTime(user.createdAt)}</dd>
+        </div>
+      </dl>
+      <div className="user-card-actions">
+        {guest ? (
+          <span className="muted user-card-note">Guests keep the Guest role</span>
+        ) : (
+          <div className="user-card-role">
+            <label htmlFor={selectId} className="visually-hidden">
+              Role for {name}
+            </label>
+            <select id={selectId} className="input input-sm" value={user.role} disabled={busy} onChange={(e) => onRole(e.target.value)}>
+              {assignableRoles(roles).map((role) => (
+                <option key={role.id} value={role.id}>
+                  {role.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {isSelf ? null : disabled ? (
+          <button type="button" className="btn btn-sm btn-secondary" onClick={onEnable} disabled={busy} aria-label={`Enable ${name}`}>
+            <Icon name="check" size={15} /> Enable
+          </button>
+        ) : (
+          <button type="button" className="btn btn-sm btn-ghost btn-danger-ghost" onClick={onDisable} disabled={busy} aria-label={`Disable ${name}`}>
+            <Icon name="lock" size={15} /> Disable
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,2 @@
+// The users feature's routed screen.
+export { UsersPage } from './components/users-page';

@@ -1,0 +1,172 @@
+// The one way the client talks to /api: sends the Firebase ID token, an Idempotency-Key on
+// every write (the same key on each retry of one call, so a retry never applies twice),
+// retries as spec section 7 says (3 attempts, waiting 1 s x attempt; a 429 waits for its
+// Retry-After), and turns failures into the spec's transport messages:
+//   - the `error` field of a JSON error body when there is one;
+//   - 'HTTP error! status: N' when the error body is JSON without an `error` field;
+//   - 'Network error' when a response body is not JSON;
+//   - 'All retry attempts failed' when no attempt got a response at all.
+// 4xx answers other than 429 are final: they are not retried.
+
+export const MAX_ATTEMPTS = 3;
+export const BACKOFF_MS = 1000;
+/** A Retry-After longer than this is capped: the user is waiting on the other side. */
+export const MAX_RETRY_AFTER_MS = 30_000;
+
+export type TokenSource = () => Promise<string | null>;
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, or 0 when no response arrived. */
+    readonly status: number,
+    /** The parsed JSON body of the error response, when there was one. */
+    readonly body: unknown = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Sent as If-Match (the version the user loaded). */
+  ifMatch?: number | string;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  status: number;
+  headers: Headers;
+}
+
+export interface ApiClientDeps {
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  newKey?: () => string;
+  baseUrl?: string;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date); null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+  const date = Date.parse(header);
+  if (Number.isNaN(date)) return null;
+  return Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS);
+}
+
+async function readBody(res: Response): Promise<{ json: unknown; isJson: boolean; empty: boolean }> {
+  const text = await res.text();
+  if (!text) return { json: null, isJson: false, empty: true };
+  try {
+    return { json: JSON.parse(text), isJson: true, empty: false };
+  } catch {
+    return { json: null, isJson: false, empty: false };
+  }
+}
+
+function errorFromBody(status: number, body: { json: unknown; isJson: boolean; empty: boolean }): ApiError {
+  if (!body.isJson) return new ApiError(body.empty ? `HTTP error! status: ${status}` : 'Network error', status);
+  const message = (body.json as { error?: unknown } | null)?.error;
+  return new ApiError(typeof message === 'string' && message ? message : `HTTP error! status: ${status}`, status, body.json);
+}
+
+export class ApiClient {
+  private tokenSource: TokenSource = async () => null;
+  private readonly fetchImpl: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly newKey: () => string;
+  private readonly baseUrl: string;
+
+  constructor(deps: ApiClientDeps = {}) {
+    this.fetchImpl = deps.fetch ?? ((...args) => fetch(...args));
+    this.sleep = deps.sleep ?? defaultSleep;
+    this.newKey = deps.newKey ?? (() => crypto.randomUUID());
+    this.baseUrl = deps.baseUrl ?? '/api';
+  }
+
+  /** Where ID tokens come from (set by the app once auth is loaded). */
+  setTokenSource(source: TokenSource): void {
+    this.tokenSource = source;
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const upper = method.toUpperCase();
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.ifMatch !== undefined) headers['if-match'] = String(options.ifMatch);
+    if (WRITE_METHODS.has(upper)) headers['idempotency-key'] = this.newKey();
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+
+    let lastError: ApiError | null = null;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const final = attempt === MAX_ATTEMPTS;
+      const token = await this.tokenSource();
+      let res: Response;
+      try {
+        res = await this.fetchImpl(this.baseUrl + path, {
+          method: upper,
+          headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
+          body,
+          signal: options.signal,
+        });
+      } catch (error) {
+        if ((error as Error)?.name === 'AbortError') throw error;
+        lastError = new ApiError('All retry attempts failed', 0);
+        if (!final) await this.sleep(BACKOFF_MS * attempt);
+        continue;
+      }
+      if (res.ok) {
+        if (res.status === 204) return { data: undefined as T, status: res.status, headers: res.headers };
+        const parsed = await readBody(res);
+        if (parsed.empty) return { data: undefined as T, status: res.status, headers: res.headers };
+        if (!parsed.isJson) throw new ApiError('Network error', res.status);
+        return { data: parsed.json as T, status: res.status, headers: res.headers };
+      }
+      const error = errorFromBody(res.status, await readBody(res));
+      const retryable = res.status === 429 || res.status >= 500;
+      if (!retryable || final) throw error;
+      lastError = error;
+      const wait = res.status === 429 ? (retryAfterMs(res.headers.get('retry-after')) ?? BACKOFF_MS * attempt) : BACKOFF_MS * attempt;
+      await this.sleep(wait);
+    }
+    throw lastError ?? new ApiError('All retry attempts failed', 0);
+  }
+
+  async get<T>(path: string, options?: RequestOptions): Promise<T> {
+    return (await this.request<T>('GET', path, options)).data;
+  }
+
+  async post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> {
+    return (await this.request<T>('POST', path, { ...options, body })).data;
+  }
+
+  async put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> {
+    return (await this.request<T>('PUT', path, { ...options, body })).data;
+  }
+
+  async delete<T = void>(path: string, options?: RequestOptions): Promise<T> {
+    return (await this.request<T>('DELETE', path, options)).data;
+  }
+}
+
+/** The app's client; the auth session plugs its token source in. */
+export const api = new ApiClient();
+
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}
+
+export function isStatus(error: unknown, status: number): error is ApiError {
+  return error instanceof ApiError && error.status === status;
+}

@@ -1,0 +1,25 @@
+// Store settings decisions: pure `(command, state, now) => events`. Only fields that
+// actually change are recorded, so saving an unchanged form writes nothing.
+import type { Settings, SettingsEvent } from '../../../shared/accounts.js';
+import { ValidationError } from '../../errors.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export type SettingsCommand = { type: 'ChangeSettings'; changes: Partial<Settings> };
+
+export function decideSettings(command: SettingsCommand, state: Settings, _now: Date): SettingsEvent[] {
+  const wanted: Partial<Settings> = { ...command.changes };
+  if (wanted.storeName !== undefined) {
+    wanted.storeName = wanted.storeName.trim();
+    if (!wanted.storeName) throw new ValidationError('Store name is required');
+  }
+  if (wanted.email !== undefined) {
+    wanted.email = wanted.email.trim().toLowerCase();
+    if (wanted.email && !EMAIL.test(wanted.email)) throw new ValidationError('Invalid email address');
+  }
+  const changes: Partial<Settings> = {};
+  for (const key of Object.keys(wanted) as Array<keyof Settings>) {
+    if (wanted[key] !== state[key]) (changes as Record<string, unknown>)[key] = wanted[key];
+  }
+  return Object.keys(changes).length ? [{ type: 'SettingsChanged', data: { changes } }] : [];
+}

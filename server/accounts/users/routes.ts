@@ -1,0 +1,67 @@
+// /api/users routes (Users page): thin — a schema, a permission, one call.
+import type { FastifyPluginAsync } from 'fastify';
+import type { CreateUserBody } from '../../../shared/accounts.js';
+import { requirePermission } from '../../auth/auth-plugin.js';
+import { commandMeta } from '../../http/command-meta.js';
+import { createUserBody, emptyBody, errors, roleChangeBody, userIdParams, userSchema, usersQuery } from '../schemas.js';
+import type { UserAdmin } from './user-admin.js';
+import type { UserService } from './user-service.js';
+
+type WithId = { Params: { id: string } };
+
+export const userRoutes: FastifyPluginAsync<{ users: UserService; admin: UserAdmin }> = async (app, { users, admin }) => {
+  const view = requirePermission('users:view');
+  const manage = requirePermission('users:manage');
+  const tags = ['users'];
+
+  app.get<{ Querystring: { q?: string } }>(
+    '/users',
+    {
+      onRequest: view,
+      schema: {
+        summary: 'Accounts, oldest first; q searches name, email and role',
+        tags,
+        querystring: usersQuery,
+        response: { 200: { type: 'array', items: userSchema }, ...errors },
+      },
+    },
+    async (request) => users.list(request.query.q),
+  );
+
+  app.post<{ Body: CreateUserBody }>(
+    '/users',
+    {
+      onRequest: manage,
+      schema: { summary: 'Create a real account with a password and a role', tags, body: createUserBody, response: { 201: userSchema, ...errors } },
+    },
+    async (request, reply) => {
+      const user = await users.create(request.body, commandMeta(request), request.log);
+      return reply.status(201).send(user);
+    },
+  );
+
+  app.put<WithId & { Body: { role: string } }>(
+    '/users/:id/role',
+    {
+      onRequest: manage,
+      schema: { summary: "Change an account's role", tags, params: userIdParams, body: roleChangeBody, response: { 200: userSchema, ...errors } },
+    },
+    async (request) => admin.changeRole(request.params.id, request.body.role, commandMeta(request), request.log),
+  );
+
+  const action = (path: string, summary: string, run: (id: string, request: Parameters<typeof commandMeta>[0]) => Promise<unknown>) =>
+    app.post<WithId>(
+      path,
+      { onRequest: manage, schema: { summary, tags, params: userIdParams, body: emptyBody, response: { 200: userSchema, ...errors } } },
+      async (request) => run(request.params.id, request),
+    );
+
+  action('/users/:id/disable', 'Disable an account: its tokens are refused at once', (id, r) => admin.disable(id, commandMeta(r), r.log));
+  action('/users/:id/enable', 'Enable a disabled account', (id, r) => admin.enable(id, commandMeta(r), r.log));
+  action('/users/:id/manager-request/approve', 'Approve a pending Store Manager request', (id, r) =>
+    admin.approveManagerRequest(id, commandMeta(r), r.log),
+  );
+  action('/users/:id/manager-request/reject', 'Reject a pending Store Manager request', (id, r) =>
+    admin.rejectManagerRequest(id, commandMeta(r), r.log),
+  );
+};

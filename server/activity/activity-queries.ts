@@ -1,0 +1,127 @@
+// The activity log's reads: filters, sorting, keyset pagination, and CSV export.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { ActivityAction, ActivityEntry, ActivityPage, ResourceType } from '../../shared/inventory.js';
+import type { DB } from '../db/schema.js';
+import { ValidationError } from '../errors.js';
+
+export interface ActivityFilter {
+  action?: ActivityAction;
+  resourceType?: ResourceType;
+  userId?: string;
+  q?: string;
+  sort: 'timestamp' | 'user' | 'action';
+  order: 'asc' | 'desc';
+}
+
+interface ActivityRow {
+  id: string;
+  position: number;
+  user_id: string | null;
+  user_name: string;
+  action: ActivityAction;
+  resource_type: ResourceType;
+  resource_id: string;
+  resource_name: string;
+  timestamp: Date;
+  details: string;
+  sort_key: string;
+}
+
+const sortExpression: Record<ActivityFilter['sort'], string> = {
+  timestamp: `to_char(timestamp at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`,
+  user: 'lower(user_name)',
+  action: 'action',
+};
+
+const toEntry = (row: ActivityRow): ActivityEntry => ({
+  id: row.id,
+  userId: row.user_id,
+  userName: row.user_name,
+  action: row.action,
+  resourceType: row.resource_type,
+  resourceId: row.resource_id,
+  resourceName: row.resource_name,
+  timestamp: new Date(row.timestamp).toISOString(),
+  details: row.details,
+});
+
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function where(filter: ActivityFilter): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [sql`true`];
+  if (filter.action) parts.push(sql`action = ${filter.action}`);
+  if (filter.resourceType) parts.push(sql`resource_type = ${filter.resourceType}`);
+  if (filter.userId) parts.push(sql`user_id = ${filter.userId}`);
+  const q = filter.q?.trim().toLowerCase();
+  if (q) parts.push(sql`lower(details || ' ' || user_name) like ${`%${likeEscape(q)}%`}`);
+  return sql.join(parts, sql` and `);
+}
+
+export class ActivityQueries {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async page(filter: ActivityFilter, limit: number, cursor?: string): Promise<ActivityPage> {
+    const key = sql.raw(sortExpression[filter.sort]);
+    const dir = sql.raw(filter.order);
+    let after: RawBuilder<unknown> = sql`true`;
+    if (cursor) {
+      let parsed: { k: string; p: number };
+      try {
+        parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+      } catch {
+        throw new ValidationError('cursor is invalid');
+      }
+      if (typeof parsed?.k !== 'string' || typeof parsed?.p !== 'number') throw new ValidationError('cursor is invalid');
+      after = filter.order === 'desc' ? sql`(${key}, position) < (${parsed.k}, ${parsed.p})` : sql`(${key}, position) > (${parsed.k}, ${parsed.p})`;
+    }
+    const rows = await sql<ActivityRow>`select *, ${key} as sort_key from activity_log
+      where ${where(filter)} and ${after}
+      order by ${key} ${dir}, position ${dir} limit ${limit + 1}`.execute(this.db);
+    const page = rows.rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      entries: page.map(toEntry),
+      nextCursor:
+        rows.rows.length > limit && last
+          ? Buffer.from(JSON.stringify({ k: last.sort_key, p: Number(last.position) })).toString('base64url')
+          : null,
+    };
+  }
+
+  /** Every matching entry, in pages, for the CSV export. */
+  async *all(filter: ActivityFilter): AsyncGenerator<ActivityEntry> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.page(filter, 1000, cursor);
+      yield* page.entries;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+}
+
+const CSV_COLUMNS: (keyof ActivityEntry)[] = [
+  'timestamp',
+  'userName',
+  'userId',
+  'action',
+  'resourceType',
+  'resourceId',
+  'resourceName',
+  'details',
+  'id',
+];
+
+/** One CSV cell: quoted, and defused so a spreadsheet never runs it as a formula. */
+export function csvCell(value: unknown): string {
+  let text = value === null || value === undefined ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+export function csvHeader(): string {
+  return CSV_COLUMNS.join(',') + '\n';
+}
+
+export function csvRow(entry: ActivityEntry): string {
+  return CSV_COLUMNS.map((c) => csvCell(entry[c])).join(',') + '\n';
+}

@@ -1,0 +1,15 @@
+// The activity entry's response schema, shared by /api/activity and the dashboard.
+export const activityEntrySchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    userId: { type: ['string', 'null'] },
+    userName: { type: 'string' },
+    action: { type: 'string' },
+    resourceType: { type: 'string' },
+    resourceId: { type: 'string' },
+    resourceName: { type: 'string' },
+    timestamp: { type: 'string' },
+    details: { type: 'string' },
+  },
+} as const;

@@ -1,0 +1,63 @@
+// /api/alerts routes: the low-stock list with the caller's dismissals, dismiss and restore,
+// and the caller's alert choices. Thin: a schema, a permission, one call.
+import type { FastifyPluginAsync } from 'fastify';
+import type { AlertSettings } from '../../shared/alerts.js';
+import { principalOf, requirePermission } from '../auth/auth-plugin.js';
+import { commandMeta } from '../http/command-meta.js';
+import type { AlertService } from './alert-service.js';
+import { alertSchema, alertSettingsBody, alertSettingsSchema, alertsResponse, emptyBody, errors, itemIdParams } from './schemas.js';
+
+type WithItem = { Params: { itemId: string } };
+
+export const alertRoutes: FastifyPluginAsync<{ alerts: AlertService }> = async (app, { alerts }) => {
+  const view = requirePermission('reports:view');
+  const tags = ['alerts'];
+
+  app.get(
+    '/alerts',
+    {
+      onRequest: view,
+      schema: { summary: 'Items at or below their threshold, most critical first, with my dismissals', tags, response: { 200: alertsResponse, ...errors } },
+    },
+    async (request) => ({ alerts: await alerts.list(principalOf(request).uid) }),
+  );
+
+  app.post<WithItem>(
+    '/alerts/:itemId/dismiss',
+    {
+      onRequest: view,
+      schema: {
+        summary: "Dismiss an item's low-stock alert for me, until it recovers and goes low again",
+        tags,
+        params: itemIdParams,
+        body: emptyBody,
+        response: { 200: alertSchema, ...errors },
+      },
+    },
+    async (request) => alerts.dismiss(principalOf(request).uid, request.params.itemId, commandMeta(request)),
+  );
+
+  app.post<WithItem>(
+    '/alerts/:itemId/restore',
+    {
+      onRequest: view,
+      schema: { summary: 'Show a dismissed alert again', tags, params: itemIdParams, body: emptyBody, response: { 200: alertSchema, ...errors } },
+    },
+    async (request) => alerts.restore(principalOf(request).uid, request.params.itemId, commandMeta(request)),
+  );
+
+  app.get(
+    '/alerts/settings',
+    { onRequest: view, schema: { summary: 'My alert choices', tags, response: { 200: alertSettingsSchema, ...errors } } },
+    async (request) => alerts.settings(principalOf(request).uid),
+  );
+
+  app.put<{ Body: AlertSettings }>(
+    '/alerts/settings',
+    {
+      onRequest: view,
+      schema: { summary: 'Change my alert choices', tags, body: alertSettingsBody, response: { 200: alertSettingsSchema, ...errors } },
+    },
+    async (request) => alerts.changeSettings(principalOf(request).uid, request.body, commandMeta(request)),
+  );
+};

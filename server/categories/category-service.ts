@@ -1,0 +1,152 @@
+// Category commands and reads. Names are unique (case-insensitive); a category with items
+// cannot be deleted.
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Category, CategoryItemsPage } from '../../shared/inventory.js';
+import { categoryStream } from '../../shared/inventory-events.js';
+import type { DB } from '../db/schema.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import { isUniqueViolation, type EventStore } from '../eventstore/event-store.js';
+import type { EventMetadata, Transaction } from '../eventstore/types.js';
+import { itemColumns, toItem, type ItemRow } from '../inventory/item-rows.js';
+import { createCategory, deleteCategory, updateCategory, type CategoryState } from './decide.js';
+
+interface CategoryRow {
+  id: string;
+  name: string;
+  description: string;
+  item_count: number;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toCategory = (row: CategoryRow): Category => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  itemCount: Number(row.item_count),
+  createdAt: new Date(row.created_at).toISOString(),
+  updatedAt: new Date(row.updated_at).toISOString(),
+  version: Number(row.version),
+});
+
+const toState = (row: CategoryRow): CategoryState => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  itemCount: Number(row.item_count),
+  version: Number(row.version),
+});
+
+async function requireFreeName(trx: Transaction, name: string, exceptId: string | null) {
+  const rows = await sql`select id from categories where lower(name) = lower(${name.trim()}) and id is distinct from ${exceptId}`.execute(
+    trx,
+  );
+  if (rows.rows.length) throw new ConflictError('Category already exists');
+}
+
+function mapConstraintErrors(error: unknown): never {
+  if (isUniqueViolation(error, 'categories_name_unique')) throw new ConflictError('Category already exists');
+  throw error;
+}
+
+export type CategorySort = 'name' | 'price' | 'stock';
+
+const sortColumn: Record<CategorySort, string> = { name: 'lower(name)', price: 'price', stock: 'quantity' };
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export class CategoryService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly store: EventStore,
+  ) {}
+
+  async list(): Promise<Category[]> {
+    const rows = await sql<CategoryRow>`select * from categories order by lower(name)`.execute(this.db);
+    return rows.rows.map(toCategory);
+  }
+
+  async require(id: string): Promise<Category> {
+    const rows = await sql<CategoryRow>`select * from categories where id = ${id}`.execute(this.db);
+    if (!rows.rows[0]) throw new NotFoundError('Category not found');
+    return toCategory(rows.rows[0]);
+  }
+
+  async create(body: { name: string; description?: string }, meta: EventMetadata): Promise<Category> {
+    const categoryId = randomUUID();
+    const streamId = await this.store
+      .transact(async (trx, append) => {
+        const prior = await this.store.priorResult(trx, meta.idempotencyKey);
+        if (prior) return prior.streamId;
+        const events = createCategory({ categoryId, name: body.name, description: body.description ?? '' });
+        await requireFreeName(trx, body.name, null);
+        return (await append(categoryStream(categoryId), 0, events, meta)).streamId;
+      })
+      .catch(mapConstraintErrors);
+    return this.require(streamId.slice('category-'.length));
+  }
+
+  private async lock(trx: Transaction, id: string, expectedVersion?: number): Promise<CategoryRow> {
+    const rows = await sql<CategoryRow>`select * from categories where id = ${id} for update`.execute(trx);
+    const row = rows.rows[0];
+    if (!row) throw new NotFoundError('Category not found');
+    if (expectedVersion !== undefined && expectedVersion !== Number(row.version)) {
+      throw new ConflictError('This category was changed by someone else', { current: toCategory(row) });
+    }
+    return row;
+  }
+
+  async update(
+    id: string,
+    body: { name?: string; description?: string },
+    expectedVersion: number | undefined,
+    meta: EventMetadata,
+  ): Promise<Category> {
+    await this.store
+      .transact(async (trx, append) => {
+        if (await this.store.priorResult(trx, meta.idempotencyKey)) return;
+        const row = await this.lock(trx, id, expectedVersion);
+        const events = updateCategory(body, toState(row));
+        if (body.name !== undefined) await requireFreeName(trx, body.name, id);
+        if (events.length) await append(categoryStream(id), Number(row.version), events, meta);
+      })
+      .catch(mapConstraintErrors);
+    return this.require(id);
+  }
+
+  async delete(id: string, expectedVersion: number | undefined, meta: EventMetadata): Promise<void> {
+    await this.store.transact(async (trx, append) => {
+      if (await this.store.priorResult(trx, meta.idempotencyKey)) return;
+      const row = await this.lock(trx, id, expectedVersion);
+      await append(categoryStream(id), Number(row.version), deleteCategory(toState(row)), meta);
+    });
+  }
+
+  /** One page of a category's items, searched over name and description, sorted. */
+  async items(
+    id: string,
+    options: { q?: string; sort: CategorySort; order: 'asc' | 'desc'; page: number; pageSize: number },
+  ): Promise<CategoryItemsPage> {
+    await this.require(id);
+    const q = options.q?.trim().toLowerCase();
+    const filter = q
+      ? sql`and (lower(name) like ${`%${likeEscape(q)}%`} or lower(description) like ${`%${likeEscape(q)}%`})`
+      : sql``;
+    const order = sql.raw(`${sortColumn[options.sort]} ${options.order}, id ${options.order}`);
+    const offset = (options.page - 1) * options.pageSize;
+    const [rows, count] = await Promise.all([
+      sql<ItemRow>`select ${sql.raw(itemColumns)} from items where category_id = ${id} ${filter}
+        order by ${order} limit ${options.pageSize} offset ${offset}`.execute(this.db),
+      sql<{ n: number }>`select count(*)::int as n from items where category_id = ${id} ${filter}`.execute(this.db),
+    ]);
+    const total = Number(count.rows[0]!.n);
+    return {
+      items: rows.rows.map(toItem),
+      total,
+      page: options.page,
+      pageSize: options.pageSize,
+      totalPages: Math.max(1, Math.ceil(total / options.pageSize)),
+    };
+  }
+}

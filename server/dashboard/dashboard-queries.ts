@@ -1,0 +1,137 @@
+// The dashboard's figures, each one query over a projection: totals and the stock value
+// series from the daily roll-up, revenue and top sellers from stock movements, near expiry
+// from the items' expiry index, health from the low-stock episodes. The clock is passed in
+// so tests can look at the same data from another day.
+import { sql, type Kysely } from 'kysely';
+import type { DashboardSummary, DashboardTotals, InventoryHealth, NearExpiryItem, RevenueFigures, StockValuePoint, TopSellingItem } from '../../shared/dashboard.js';
+import { NEAR_EXPIRY_DAYS } from '../../shared/dashboard.js';
+import type { DB } from '../db/schema.js';
+import { latestActivity } from './activity-rows.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const WINDOW_DAYS = 30;
+
+export type Clock = () => Date;
+
+const ymd = (date: Date) => date.toISOString().slice(0, 10);
+const num = (value: unknown) => Number(value ?? 0);
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+export class DashboardQueries {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock = () => new Date(),
+  ) {}
+
+  async summary(): Promise<DashboardSummary> {
+    const now = this.clock();
+    const [totals, revenue, topSelling, nearExpiry, recentActivity, stockValue] = await Promise.all([
+      this.totals(),
+      this.revenue(now),
+      this.topSelling(now),
+      this.nearExpiry(now),
+      latestActivity(this.db, 5),
+      this.stockValue(now),
+    ]);
+    const health = await this.health(now, totals, revenue.unitsSold, stockValue);
+    return { generatedAt: now.toISOString(), totals, revenue, topSelling, nearExpiry, recentActivity, health, stockValue };
+  }
+
+  async totals(): Promise<DashboardTotals> {
+    const rows = await sql<{ items: string; units: string; value: string; categories: string; low: string }>`select
+        (select coalesce(sum(items_delta), 0) from stock_daily) as items,
+        (select coalesce(sum(units_delta), 0) from stock_daily) as units,
+        (select coalesce(sum(value_delta), 0) from stock_daily) as value,
+        (select count(*) from categories) as categories,
+        (select count(*) from low_stock_episodes where ended_at is null) as low`.execute(this.db);
+    const row = rows.rows[0]!;
+    return { items: num(row.items), categories: num(row.categories), units: num(row.units), value: round2(num(row.value)), lowStock: num(row.low) };
+  }
+
+  async revenue(now: Date): Promise<RevenueFigures> {
+    const since30 = new Date(now.getTime() - WINDOW_DAYS * DAY_MS);
+    const since60 = new Date(now.getTime() - 2 * WINDOW_DAYS * DAY_MS);
+    const rows = await sql<{ current: string; previous: string; units: string }>`select
+        coalesce(sum(-delta * unit_price) filter (where created_at >= ${since30}), 0) as current,
+        coalesce(sum(-delta * unit_price) filter (where created_at < ${since30}), 0) as previous,
+        coalesce(sum(-delta) filter (where created_at >= ${since30}), 0) as units
+      from stock_movements
+      where reason = 'sale' and created_at >= ${since60} and created_at <= ${now}`.execute(this.db);
+    const row = rows.rows[0]!;
+    const current = round2(num(row.current));
+    const previous = round2(num(row.previous));
+    return {
+      last30Days: current,
+      previous30Days: previous,
+      changePercent: previous > 0 ? Math.round(((current - previous) / previous) * 1000) / 10 : null,
+      unitsSold: num(row.units),
+    };
+  }
+
+  async topSelling(now: Date, limit = 5): Promise<TopSellingItem[]> {
+    const since = new Date(now.getTime() - WINDOW_DAYS * DAY_MS);
+    const rows = await sql<{ item_id: string; name: string; category_name: string; sold: string; revenue: string }>`select
+        m.item_id::text as item_id, i.name, i.category_name, sum(-m.delta) as sold, sum(-m.delta * m.unit_price) as revenue
+      from stock_movements m join items i on i.id = m.item_id
+      where m.reason = 'sale' and m.created_at >= ${since} and m.created_at <= ${now}
+      group by m.item_id, i.name, i.category_name
+      having sum(-m.delta) > 0
+      order by sold desc, i.name limit ${limit}`.execute(this.db);
+    return rows.rows.map((r) => ({ itemId: r.item_id, name: r.name, category: r.category_name, sold: num(r.sold), revenue: round2(num(r.revenue)) }));
+  }
+
+  async nearExpiry(now: Date, limit = 3): Promise<NearExpiryItem[]> {
+    const today = ymd(now);
+    const rows = await sql<{ id: string; name: string; category_name: string; quantity: number; expiry: string; days: number }>`select
+        id::text as id, name, category_name, quantity, to_char(expiry_date, 'YYYY-MM-DD') as expiry, (expiry_date - ${today}::date) as days
+      from items
+      where expiry_date >= ${today}::date and expiry_date <= ${today}::date + ${NEAR_EXPIRY_DAYS}::int and quantity > 0
+      order by expiry_date, name limit ${limit}`.execute(this.db);
+    return rows.rows.map((r) => ({ itemId: r.id, name: r.name, category: r.category_name, quantity: num(r.quantity), expiryDate: r.expiry, daysLeft: num(r.days) }));
+  }
+
+  /** Stock at the end of each of the last 30 days (UTC), oldest first, from the daily roll-up. */
+  async stockValue(now: Date): Promise<StockValuePoint[]> {
+    const today = ymd(now);
+    const start = ymd(new Date(now.getTime() - (WINDOW_DAYS - 1) * DAY_MS));
+    const base = await sql<{ units: string; value: string }>`select coalesce(sum(units_delta), 0) as units, coalesce(sum(value_delta), 0) as value
+      from stock_daily where day < ${start}::date`.execute(this.db);
+    const days = await sql<{ day: string; units: string; value: string }>`select to_char(day, 'YYYY-MM-DD') as day, units_delta as units, value_delta as value
+      from stock_daily where day >= ${start}::date and day <= ${today}::date order by day`.execute(this.db);
+    const byDay = new Map(days.rows.map((r) => [r.day, r]));
+    let units = num(base.rows[0]!.units);
+    let value = num(base.rows[0]!.value);
+    const points: StockValuePoint[] = [];
+    for (let i = WINDOW_DAYS - 1; i >= 0; i--) {
+      const date = ymd(new Date(now.getTime() - i * DAY_MS));
+      const change = byDay.get(date);
+      if (change) {
+        units += num(change.units);
+        value += num(change.value);
+      }
+      points.push({ date, units, value: round2(value) });
+    }
+    return points;
+  }
+
+  async health(now: Date, totals: DashboardTotals, unitsSold: number, stockValue: StockValuePoint[]): Promise<InventoryHealth> {
+    const since = new Date(now.getTime() - WINDOW_DAYS * DAY_MS);
+    const rows = await sql<{ raised: string; avg_seconds: string | null; restocks: string }>`select
+        (select count(*) from low_stock_episodes where started_at >= ${since} and started_at <= ${now}) as raised,
+        avg(extract(epoch from ended_at - started_at)) as avg_seconds,
+        count(*) as restocks
+      from low_stock_episodes
+      where ended_at >= ${since} and ended_at <= ${now} and cleared_by not in ('threshold', 'deleted')`.execute(this.db);
+    const row = rows.rows[0]!;
+    const averageUnits = stockValue.reduce((sum, p) => sum + p.units, 0) / Math.max(1, stockValue.length);
+    const above = totals.items - totals.lowStock;
+    return {
+      stockLevelPercent: totals.items > 0 ? Math.round((above / totals.items) * 100) : null,
+      itemsAboveThreshold: above,
+      turnover: averageUnits > 0 ? Math.round((unitsSold / averageUnits) * 100) / 100 : null,
+      reorderAlerts: { open: totals.lowStock, raisedLast30Days: num(row.raised) },
+      avgRestockHours: row.avg_seconds === null ? null : Math.round((num(row.avg_seconds) / 3600) * 10) / 10,
+      restocksCounted: num(row.restocks),
+    };
+  }
+}

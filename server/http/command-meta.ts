@@ -1,0 +1,24 @@
+// The metadata every event written by a request carries: actor, correlation id, idempotency key.
+import type { FastifyRequest } from 'fastify';
+import { actorOf } from '../auth/principal.js';
+import type { EventMetadata } from '../eventstore/types.js';
+import { ValidationError } from '../errors.js';
+
+export function commandMeta(request: FastifyRequest): EventMetadata {
+  return {
+    actor: actorOf(request.principal),
+    correlationId: String(request.id),
+    ...(request.idempotencyKey ? { idempotencyKey: `${request.idempotencyKey}:${request.idempotencyHash}` } : {}),
+  };
+}
+
+/** The version the client loaded: If-Match (3, "3" or W/"3") or expected_version in the body. */
+export function expectedVersionOf(request: FastifyRequest, bodyVersion?: number): number | undefined {
+  const header = request.headers['if-match'];
+  if (header !== undefined) {
+    const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(String(header).trim());
+    if (!match) throw new ValidationError('If-Match must be the item version, for example "3"');
+    return Number(match[1]);
+  }
+  return bodyVersion;
+}

@@ -1,0 +1,89 @@
+// Item decisions: pure functions from (command, current state) to events. They throw typed
+// domain errors; ids and the current state come in, nothing is read from the outside.
+import { isLowStock, type AdjustReason } from '../../shared/inventory.js';
+import type { Changes, InventoryEvent, ItemFields } from '../../shared/inventory-events.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { checkField, checkFields } from './item-rules.js';
+import type { ItemState } from './item-state.js';
+
+export interface CreateItem {
+  itemId: string;
+  fields: ItemFields;
+}
+export interface UpdateItem {
+  changes: Partial<ItemFields>;
+}
+export interface AdjustStock {
+  delta: number;
+  reason: AdjustReason;
+  note: string | null;
+}
+
+type Level = { quantity: number; threshold: number } | null;
+
+/** The low-stock crossing, as its own event, so alerts come straight from the stream. */
+function lowStockTransition(before: Level, after: Level): InventoryEvent[] {
+  const wasLow = before ? isLowStock(before) : false;
+  const isLow = after ? isLowStock(after) : false;
+  if (!wasLow && isLow) return [{ type: 'ItemWentLow', data: { quantity: after!.quantity, threshold: after!.threshold } }];
+  if (wasLow && !isLow && after) {
+    return [{ type: 'ItemRecovered', data: { quantity: after.quantity, threshold: after.threshold } }];
+  }
+  return [];
+}
+
+function live(state: ItemState | null): ItemState {
+  if (!state || state.deleted) throw new NotFoundError('Item not found');
+  return state;
+}
+
+export function createItem(command: CreateItem, state: ItemState | null): InventoryEvent[] {
+  if (state) throw new ConflictError('Item already exists');
+  const fields = checkFields(command.fields);
+  return [{ type: 'ItemCreated', data: { itemId: command.itemId, ...fields } }, ...lowStockTransition(null, fields)];
+}
+
+export function adjustStock(command: AdjustStock, current: ItemState | null): InventoryEvent[] {
+  const state = live(current);
+  if (!Number.isInteger(command.delta) || command.delta === 0) throw new ValidationError('delta must be a non-zero whole number');
+  const quantity = state.quantity + command.delta;
+  if (quantity < 0) throw new ConflictError('Insufficient stock', { quantity: state.quantity });
+  return [
+    { type: 'StockAdjusted', data: { delta: command.delta, reason: command.reason, note: command.note, quantity } },
+    ...lowStockTransition(state, { quantity, threshold: state.threshold }),
+  ];
+}
+
+/**
+ * An edit: changed fields become one ItemUpdated with their previous values; a changed
+ * quantity is a stock count (StockAdjusted, reason `count`), so stock history stays whole.
+ */
+export function updateItem(command: UpdateItem, current: ItemState | null): InventoryEvent[] {
+  const state = live(current);
+  const changes: Changes<Omit<ItemFields, 'quantity'>> = {};
+  for (const [key, raw] of Object.entries(command.changes) as [keyof ItemFields, ItemFields[keyof ItemFields]][]) {
+    if (raw === undefined || key === 'quantity') continue;
+    const value = checkField(key, raw);
+    if (value !== state[key]) (changes as any)[key] = { from: state[key], to: value };
+  }
+  const events: InventoryEvent[] = [];
+  if (Object.keys(changes).length > 0) events.push({ type: 'ItemUpdated', data: { changes } });
+  const threshold = changes.threshold ? changes.threshold.to : state.threshold;
+  let quantity = state.quantity;
+  if (command.changes.quantity !== undefined) {
+    const counted = checkField('quantity', command.changes.quantity);
+    if (counted !== state.quantity) {
+      events.push({
+        type: 'StockAdjusted',
+        data: { delta: counted - state.quantity, reason: 'count', note: null, quantity: counted },
+      });
+      quantity = counted;
+    }
+  }
+  return [...events, ...lowStockTransition(state, { quantity, threshold })];
+}
+
+export function deleteItem(current: ItemState | null): InventoryEvent[] {
+  const state = live(current);
+  return [{ type: 'ItemDeleted', data: { name: state.name, sku: state.sku } }];
+}

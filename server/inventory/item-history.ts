@@ -1,0 +1,46 @@
+// Turns an item's stored events into history entries: who, when, why, and field-by-field changes.
+import type { FieldChange, HistoryEntry } from '../../shared/inventory.js';
+import type { InventoryEvent } from '../../shared/inventory-events.js';
+import type { StoredEvent } from '../eventstore/types.js';
+
+export function historyEntry(stored: StoredEvent): HistoryEntry | null {
+  const event = { type: stored.type, data: stored.data } as InventoryEvent;
+  const base = {
+    version: stored.streamVersion,
+    actor: stored.metadata.actor,
+    timestamp: stored.createdAt.toISOString(),
+    reason: null,
+    note: null,
+    delta: null,
+  };
+  switch (event.type) {
+    case 'ItemCreated': {
+      const { itemId: _id, ...fields } = event.data;
+      const changes: FieldChange[] = Object.entries(fields).map(([field, to]) => ({ field, from: null, to }));
+      return { ...base, type: 'ItemCreated', changes };
+    }
+    case 'ItemUpdated':
+      return {
+        ...base,
+        type: 'ItemUpdated',
+        // Sorted by field: jsonb does not keep the order the fields were written in.
+        changes: Object.entries(event.data.changes)
+          .map(([field, c]) => ({ field, from: c!.from, to: c!.to }))
+          .sort((a, b) => a.field.localeCompare(b.field)),
+      };
+    case 'StockAdjusted':
+      return {
+        ...base,
+        type: 'StockAdjusted',
+        reason: event.data.reason,
+        note: event.data.note,
+        delta: event.data.delta,
+        changes: [{ field: 'quantity', from: event.data.quantity - event.data.delta, to: event.data.quantity }],
+      };
+    case 'ItemDeleted':
+      return { ...base, type: 'ItemDeleted', changes: [] };
+    case 'ItemWentLow':
+    case 'ItemRecovered':
+      return null; // derived from the adjustment beside it; alerts show these
+  }
+}

@@ -1,0 +1,85 @@
+// Rows of the items table mapped to the API's Item shape (the one place this happens).
+import type { Item } from '../../shared/inventory.js';
+import type { ItemState } from './item-state.js';
+
+export interface ItemRow {
+  id: string;
+  name: string;
+  description: string;
+  sku: string;
+  category_id: string;
+  category_name: string;
+  quantity: number;
+  price: number;
+  threshold: number;
+  image_url: string | null;
+  expiry_date: Date | string | null;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const itemColumns = `id, name, description, sku, category_id, category_name, quantity, price, threshold,
+  image_url, to_char(expiry_date, 'YYYY-MM-DD') as expiry_date, version, created_at, updated_at`;
+
+const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
+
+export function toItem(row: ItemRow): Item {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    sku: row.sku,
+    category: row.category_name,
+    categoryId: row.category_id,
+    category_id: row.category_id,
+    quantity: Number(row.quantity),
+    price: Number(row.price),
+    threshold: Number(row.threshold),
+    imageUrl: row.image_url,
+    image_url: row.image_url,
+    expiryDate: row.expiry_date === null ? null : String(row.expiry_date),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    version: Number(row.version),
+  };
+}
+
+export function rowToState(row: ItemRow): ItemState {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    sku: row.sku,
+    categoryId: row.category_id,
+    quantity: Number(row.quantity),
+    price: Number(row.price),
+    threshold: Number(row.threshold),
+    imageUrl: row.image_url,
+    expiryDate: row.expiry_date === null ? null : String(row.expiry_date),
+    version: Number(row.version),
+    deleted: false,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** An item folded from its events (as-of reads), shown with its category's current name. */
+export function stateToItem(state: ItemState, categoryName: string): Item {
+  return toItem({
+    id: state.id,
+    name: state.name,
+    description: state.description,
+    sku: state.sku,
+    category_id: state.categoryId,
+    category_name: categoryName,
+    quantity: state.quantity,
+    price: state.price,
+    threshold: state.threshold,
+    image_url: state.imageUrl,
+    expiry_date: state.expiryDate,
+    version: state.version,
+    created_at: state.createdAt!,
+    updated_at: state.updatedAt!,
+  });
+}

@@ -1,0 +1,131 @@
+// JSON schemas for the inventory and category routes: request bodies in the spec's
+// snake_case, responses in the entity shapes of spec section 3.
+import { ADJUST_REASONS } from '../../shared/inventory.js';
+
+const uuid = { type: 'string', format: 'uuid' } as const;
+export const idParams = { type: 'object', properties: { id: uuid }, required: ['id'] } as const;
+export const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
+
+export const itemSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    sku: { type: 'string' },
+    category: { type: 'string' },
+    categoryId: { type: 'string' },
+    category_id: { type: 'string' },
+    quantity: { type: 'integer' },
+    price: { type: 'number' },
+    threshold: { type: 'integer' },
+    imageUrl: { type: ['string', 'null'] },
+    image_url: { type: ['string', 'null'] },
+    expiryDate: { type: ['string', 'null'] },
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+    version: { type: 'integer' },
+  },
+} as const;
+
+export const conflictSchema = {
+  type: 'object',
+  properties: { error: { type: 'string' }, current: itemSchema, quantity: { type: 'integer' } },
+  required: ['error'],
+} as const;
+
+const text = (max: number, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
+
+const itemFields = {
+  name: text(200, 1),
+  description: text(2000),
+  sku: text(64, 1),
+  category_id: uuid,
+  quantity: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+  price: { type: 'number', minimum: 0, maximum: 9_999_999_999 },
+  threshold: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+  image_url: { type: ['string', 'null'], maxLength: 2000 },
+  expiry_date: { type: ['string', 'null'], maxLength: 10 },
+} as const;
+
+export const createItemBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'sku', 'category_id', 'quantity', 'price', 'threshold'],
+  properties: { ...itemFields, created_by: text(128) },
+} as const;
+
+export const updateItemBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { ...itemFields, expected_version: { type: 'integer', minimum: 0 } },
+} as const;
+
+export const deleteBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { expected_version: { type: 'integer', minimum: 0 } },
+} as const;
+
+export const adjustBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['delta', 'reason'],
+  properties: {
+    delta: { type: 'integer', minimum: -1_000_000_000, maximum: 1_000_000_000, not: { const: 0 } },
+    reason: { type: 'string', enum: ADJUST_REASONS },
+    note: text(500),
+  },
+} as const;
+
+export const categoryBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name: text(100, 1), description: { type: ['string', 'null'], maxLength: 1000 } },
+} as const;
+
+export const updateCategoryBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    name: text(100, 1),
+    description: { type: ['string', 'null'], maxLength: 1000 },
+    expected_version: { type: 'integer', minimum: 0 },
+  },
+} as const;
+
+export const categorySchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    itemCount: { type: 'integer' },
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+    version: { type: 'integer' },
+  },
+} as const;
+
+export const historySchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      version: { type: 'integer' },
+      type: { type: 'string' },
+      actor: { type: 'object', properties: { uid: { type: ['string', 'null'] }, name: { type: 'string' } } },
+      timestamp: { type: 'string' },
+      reason: { type: ['string', 'null'] },
+      note: { type: ['string', 'null'] },
+      delta: { type: ['integer', 'null'] },
+      changes: {
+        type: 'array',
+        items: { type: 'object', properties: { field: { type: 'string' }, from: {}, to: {} } },
+      },
+    },
+  },
+} as const;

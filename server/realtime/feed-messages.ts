@@ -1,0 +1,72 @@
+// Turns stored events into feed frames: an `event` message for every event, plus an
+// `alert` / `alert-cleared` for the low-stock facts. Each message is serialized and framed
+// once, and those same bytes go to every client that may see it.
+import type { ServerMessage } from '../../shared/realtime.js';
+import type { StoredEvent } from '../eventstore/types.js';
+import { formatCursor, type Cursor } from '../eventstore/types.js';
+import { audienceOfStreamType, ownerOfStream, type AudienceBit } from './event-visibility.js';
+import { itemIdOfStream, type ItemLabels } from './item-labels.js';
+import { textFrame } from './ws-frame.js';
+
+export interface EncodedEvent {
+  cursor: Cursor;
+  audience: AudienceBit;
+  /** The one user who sees this event whatever their permissions (their own stream), if any. */
+  owner: string | null;
+  streamType: string;
+  streamId: string;
+  type: string;
+  /** Wire-ready WebSocket text frames, in order; all share the event's cursor. */
+  frames: Buffer[];
+}
+
+export function serialize(message: ServerMessage): Buffer {
+  return Buffer.from(JSON.stringify(message));
+}
+
+function frame(message: ServerMessage): Buffer {
+  return textFrame(serialize(message));
+}
+
+export async function encodeEvents(events: StoredEvent[], labels: ItemLabels): Promise<EncodedEvent[]> {
+  const lowItems = events.filter((e) => e.type === 'ItemWentLow').map((e) => itemIdOfStream(e.streamId));
+  const labelOf = await labels([...new Set(lowItems)]);
+  return events.map((event) => {
+    const cursor = formatCursor(event);
+    const frames = [
+      frame({
+        type: 'event',
+        cursor,
+        event: {
+          type: event.type,
+          stream: event.streamId,
+          streamType: event.streamType,
+          version: event.streamVersion,
+          data: event.data,
+          actor: { uid: event.metadata?.actor?.uid ?? null, name: event.metadata?.actor?.name ?? 'Unknown User' },
+          time: event.createdAt.toISOString(),
+        },
+      }),
+    ];
+    const data = event.data as { quantity?: number; threshold?: number };
+    if (event.type === 'ItemWentLow') {
+      const id = itemIdOfStream(event.streamId);
+      const label = labelOf.get(id) ?? { name: '', sku: '' };
+      frames.push(
+        frame({ type: 'alert', cursor, item: { id, ...label }, quantity: data.quantity ?? 0, threshold: data.threshold ?? 0 }),
+      );
+    } else if (event.type === 'ItemRecovered') {
+      const itemId = itemIdOfStream(event.streamId);
+      frames.push(frame({ type: 'alert-cleared', cursor, itemId, quantity: data.quantity ?? 0, threshold: data.threshold ?? 0 }));
+    }
+    return {
+      cursor: { txId: event.txId, position: event.position },
+      audience: audienceOfStreamType(event.streamType),
+      owner: ownerOfStream(event.streamType, event.streamId),
+      streamType: event.streamType,
+      streamId: event.streamId,
+      type: event.type,
+      frames,
+    };
+  });
+}

@@ -1,0 +1,118 @@
+// GET /api/ws: the live feed. Public at the HTTP level (a browser can't set headers on a
+// WebSocket); the connection authenticates itself with the ID token in its first message or
+// the Sec-WebSocket-Protocol header. Wires one dispatcher, one hub and the after-commit
+// NOTIFY for this server, started when the app is ready and stopped when it closes.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import websocket from '@fastify/websocket';
+import { sql } from 'kysely';
+import { FEED_PROTOCOL } from '../../shared/realtime.js';
+import type { AppContext } from '../app.js';
+import type { PrincipalResolver } from '../auth/principal.js';
+import { createCommitNotifier, EVENTS_CHANNEL } from './commit-notifier.js';
+import { tokenFromProtocols } from './feed-auth.js';
+import { FeedConnection, type FeedContext } from './feed-connection.js';
+import { FeedDispatcher } from './feed-dispatcher.js';
+import { FeedHub } from './feed-hub.js';
+import { createItemLabels } from './item-labels.js';
+import { createLimiter } from './limiter.js';
+import { checkResumeCursor } from './resume-cursor.js';
+
+export interface RealtimeRoutesOptions {
+  ctx: AppContext;
+  /** The same resolver the HTTP routes use, so disabled accounts and the guest setting apply here too. */
+  resolvePrincipal: PrincipalResolver;
+}
+
+const HEARTBEAT_MS = 30_000;
+const RECHECK_MS = 30_000;
+const AUTH_TIMEOUT_MS = 10_000;
+const MAX_BUFFERED_EVENTS = 5000;
+
+export const realtimeRoutes: FastifyPluginAsync<RealtimeRoutesOptions> = async (app, { ctx, resolvePrincipal }) => {
+  const { config, database, store, verifier } = ctx;
+  const settings = config.realtime;
+  const log = app.log.child({ feature: 'realtime' });
+  const labels = createItemLabels(database.db, store);
+  const hub = new FeedHub({ heartbeatMs: HEARTBEAT_MS, recheckMs: RECHECK_MS, log });
+  // PGlite lives in this one process: the in-process wake-up already reaches every reader.
+  const shared = database.kind === 'postgres';
+  const dispatcher = new FeedDispatcher({
+    store,
+    labels,
+    publish: (batch) => hub.publish(batch),
+    listen: shared ? (onNotify) => database.listen(EVENTS_CHANNEL, onNotify) : undefined,
+    pollMs: settings.pollMs,
+    onError: (error) => log.error({ err: error }, 'feed read failed; retrying on the next wake-up'),
+  });
+  const notifier = shared
+    ? createCommitNotifier(
+        async () => void (await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(database.db)),
+        (error) => log.warn({ err: error }, 'pg_notify failed; other instances poll'),
+      )
+    : null;
+  const feed: FeedContext = {
+    store,
+    checkResume: (cursor, target) => checkResumeCursor(database.db, cursor, target, settings.maxCatchUpEvents),
+    verifier,
+    resolvePrincipal,
+    labels,
+    readLimiter: createLimiter(4),
+    liveCursor: () => dispatcher.cursor,
+    join: (connection) => hub.join(connection),
+    leave: (connection) => hub.leave(connection),
+    settings: {
+      sendBufferBytes: settings.sendBufferBytes,
+      authTimeoutMs: AUTH_TIMEOUT_MS,
+      maxBufferedEvents: MAX_BUFFERED_EVENTS,
+    },
+    log,
+  };
+
+  let stopNotifying: (() => unknown) | undefined;
+  app.addHook('onReady', async () => {
+    await dispatcher.start();
+    if (notifier) stopNotifying = store.onCommitted(() => notifier.poke());
+    hub.start();
+  });
+  app.addHook('onClose', async () => {
+    stopNotifying?.();
+    hub.stop();
+    await dispatcher.stop();
+    await notifier?.idle();
+  });
+
+  await app.register(websocket, {
+    options: {
+      maxPayload: settings.maxMessageBytes,
+      // Must stay off: the feed writes pre-framed bytes to the socket (see ws-frame.ts).
+      perMessageDeflate: false,
+      // Answer with the feed protocol, never echo the token protocol back.
+      handleProtocols: (protocols) => (protocols.has(FEED_PROTOCOL) ? FEED_PROTOCOL : false),
+    },
+    preClose(done) {
+      // Tell clients to come back (1001 going away): they reconnect, to this or another instance.
+      for (const client of this.websocketServer.clients) client.close(1001, 'Server restarting');
+      this.websocketServer.close(() => done());
+    },
+  });
+
+  const allowedOrigins = new Set(config.allowedOrigins);
+  async function checkOrigin(request: FastifyRequest, reply: FastifyReply) {
+    // Browsers always send Origin on a WebSocket handshake; tools and servers may not.
+    const origin = request.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) {
+      request.log.warn({ origin }, 'feed connection from a disallowed origin');
+      return reply.code(403).send({ error: 'Origin not allowed' });
+    }
+  }
+
+  app.get<{ Querystring: { cursor?: string } }>(
+    '/ws',
+    { websocket: true, config: { public: true }, onRequest: checkOrigin },
+    (socket, request) => {
+      const token = tokenFromProtocols(request.headers['sec-websocket-protocol']);
+      const cursor = typeof request.query.cursor === 'string' ? request.query.cursor : undefined;
+      new FeedConnection(socket, request.raw.socket, feed, { token, cursor });
+    },
+  );
+};

@@ -1,0 +1,123 @@
+// Accounts, roles, settings and profile shapes shared by server and client.
+import type { Permission } from './permissions.js';
+
+export type UserStatus = 'active' | 'disabled';
+
+export interface User {
+  id: string;
+  name: string;
+  email: string | null;
+  /** Role id: manager, staff, guest, or a custom role's id. */
+  role: string;
+  status: UserStatus;
+  /** Sign-in provider: password, google.com, anonymous. */
+  provider: string;
+  createdAt: string;
+  avatar: string | null;
+  /** A pending request for Store Manager access made at sign-up. */
+  managerRequest: 'pending' | null;
+}
+
+/** POST /api/session: called by the client after every sign-in. */
+export interface SessionBody {
+  /** The role chosen on the sign-up form (first sign-in only). */
+  requestedRole?: 'staff' | 'manager';
+  name?: string;
+}
+
+export interface SessionResponse {
+  user: User;
+  permissions: Permission[];
+  /** True when the server changed the role claim: the client must refresh its ID token. */
+  refreshToken: boolean;
+}
+
+export interface CreateUserBody {
+  name: string;
+  email: string;
+  password: string;
+  role: string;
+}
+
+export interface Role {
+  id: string;
+  name: string;
+  description: string;
+  permissions: Permission[];
+  builtIn: boolean;
+  userCount: number;
+}
+
+export interface RoleBody {
+  name: string;
+  description: string;
+  permissions: Permission[];
+}
+
+export interface Settings {
+  storeName: string;
+  email: string;
+  lowStockThreshold: number;
+  emailNotifications: boolean;
+  pushNotifications: boolean;
+  allowGuests: boolean;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  storeName: 'My Store',
+  email: '',
+  lowStockThreshold: 10,
+  emailNotifications: true,
+  pushNotifications: true,
+  allowGuests: true,
+};
+
+export interface AlertPreferences {
+  browserNotifications: boolean;
+}
+
+export interface Profile {
+  user: User;
+  preferences: AlertPreferences;
+}
+
+/** Events of the accounts feature: user streams `user-<uid>`, role streams `role-<id>`, the `settings` stream. */
+export type UserEvent =
+  | {
+      type: 'UserRegistered';
+      data: {
+        uid: string;
+        name: string;
+        email: string | null;
+        role: string;
+        provider: string;
+        avatar: string | null;
+        /** The very first account of the store (at most one ever: a unique index holds it). */
+        founder: boolean;
+        /** 'self' at sign-in, 'manager' when created on the Users page, 'seed' for demo accounts. */
+        registeredBy: 'self' | 'manager' | 'seed';
+      };
+    }
+  | { type: 'UserRoleChanged'; data: { uid: string; role: string; previousRole: string } }
+  | { type: 'UserProfileUpdated'; data: { uid: string; name?: string; email?: string } }
+  | { type: 'UserDisabled'; data: { uid: string } }
+  | { type: 'UserEnabled'; data: { uid: string } }
+  | { type: 'ManagerAccessRequested'; data: { uid: string } }
+  | { type: 'ManagerAccessApproved'; data: { uid: string } }
+  | { type: 'ManagerAccessRejected'; data: { uid: string } }
+  | { type: 'AlertPreferencesChanged'; data: { uid: string } & AlertPreferences };
+
+export type RoleEvent =
+  | { type: 'RoleCreated'; data: { id: string } & RoleBody }
+  | { type: 'RoleUpdated'; data: { id: string } & RoleBody }
+  | { type: 'RoleDeleted'; data: { id: string; name: string } };
+
+export type SettingsEvent = { type: 'SettingsChanged'; data: { changes: Partial<Settings> } };
+
+export type AccountsEvent = UserEvent | RoleEvent | SettingsEvent;
+
+/** Stream ids and types of the accounts feature (the realtime feed routes by stream type). */
+export const userStream = (uid: string) => ({ id: `user-${uid}`, type: 'user' });
+/** Custom role ids are `role-<uuid>`, so a role's id is its stream id. */
+export const roleStream = (id: string) => ({ id, type: 'role' });
+export const SETTINGS_STREAM = { id: 'settings', type: 'settings' } as const;

@@ -1,0 +1,118 @@
+// Dashboard and wall-display figures, computed by the server from projections
+// (GET /api/dashboard and GET /api/dashboard/display). Money is in dollars.
+import type { ActivityEntry } from './inventory.js';
+
+export interface DashboardTotals {
+  items: number;
+  categories: number;
+  /** Units on hand across all items. */
+  units: number;
+  /** Sum of quantity x unit price. */
+  value: number;
+  /** Items at or below their threshold. */
+  lowStock: number;
+}
+
+export interface RevenueFigures {
+  /** Sales adjustments x unit price over the last 30 days. */
+  last30Days: number;
+  /** The same over the 30 days before. */
+  previous30Days: number;
+  /** Change against the previous 30 days, in percent; null when there were no sales before. */
+  changePercent: number | null;
+  unitsSold: number;
+}
+
+export interface TopSellingItem {
+  itemId: string;
+  name: string;
+  category: string;
+  /** Units sold over the last 30 days. */
+  sold: number;
+  revenue: number;
+}
+
+export interface NearExpiryItem {
+  itemId: string;
+  name: string;
+  category: string;
+  quantity: number;
+  /** YYYY-MM-DD */
+  expiryDate: string;
+  daysLeft: number;
+}
+
+export interface InventoryHealth {
+  /** Share of items above their threshold, 0-100; null when there are no items. */
+  stockLevelPercent: number | null;
+  itemsAboveThreshold: number;
+  /** Units sold in 30 days / average units on hand over those days; null without stock. */
+  turnover: number | null;
+  reorderAlerts: {
+    /** Items low right now. */
+    open: number;
+    /** Times an item went low in the last 30 days. */
+    raisedLast30Days: number;
+  };
+  /** Average hours from an item going low to the stock movement that cleared it (last 30 days). */
+  avgRestockHours: number | null;
+  restocksCounted: number;
+}
+
+export interface StockValuePoint {
+  /** YYYY-MM-DD (UTC), the value at the end of that day. */
+  date: string;
+  value: number;
+  units: number;
+}
+
+export interface DashboardSummary {
+  generatedAt: string;
+  totals: DashboardTotals;
+  revenue: RevenueFigures;
+  topSelling: TopSellingItem[];
+  nearExpiry: NearExpiryItem[];
+  recentActivity: ActivityEntry[];
+  health: InventoryHealth;
+  /** 30 points, oldest first, ending today. */
+  stockValue: StockValuePoint[];
+}
+
+export interface DisplayAlert {
+  itemId: string;
+  name: string;
+  category: string;
+  quantity: number;
+  threshold: number;
+  since: string;
+}
+
+export interface CategoryStock {
+  categoryId: string;
+  name: string;
+  itemCount: number;
+  units: number;
+  value: number;
+  lowCount: number;
+}
+
+/** What the wall display shows, in one request. */
+export interface DisplaySnapshot {
+  generatedAt: string;
+  storeName: string;
+  /** Out of stock first, then newest first. */
+  alerts: DisplayAlert[];
+  alertCount: number;
+  categories: CategoryStock[];
+  recentActivity: ActivityEntry[];
+}
+
+/** Days a near-expiry list looks ahead. */
+export const NEAR_EXPIRY_DAYS = 30;
+
+/** 'Expires in N days', the spec's wording, with today and tomorrow said plainly. */
+export function expiryText(daysLeft: number): string {
+  if (daysLeft <= 0) return 'Expires today';
+  if (daysLeft === 1) return 'Expires in 1 day';
+  return `Expires in ${daysLeft} days`;
+}

@@ -1,0 +1,125 @@
+// Inventory and category shapes shared by server and client: API responses, event data,
+// and the adjustment reasons. The API's field names follow spec section 3.
+
+export const ADJUST_REASONS = ['sale', 'restock', 'correction', 'damage', 'count'] as const;
+export type AdjustReason = (typeof ADJUST_REASONS)[number];
+
+/** An inventory item as the API returns it (spec fields, plus version and expiry). */
+export interface Item {
+  id: string;
+  name: string;
+  description: string;
+  sku: string;
+  /** The category's name. */
+  category: string;
+  categoryId: string;
+  category_id: string;
+  quantity: number;
+  price: number;
+  threshold: number;
+  imageUrl: string | null;
+  image_url: string | null;
+  /** Optional expiry date, YYYY-MM-DD. */
+  expiryDate: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface Category {
+  id: string;
+  name: string;
+  description: string;
+  itemCount: number;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** Body of POST /api/inventory (snake_case as in the spec; created_by is ignored). */
+export interface CreateItemBody {
+  name: string;
+  description?: string;
+  sku: string;
+  category_id: string;
+  quantity: number;
+  price: number;
+  threshold: number;
+  image_url?: string | null;
+  expiry_date?: string | null;
+  created_by?: string;
+}
+
+/** Body of PUT /api/inventory/{id}: any subset; expected_version (or If-Match) guards against lost updates. */
+export type UpdateItemBody = Partial<Omit<CreateItemBody, 'created_by'>> & { expected_version?: number };
+
+export interface AdjustStockBody {
+  delta: number;
+  reason: AdjustReason;
+  note?: string;
+}
+
+export interface CategoryItemsPage {
+  items: Item[];
+  total: number;
+  page: number;
+  pageSize: number;
+  totalPages: number;
+}
+
+export interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+/** One entry of GET /api/inventory/{id}/history. */
+export interface HistoryEntry {
+  version: number;
+  type: 'ItemCreated' | 'ItemUpdated' | 'StockAdjusted' | 'ItemDeleted';
+  actor: { uid: string | null; name: string };
+  timestamp: string;
+  reason: AdjustReason | null;
+  note: string | null;
+  delta: number | null;
+  changes: FieldChange[];
+}
+
+export type ActivityAction = 'create' | 'update' | 'delete';
+export type ResourceType = 'inventory' | 'category';
+
+export interface ActivityEntry {
+  id: string;
+  userId: string | null;
+  userName: string;
+  action: ActivityAction;
+  resourceType: ResourceType;
+  resourceId: string;
+  resourceName: string;
+  timestamp: string;
+  details: string;
+}
+
+export interface ActivityPage {
+  entries: ActivityEntry[];
+  nextCursor: string | null;
+}
+
+/** Stock status of spec section 4: at or below threshold critical, up to twice it low. */
+export type StockStatus = 'critical' | 'low' | 'healthy';
+
+export function isLowStock(item: { quantity: number; threshold: number }): boolean {
+  return item.quantity <= item.threshold;
+}
+
+export function stockStatus(item: { quantity: number; threshold: number }): StockStatus {
+  if (item.quantity <= item.threshold) return 'critical';
+  if (item.quantity <= item.threshold * 2) return 'low';
+  return 'healthy';
+}
+
+/** Width of the stock level bar: quantity over threshold, capped at 100%. */
+export function stockLevelPercent(item: { quantity: number; threshold: number }): number {
+  if (item.threshold <= 0) return 100;
+  return Math.min(100, Math.round((item.quantity / item.threshold) * 100));
+}

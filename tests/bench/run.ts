@@ -1,0 +1,30 @@
+// `npm run bench`: runs every benchmark and prints one table, each result beside its target.
+import { appendBench } from './append-bench.js';
+import { inventoryBench } from './inventory-bench.js';
+import type { Row } from './bench-kit.js';
+
+const log = (s: string) => console.error(s);
+const only = process.argv[2];
+const suites: [string, () => Promise<Row[]>][] = [
+  ['append', appendBench],
+  ['inventory', () => inventoryBench(log)],
+];
+try {
+  const { realtimeBench } = await import('./realtime-bench.js' as string);
+  suites.push(['realtime', realtimeBench]);
+} catch {
+  log('(realtime benchmark not present)');
+}
+
+const rows: Row[] = [];
+for (const [name, run] of suites) {
+  if (only && only !== name) continue;
+  log(`running ${name} benchmarks...`);
+  rows.push(...(await run()));
+}
+const widths = (['benchmark', 'result', 'target'] as const).map((k) => Math.max(k.length, ...rows.map((r) => r[k].length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+console.log(line(['benchmark', 'result', 'target']));
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const r of rows) console.log(line([r.benchmark, r.result, r.target]));
+process.exit(0);

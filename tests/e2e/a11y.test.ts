@@ -1,0 +1,169 @@
+// Accessibility: axe-core (WCAG 2 A and AA rules) on every screen of the app, part 1's and
+// part 2's, in the light and the dark theme (contrast differs), with the main dialogs open
+// too. A serious or critical violation fails the test and is listed with where it is.
+import { AxeBuilder } from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { Category, Item } from '../../shared/inventory.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { apiAccount } from '../helpers/e2e-app.js';
+import type { TestAccount } from '../helpers/emulator-accounts.js';
+import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
+import { addCategory, addItem, adjust, daysFromNow, openPage, signIn } from './part2-support.js';
+
+interface Screen {
+  name: string;
+  /** Opens the screen and waits until its content is there. */
+  open: (page: Page) => Promise<void>;
+}
+
+const BLOCKING = new Set(['serious', 'critical']);
+
+async function violations(page: Page): Promise<string[]> {
+  // Let entrance animations finish: a half-faded element reads as low contrast.
+  await page.waitForTimeout(400);
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  return results.violations
+    .filter((v) => BLOCKING.has(v.impact ?? ''))
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+describe('accessibility (axe-core, WCAG 2 A/AA)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let manager: TestAccount;
+  let staff: TestAccount;
+  let category: Category;
+  let item: Item;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startE2EServer(), launchBrowser()]);
+    manager = await apiAccount(server, 'Alex Access');
+    staff = await apiAccount(server, 'Sky Staff');
+    await apiAccount(server, 'Robin Request', 'manager');
+    category = await addCategory(server, manager.idToken, 'Pantry');
+    item = await addItem(server, manager.idToken, category, { name: 'Olive Oil', quantity: 3, threshold: 4, price: 8.5, expiry_date: daysFromNow(9) });
+    const beans = await addItem(server, manager.idToken, category, { name: 'Coffee Beans', quantity: 30, threshold: 5, price: 12 });
+    await adjust(server, staff.idToken, beans, -4, 'sale');
+    await server.api('POST', '/roles', manager.idToken, { name: 'Shelf Viewer', description: 'Looks only', permissions: ['inventory:view', 'reports:view'] });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const visible = (page: Page, text: string) => page.getByText(text).first().waitFor({ timeout: 15_000 });
+
+  const publicScreens: Screen[] = [
+    { name: 'landing', open: async (p) => (await p.goto('/'), visible(p, 'Product Inventory, Simplified')) },
+    { name: 'login', open: async (p) => (await p.goto('/login'), visible(p, 'Sign in with Google')) },
+    { name: 'register', open: async (p) => (await p.goto('/register'), visible(p, 'Create Account')) },
+    { name: 'not found', open: async (p) => (await p.goto('/no-such-page'), visible(p, 'Page Not Found')) },
+  ];
+
+  const managerScreens: Screen[] = [
+    { name: 'dashboard', open: async (p) => (await p.goto('/dashboard'), visible(p, 'Top Selling Items').then(() => visible(p, '4 sold'))) },
+    { name: 'inventory', open: async (p) => (await p.goto('/inventory'), p.getByRole('link', { name: /Pantry/ }).waitFor()) },
+    { name: 'category', open: async (p) => (await p.goto(`/inventory/category/${category.id}`), visible(p, '3 in stock')) },
+    { name: 'item detail', open: async (p) => (await p.goto(`/inventory/${item.id}`), visible(p, 'Low Stock Alert')) },
+    { name: 'edit item', open: async (p) => (await p.goto(`/inventory/${item.id}/edit`), p.getByLabel('Name', { exact: true }).waitFor()) },
+    { name: 'add item page', open: async (p) => (await p.goto('/inventory/add'), visible(p, 'Basic Information')) },
+    {
+      name: 'add item wizard',
+      open: async (p) => {
+        await p.goto('/inventory');
+        await p.getByRole('button', { name: 'Add Item' }).click();
+        await p.getByRole('dialog', { name: 'Add Item' }).waitFor();
+      },
+    },
+    { name: 'alerts', open: async (p) => (await p.goto('/alerts'), p.getByTestId('alert-row').first().waitFor()) },
+    {
+      name: 'alert settings',
+      open: async (p) => {
+        await p.goto('/alerts');
+        await p.getByRole('button', { name: 'Alert Settings' }).click();
+        await p.getByRole('switch', { name: 'Browser notifications' }).waitFor();
+      },
+    },
+    { name: 'activity', open: async (p) => (await p.goto('/activity'), p.getByTestId('activity-row').first().waitFor()) },
+    { name: 'users', open: async (p) => (await p.goto('/users'), p.getByTestId('pending-request').waitFor()) },
+    {
+      name: 'add user',
+      open: async (p) => {
+        await p.goto('/users');
+        await p.getByRole('button', { name: 'Add User' }).click();
+        await p.getByRole('dialog', { name: 'Add User' }).waitFor();
+      },
+    },
+    { name: 'roles', open: async (p) => (await p.goto('/roles'), p.getByTestId('role-card').filter({ hasText: 'Shelf Viewer' }).waitFor()) },
+    {
+      name: 'add role',
+      open: async (p) => {
+        await p.goto('/roles');
+        await p.getByRole('button', { name: 'Add Role' }).click();
+        await p.getByRole('dialog', { name: 'Add Role' }).waitFor();
+      },
+    },
+    { name: 'settings', open: async (p) => (await p.goto('/settings'), p.getByLabel('Store Name').waitFor()) },
+    {
+      name: 'settings: notifications',
+      open: async (p) => {
+        await p.goto('/settings');
+        await p.getByRole('tab', { name: 'Notifications' }).click();
+        await p.getByRole('switch', { name: 'Email Notifications' }).waitFor();
+      },
+    },
+    {
+      name: 'settings: permissions',
+      open: async (p) => {
+        await p.goto('/settings');
+        await p.getByRole('tab', { name: 'Permissions' }).click();
+        await p.getByRole('table', { name: 'Permissions of each role' }).waitFor();
+      },
+    },
+    {
+      name: 'settings: appearance',
+      open: async (p) => {
+        await p.goto('/settings');
+        await p.getByRole('tab', { name: 'Appearance' }).click();
+        await p.getByRole('radio', { name: /System/ }).waitFor();
+      },
+    },
+    { name: 'profile', open: async (p) => (await p.goto('/profile'), p.getByTestId('profile-full-name').waitFor()) },
+    { name: 'wall display', open: async (p) => (await p.goto('/display'), p.getByTestId('display-alert').first().waitFor()) },
+  ];
+
+  const staffScreens: Screen[] = [
+    { name: 'access denied', open: async (p) => (await p.goto('/users'), visible(p, 'Access Denied')) },
+    { name: 'settings (read only)', open: async (p) => (await p.goto('/settings'), visible(p, 'These settings can only be modified by store managers.')) },
+  ];
+
+  for (const theme of ['light', 'dark'] as const) {
+    it(`finds no serious or critical violation on any screen, ${theme} theme`, async () => {
+      const failures: string[] = [];
+      const check = async (page: Page, screens: Screen[]) => {
+        for (const screen of screens) {
+          await screen.open(page);
+          for (const v of await violations(page)) failures.push(`${screen.name}: ${v}`);
+        }
+      };
+
+      const visitor = await openPage(browser, server, { theme });
+      await check(visitor.page, publicScreens);
+      await visitor.context.close();
+
+      const admin = await openPage(browser, server, { theme });
+      await signIn(admin.page, manager.email!, manager.password!);
+      await check(admin.page, managerScreens);
+      await admin.context.close();
+
+      const member = await openPage(browser, server, { theme });
+      await signIn(member.page, staff.email!, staff.password!);
+      await check(member.page, staffScreens);
+      await member.context.close();
+
+      expect(failures).toEqual([]);
+    }, 300_000);
+  }
+});

@@ -1,0 +1,88 @@
+// Store settings as events: read by everyone signed in, written with Manage settings, and
+// the guest switch that shuts anonymous accounts out at once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../shared/accounts.js';
+import { verifyProjections } from '../../server/eventstore/rebuild-projections.js';
+import { backends } from '../helpers/backends.js';
+import { signInAnonymously } from '../helpers/emulator-accounts.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { cast, type SignedIn } from './accounts-fixtures.js';
+
+describe.each(backends())('settings API on $name', (backend) => {
+  let server: TestServer;
+  let manager: SignedIn;
+  let staff: SignedIn;
+  let guest: SignedIn;
+  beforeAll(async () => {
+    server = await startTestServer(backend);
+    ({ manager, staff, guest } = await cast(server));
+  });
+  afterAll(() => server?.close());
+
+  it('starts from the defaults, readable by everyone signed in', async () => {
+    for (const who of [manager, staff, guest]) {
+      const res = await server.request('GET', '/api/settings', { token: who.idToken });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(DEFAULT_SETTINGS);
+    }
+    expect((await server.request('GET', '/api/settings')).status).toBe(401);
+  });
+
+  it('saves a partial change as one event with only what changed', async () => {
+    const res = await server.request('PUT', '/api/settings', {
+      token: manager.idToken,
+      body: { storeName: '  Corner Shop ', lowStockThreshold: 10, email: 'Shop@Example.com' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...DEFAULT_SETTINGS, storeName: 'Corner Shop', email: 'shop@example.com' });
+    const events = await server.store.store.readStream('settings');
+    expect(events.map((e) => [e.type, e.data])).toEqual([['SettingsChanged', { changes: { storeName: 'Corner Shop', email: 'shop@example.com' } }]]);
+    expect(events[0]!.metadata.actor.uid).toBe(manager.uid);
+
+    const same = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { storeName: 'Corner Shop' } });
+    expect(same.status).toBe(200);
+    expect(await server.store.store.readStream('settings')).toHaveLength(1);
+    expect((await server.request('GET', '/api/settings', { token: staff.idToken })).body.storeName).toBe('Corner Shop');
+  });
+
+  it('refuses changes without Manage settings', async () => {
+    for (const who of [staff, guest]) {
+      const res = await server.request('PUT', '/api/settings', { token: who.idToken, body: { storeName: 'Mine now' } });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: "You don't have permission to manage settings" });
+    }
+  });
+
+  it('refuses an invalid contact email and a blank store name', async () => {
+    const email = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { email: 'not an email' } });
+    expect(email.status).toBe(400);
+    expect(email.body).toEqual({ error: 'Invalid email address' });
+    const blank = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { storeName: '   ' } });
+    expect(blank.status).toBe(400);
+    expect(blank.body).toEqual({ error: 'Store name is required' });
+    const cleared = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { email: '' } });
+    expect(cleared.body.email).toBe('');
+  });
+
+  it("shuts guests out with 'Guest access is disabled' while allowGuests is off", async () => {
+    const off = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { allowGuests: false } });
+    expect(off.body.allowGuests).toBe(false);
+    // An existing guest, and a brand-new anonymous sign-in, are both refused.
+    const newcomer = await signInAnonymously();
+    for (const token of [guest.idToken, newcomer.idToken]) {
+      for (const [method, path] of [['GET', '/api/inventory'], ['POST', '/api/session'], ['GET', '/api/settings']] as const) {
+        const res = await server.request(method, path, { token, body: method === 'POST' ? {} : undefined });
+        expect(res.status, path).toBe(403);
+        expect(res.body).toEqual({ error: 'Guest access is disabled' });
+      }
+    }
+    expect((await server.request('GET', '/api/inventory', { token: staff.idToken })).status).toBe(200);
+
+    await server.request('PUT', '/api/settings', { token: manager.idToken, body: { allowGuests: true } });
+    expect((await server.request('GET', '/api/inventory', { token: guest.idToken })).status).toBe(200);
+  });
+
+  it('leaves projections identical to a rebuild from the events', async () => {
+    expect(await verifyProjections(server.store.store)).toEqual([]);
+  });
+});

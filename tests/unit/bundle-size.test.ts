@@ -1,0 +1,70 @@
+// Bundle budgets, measured on a production build: the JavaScript a browser must download
+// to show the landing page (at most 120 KB gzipped, and never Firebase or XState), and to
+// show the signed-in shell with its first screen (at most 250 KB gzipped). Each is the
+// entry chunk plus the route chunks involved, with everything they import statically.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildClientForTests } from '../helpers/e2e-build.js';
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+const KB = 1024;
+const LANDING_BUDGET = 120 * KB;
+const SHELL_BUDGET = 250 * KB;
+
+describe('bundle size', () => {
+  let dir: string;
+  let manifest: Record<string, ManifestChunk>;
+
+  beforeAll(async () => {
+    dir = await buildClientForTests();
+    manifest = JSON.parse(readFileSync(path.join(dir, '.vite', 'manifest.json'), 'utf8'));
+  }, 180_000);
+
+  /** The chunk files a set of manifest keys loads before running: themselves and their static imports. */
+  function closure(keys: string[]): string[] {
+    const files = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk) throw new Error(`No chunk ${key} in the build manifest`);
+      if (files.has(chunk.file)) return;
+      files.add(chunk.file);
+      for (const imported of chunk.imports ?? []) visit(imported);
+    };
+    keys.forEach(visit);
+    return [...files];
+  }
+
+  const gzipSize = (files: string[]) => files.reduce((sum, file) => sum + gzipSync(readFileSync(path.join(dir, file))).length, 0);
+  const source = (files: string[]) => files.map((file) => readFileSync(path.join(dir, file), 'utf8')).join('\n');
+  const entryKey = () => Object.keys(manifest).find((key) => manifest[key]!.isEntry)!;
+
+  it('keeps the landing page under 120 KB of gzipped JS, without Firebase or XState', () => {
+    const files = closure([entryKey(), 'client/app/landing-route.tsx']);
+    const size = gzipSize(files);
+    console.info(`landing page: ${(size / KB).toFixed(1)} KB gzipped in ${files.length} files`);
+    expect(size).toBeLessThanOrEqual(LANDING_BUDGET);
+    const code = source(files);
+    expect(code).not.toContain('FirebaseError');
+    expect(code).not.toContain('xstate.init');
+  });
+
+  it('keeps the signed-in shell with its first screen under 250 KB of gzipped JS', () => {
+    const shell = [entryKey(), 'client/app/signed-in-app.tsx'];
+    const withDashboard = closure([...shell, 'client/features/dashboard/pages.ts']);
+    const withInventory = closure([...shell, 'client/features/inventory/pages.ts']);
+    const dashboardSize = gzipSize(withDashboard);
+    const inventorySize = gzipSize(withInventory);
+    console.info(`signed-in shell + dashboard: ${(dashboardSize / KB).toFixed(1)} KB; + inventory screens: ${(inventorySize / KB).toFixed(1)} KB`);
+    expect(source(withDashboard)).toContain('FirebaseError'); // the measurement covers the auth SDK
+    expect(dashboardSize).toBeLessThanOrEqual(SHELL_BUDGET);
+    expect(inventorySize).toBeLessThanOrEqual(SHELL_BUDGET);
+  });
+});
