@@ -23,11 +23,14 @@ export function e2eBuildIsStale(): boolean {
 
 async function acquireLock(): Promise<void> {
   const deadline = Date.now() + 3 * 60_000;
+  // A fresh clone has no dist/ yet: without its parent the lock could never be taken.
+  mkdirSync(path.dirname(lockDir), { recursive: true });
   for (;;) {
     try {
       mkdirSync(lockDir);
       return;
-    } catch {
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       try {
         if (Date.now() - statSync(lockDir).mtimeMs > STALE_LOCK_MS) rmSync(lockDir, { recursive: true, force: true });
       } catch {
