@@ -15,6 +15,12 @@ export interface FeedClient {
   /** Waits until `done(messages)` holds; fails with what arrived so far after the timeout. */
   waitFor(done: (messages: ServerMessage[]) => boolean, timeoutMs?: number, label?: string): Promise<void>;
   waitForEvents(count: number, timeoutMs?: number): Promise<EventMessage[]>;
+  /**
+   * Waits until `count` events match and returns those. Tests that look for their own writes
+   * use this: on a shared PostgreSQL another suite's open transaction can hold the gap-safe
+   * hello cursor before the test's setup writes, which then (correctly) arrive first.
+   */
+  waitForMatching(match: (event: EventMessage['event']) => boolean, count?: number, timeoutMs?: number): Promise<EventMessage[]>;
   close(): Promise<void>;
 }
 
@@ -89,6 +95,11 @@ export async function connectFeed(serverUrl: string, options: ConnectOptions = {
     async waitForEvents(count, timeoutMs) {
       await client.waitFor(() => client.events().length >= count, timeoutMs, `${count} events`);
       return client.events();
+    },
+    async waitForMatching(match, count = 1, timeoutMs) {
+      const matching = () => client.events().filter((e) => match(e.event));
+      await client.waitFor(() => matching().length >= count, timeoutMs, `${count} matching events`);
+      return matching();
     },
     async close() {
       if (ws.readyState === WebSocket.CLOSED) return;

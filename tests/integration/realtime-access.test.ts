@@ -69,7 +69,7 @@ describe('feed access', { timeout: 120_000 }, () => {
       expect(client.ws.protocol).toBe(FEED_PROTOCOL); // never the token back
       await client.waitFor(hasHello);
       await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Header auth' } });
-      const [event] = await client.waitForEvents(1);
+      const [event] = await client.waitForMatching((e) => e.type === 'CategoryCreated' && (e.data as { name: string }).name === 'Header auth');
       expect(event!.event).toMatchObject({ type: 'CategoryCreated', streamType: 'category' });
     });
 
