@@ -14,6 +14,7 @@ import { activityApi, DEFAULT_ACTIVITY_PARAMS, type ActivityParams } from '../ap
 import { downloadCsv, type AuthorizedFetch } from '../csv-export';
 import { ActivityTable } from './activity-table';
 import '../activity.css';
+import { SearchField } from '../../../components/search-field';
 
 export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFetch }) {
   const [state, send] = useMachine(activityLogMachine);
@@ -62,17 +63,7 @@ export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFet
       </header>
 
       <div className="toolbar activity-toolbar">
-        <div className="search-field">
-          <Icon name="search" size={18} className="search-field-icon" />
-          <input
-            type="search"
-            className="input"
-            placeholder="Search activity..."
-            aria-label="Search activity"
-            value={params.q}
-            onChange={(e) => send({ type: 'TYPE', q: e.target.value })}
-          />
-        </div>
+        <SearchField placeholder="Search activity..." label="Search activity" value={params.q} onChange={(value) => send({ type: 'TYPE', q: value })} />
         <select
           className="input activity-filter"
           aria-label="Filter by action"

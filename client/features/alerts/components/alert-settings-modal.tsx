@@ -1,9 +1,10 @@
 // Alert Settings: the signed-in user's notification choices. Browser notifications (the
 // browser asks for permission first), an in-app pop-up, and when to be told.
-import { useEffect, useId } from 'react';
+import { useEffect } from 'react';
 import { useMachine } from '@xstate/react';
 import { ErrorBox } from '../../../components/error-box';
 import { Modal } from '../../../components/modal';
+import { SwitchRow } from '../../../components/switch-row';
 import { toast } from '../../../lib/toasts';
 import { alertSettingsMachine } from '../alert-settings.machine';
 
@@ -13,32 +14,6 @@ const PERMISSION_TEXT = {
   default: 'Your browser will ask for permission when you turn this on.',
   unsupported: 'This browser does not support notifications.',
 } as const;
-
-function Toggle({ label, hint, checked, disabled, onChange }: { label: string; hint: string; checked: boolean; disabled?: boolean; onChange: (on: boolean) => void }) {
-  const id = useId();
-  return (
-    <div className="al-toggle-row">
-      <div className="al-toggle-text">
-        <label htmlFor={id} className="al-toggle-label">
-          {label}
-        </label>
-        <span className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      </div>
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        className="al-switch"
-        checked={checked}
-        disabled={disabled}
-        aria-describedby={`${id}-hint`}
-        onChange={(e) => onChange(e.target.checked)}
-      />
-    </div>
-  );
-}
 
 export function AlertSettingsModal({ onClose }: { onClose: () => void }) {
   const [state, send] = useMachine(alertSettingsMachine);
@@ -73,14 +48,14 @@ export function AlertSettingsModal({ onClose }: { onClose: () => void }) {
       {state.matches('failed') ? <ErrorBox message={error ?? 'Failed to load alert settings'} onRetry={() => send({ type: 'RETRY' })} /> : null}
       {draft ? (
         <div className="form-stack">
-          <Toggle
+          <SwitchRow
             label="Browser notifications"
             hint={PERMISSION_TEXT[permission]}
             checked={draft.browserNotifications}
             disabled={saving || permission === 'unsupported' || state.matches('asking')}
             onChange={(on) => send({ type: 'TOGGLE_BROWSER', on })}
           />
-          <Toggle
+          <SwitchRow
             label="Pop-up in the app"
             hint="A short message in the corner of any Stockroom screen."
             checked={draft.inAppToasts}

@@ -14,6 +14,7 @@ import { alertsMachine } from '../alerts.machine';
 import { AlertRow } from './alert-row';
 import { AlertSettingsModal } from './alert-settings-modal';
 import '../alerts.css';
+import { SearchField } from '../../../components/search-field';
 
 export function AlertsPage() {
   const { user } = useSession();
@@ -51,17 +52,7 @@ export function AlertsPage() {
         </div>
       </header>
 
-      <div className="search-field">
-        <Icon name="search" size={18} className="search-field-icon" />
-        <input
-          type="search"
-          className="input"
-          placeholder="Search by item name or category..."
-          aria-label="Search alerts by item name or category"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-        />
-      </div>
+      <SearchField placeholder="Search by item name or category..." label="Search alerts by item name or category" value={query} onChange={(value) => setQuery(value)} />
 
       {failed ? <ErrorBox title="Failed to load alerts" message={error ?? 'Failed to load alerts'} onRetry={() => alerts.send({ type: 'RETRY' })} /> : null}
       {!data && !failed ? <TruckLoader label="Loading alerts..." fullScreen={false} /> : null}

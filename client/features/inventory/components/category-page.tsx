@@ -19,6 +19,7 @@ import { categoryPageMachine, pendingDeltas, type CategoryPageParams } from '../
 import { ItemCard } from './item-card';
 import { nextSort, SortBar } from './sort-bar';
 import '../inventory.css';
+import { SearchField } from '../../../components/search-field';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -100,10 +101,7 @@ export function CategoryPage() {
       </header>
 
       <div className="toolbar">
-        <div className="search-field">
-          <Icon name="search" size={18} className="search-field-icon" />
-          <input type="search" className="input" placeholder="Search items..." aria-label="Search this category" value={search} onChange={(e) => setSearch(e.target.value)} />
-        </div>
+        <SearchField placeholder="Search items..." label="Search this category" value={search} onChange={(value) => setSearch(value)} />
         <SortBar sort={params.sort} order={params.order} onSort={(column: ItemSort) => setParams({ ...nextSort(params, column), page: 1 })} />
       </div>
 

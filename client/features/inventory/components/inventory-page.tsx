@@ -17,6 +17,7 @@ import { AddItemWizard } from './add-item-wizard';
 import { CategoryCard } from './category-card';
 import { SearchResults } from './search-results';
 import '../inventory.css';
+import { SearchField } from '../../../components/search-field';
 
 type Dialog = 'none' | 'category' | 'item';
 
@@ -64,17 +65,7 @@ export function InventoryPage() {
         ) : null}
       </header>
 
-      <div className="search-field">
-        <Icon name="search" size={18} className="search-field-icon" />
-        <input
-          type="search"
-          className="input"
-          placeholder="Search items..."
-          aria-label="Search items"
-          value={query}
-          onChange={(e) => sendSearch({ type: 'TYPE', query: e.target.value })}
-        />
-      </div>
+      <SearchField placeholder="Search items..." label="Search items" value={query} onChange={(value) => sendSearch({ type: 'TYPE', query: value })} />
 
       {query.trim() ? <SearchResults query={query.trim()} results={search.context.results} searching={!search.matches('showing')} /> : null}
 

@@ -16,6 +16,7 @@ import { filterRoles, rolesMachine } from '../roles.machine';
 import { RoleCard } from './role-card';
 import { RoleFormModal } from './role-form-modal';
 import '../roles.css';
+import { SearchField } from '../../../components/search-field';
 
 type Dialog = { kind: 'none' } | { kind: 'form'; editing: Role | null } | { kind: 'delete'; role: Role };
 
@@ -55,10 +56,7 @@ export function RolesPage() {
         </div>
       </header>
 
-      <div className="search-field">
-        <Icon name="search" size={18} className="search-field-icon" />
-        <input type="search" className="input" placeholder="Search roles..." aria-label="Search roles" value={query} onChange={(e) => setQuery(e.target.value)} />
-      </div>
+      <SearchField placeholder="Search roles..." label="Search roles" value={query} onChange={(value) => setQuery(value)} />
 
       {failed ? <ErrorBox title="Failed to load roles" message={error ?? 'Failed to load roles'} onRetry={() => roles.send({ type: 'RETRY' })} /> : null}
       {!data && !failed ? <TruckLoader label="Loading roles..." fullScreen={false} /> : null}

@@ -1,7 +1,7 @@
 // General: store name, contact email, the low-stock threshold new items start with, and
 // whether guests may sign in.
 import type { Settings } from '../../../../shared/accounts';
-import { SettingToggle } from './setting-toggle';
+import { SwitchRow } from '../../../components/switch-row';
 
 export function GeneralTab({ draft, canEdit, onEdit }: { draft: Settings; canEdit: boolean; onEdit: (changes: Partial<Settings>) => void }) {
   return (
@@ -39,7 +39,7 @@ export function GeneralTab({ draft, canEdit, onEdit }: { draft: Settings; canEdi
           New items start with this threshold; each item can change its own.
         </span>
       </div>
-      <SettingToggle
+      <SwitchRow
         label="Allow guest sign-in"
         hint="Guests can look at stock, alerts and the wall display without an account, but change nothing."
         checked={draft.allowGuests}

@@ -1,19 +1,19 @@
 // Notifications: the store-wide switches, and where each person sets their own alerts.
 import { Link } from 'react-router-dom';
 import type { Settings } from '../../../../shared/accounts';
-import { SettingToggle } from './setting-toggle';
+import { SwitchRow } from '../../../components/switch-row';
 
 export function NotificationsTab({ draft, canEdit, onEdit }: { draft: Settings; canEdit: boolean; onEdit: (changes: Partial<Settings>) => void }) {
   return (
     <div className="form-stack settings-form">
-      <SettingToggle
+      <SwitchRow
         label="Email Notifications"
         hint="Send low-stock summaries to the store's contact email."
         checked={draft.emailNotifications}
         disabled={!canEdit}
         onChange={(on) => onEdit({ emailNotifications: on })}
       />
-      <SettingToggle
+      <SwitchRow
         label="Push Notifications"
         hint="Let Stockroom push low-stock alerts to the team's screens."
         checked={draft.pushNotifications}

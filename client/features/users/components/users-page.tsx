@@ -18,6 +18,7 @@ import { AddUserModal } from './add-user-modal';
 import { PendingRequests } from './pending-requests';
 import { UserCard } from './user-card';
 import '../users.css';
+import { SearchField } from '../../../components/search-field';
 
 export function UsersPage() {
   const { user: me } = useSession();
@@ -61,17 +62,7 @@ export function UsersPage() {
         </div>
       </header>
 
-      <div className="search-field">
-        <Icon name="search" size={18} className="search-field-icon" />
-        <input
-          type="search"
-          className="input"
-          placeholder="Search users by name, email, or role..."
-          aria-label="Search users by name, email, or role"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-        />
-      </div>
+      <SearchField placeholder="Search users by name, email, or role..." label="Search users by name, email, or role" value={query} onChange={(value) => setQuery(value)} />
 
       {failed ? <ErrorBox title="Failed to load users" message={error ?? 'Failed to load users'} onRetry={() => users.send({ type: 'RETRY' })} /> : null}
       {!data && !failed ? <TruckLoader label="Loading users..." fullScreen={false} /> : null}
