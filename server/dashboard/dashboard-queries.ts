@@ -96,8 +96,8 @@ export class DashboardQueries {
     const start = ymd(new Date(now.getTime() - (WINDOW_DAYS - 1) * DAY_MS));
     const base = await sql<{ units: string; value: string }>`select coalesce(sum(units_delta), 0) as units, coalesce(sum(value_delta), 0) as value
       from stock_daily where day < ${start}::date`.execute(this.db);
-    const days = await sql<{ day: string; units: string; value: string }>`select to_char(day, 'YYYY-MM-DD') as day, units_delta as units, value_delta as value
-      from stock_daily where day >= ${start}::date and day <= ${today}::date order by day`.execute(this.db);
+    const days = await sql<{ day: string; units: string; value: string }>`select to_char(day, 'YYYY-MM-DD') as day, sum(units_delta) as units, sum(value_delta) as value
+      from stock_daily where day >= ${start}::date and day <= ${today}::date group by day order by day`.execute(this.db);
     const byDay = new Map(days.rows.map((r) => [r.day, r]));
     let units = num(base.rows[0]!.units);
     let value = num(base.rows[0]!.value);
