@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { CategoryEvent } from '../../shared/inventory-events.js';
 import type { Projection, StoredEvent } from '../eventstore/types.js';
+import { rememberWords } from '../inventory/search-words.js';
 
 export const categoryIdOf = (streamId: string) => streamId.slice('category-'.length);
 
@@ -17,6 +18,7 @@ export const categoriesProjection: Projection = {
         values (${d.categoryId}, ${d.name}, ${d.description}, 0, ${event.streamVersion}, ${event.createdAt}, ${event.createdAt})`.execute(
         trx,
       );
+      await rememberWords(trx, d.name);
     },
     CategoryUpdated: async (event: StoredEvent<Data<'CategoryUpdated'>>, trx) => {
       const { name, description } = event.data.changes;
@@ -31,6 +33,7 @@ export const categoriesProjection: Projection = {
         await sql`update items set category_name = ${name.to},
             search_text = lower(name || ' ' || sku || ' ' || description || ' ' || ${name.to})
           where category_id = ${id}`.execute(trx);
+        await rememberWords(trx, name.to);
       }
     },
     CategoryDeleted: async (event, trx) => {

@@ -8,6 +8,7 @@ import type { EventStore } from '../eventstore/event-store.js';
 import { evolveItem, type ItemState } from './item-state.js';
 import { itemColumns, stateToItem, toItem, type ItemRow } from './item-rows.js';
 import { historyEntry } from './item-history.js';
+import { correctionsOf } from './search-words.js';
 
 export interface ItemPage {
   items: Item[];
@@ -73,14 +74,14 @@ export class ItemQueries {
   /**
    * Typo-tolerant, ranked search over name, SKU, description and category name. Exact
    * substring matches of every word come first; only when they are too few does a second
-   * pass add typo matches (trigram word similarity). Each pass ranks at most CANDIDATES rows
+   * pass add typo matches: items with, for each word, the word itself or a known word one or
+   * two edits away (from the search dictionary). Each pass ranks at most CANDIDATES rows
    * picked by the GIN index, so a common word costs the same at a million items as at ten.
    */
   async search(query: string, limit = 50): Promise<Item[]> {
     const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
     if (words.length === 0) return [];
-    const contains = words.map((w) => sql`search_text like ${`%${likeEscape(w)}%`}`);
-    const fuzzy = words.map((w) => sql`(search_text like ${`%${likeEscape(w)}%`} or ${w} operator(public.<%) search_text)`);
+    const containsWord = (w: string) => sql`search_text like ${`%${likeEscape(w)}%`}`;
     const similarity = words.map((w) => sql`public.word_similarity(${w}, search_text)`);
     const whole = words.join(' ');
     const rank = (where: RawBuilder<unknown>, trx: Kysely<DB>, excluding: string[]) =>
@@ -98,11 +99,15 @@ export class ItemQueries {
       // The planner prices trigram operators as cheap and picks a table scan that then runs
       // word_similarity on every row; the GIN index is always the better path here.
       await sql`set local enable_seqscan = off`.execute(trx);
-      const exact = (await rank(sql.join(contains, sql` and `), trx, [])).rows;
+      const exact = (await rank(sql.join(words.map(containsWord), sql` and `), trx, [])).rows;
       if (exact.length >= limit) return exact.map(toItem);
-      // Looser than the 0.6 default, so one or two typos in a short word still match ("lptop").
-      await sql`set local pg_trgm.word_similarity_threshold = 0.4`.execute(trx);
-      const typos = (await rank(sql.join(fuzzy, sql` and `), trx, exact.map((r) => r.id))).rows;
+      // Typos: each word may also be a known word one or two edits away ('lptop' -> laptop),
+      // looked up in the search dictionary; items are then found by those real words.
+      const corrections: string[][] = [];
+      for (const w of words) corrections.push(await correctionsOf(trx, w));
+      if (corrections.every((c) => c.length === 0)) return exact.map(toItem);
+      const eitherWord = words.map((w, i) => sql`(${sql.join([w, ...corrections[i]!].map(containsWord), sql` or `)})`);
+      const typos = (await rank(sql.join(eitherWord, sql` and `), trx, exact.map((r) => r.id))).rows;
       return [...exact, ...typos].slice(0, limit).map(toItem);
     });
   }

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
+import { rememberWords } from './search-words.js';
 
 export const itemIdOf = (streamId: string) => streamId.slice('item-'.length);
 
@@ -39,6 +40,7 @@ export const itemsProjection: Projection = {
           lower(${d.name} || ' ' || ${d.sku} || ' ' || ${d.description} || ' ' || c.name)
         from categories c where c.id = ${d.categoryId}`.execute(trx);
       await sql`update categories set item_count = item_count + 1 where id = ${d.categoryId}`.execute(trx);
+      await rememberWords(trx, d.name, d.description, d.sku);
     },
     ItemUpdated: async (event: StoredEvent<Data<'ItemUpdated'>>, trx) => {
       const id = itemIdOf(event.streamId);
@@ -52,6 +54,7 @@ export const itemsProjection: Projection = {
       await sql`update items set ${sql.join(sets)}, version = ${event.streamVersion}, updated_at = ${event.createdAt}
         where id = ${id}`.execute(trx);
       await sql`update items set ${refreshSearchText} where id = ${id}`.execute(trx);
+      await rememberWords(trx, changes.name?.to, changes.description?.to, changes.sku?.to);
     },
     StockAdjusted: async (event: StoredEvent<Data<'StockAdjusted'>>, trx) => {
       const id = itemIdOf(event.streamId);

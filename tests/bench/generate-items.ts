@@ -37,6 +37,7 @@ export interface GenerateOptions {
 
 export class BenchCatalog {
   private categoryIds: string[] = [];
+  private vocabularyKnown = false;
   constructor(private readonly store: EventStore) {}
 
   private async categories(): Promise<string[]> {
@@ -58,31 +59,38 @@ export class BenchCatalog {
     let next = 0;
     let done = 0;
     const started = Date.now();
-    const writer = async (w: number) => {
+    const runBatch = async (b: number, w: number) => {
       // Writer w only uses categories c with c % writers === w.
       const own = categoryIds.filter((_, c) => c % writers === w);
-      for (let b = next++; b < batches; b = next++) {
-        await this.store.transact(async (_trx, append) => {
-          for (let i = start + b * BATCH; i < start + Math.min(count, (b + 1) * BATCH); i++) {
-            const itemId = idOfWriter(w, writers);
-            const fields = {
-              name: `${adjectives[i % adjectives.length]} ${nouns[Math.floor(i / adjectives.length) % nouns.length]} ${i}`,
-              description: `Bench item number ${i}`,
-              sku: `BENCH-${i}`,
-              categoryId: own[i % own.length]!,
-              quantity: 50 + (i % 100),
-              price: 1 + (i % 500),
-              threshold: 10,
-              imageUrl: null,
-              expiryDate: null,
-            };
-            await append(itemStream(itemId), 0, createItem({ itemId, fields }, null), meta);
-            ids.push(itemId);
-          }
-        });
-        done++;
-        if (done % 100 === 0) log(`  generated ${(done * BATCH).toLocaleString()} items (${Math.round((done * BATCH) / ((Date.now() - started) / 1000))}/s)`);
-      }
+      await this.store.transact(async (_trx, append) => {
+        for (let i = start + b * BATCH; i < start + Math.min(count, (b + 1) * BATCH); i++) {
+          const itemId = idOfWriter(w, writers);
+          const fields = {
+            name: `${adjectives[i % adjectives.length]} ${nouns[Math.floor(i / adjectives.length) % nouns.length]} ${i}`,
+            description: `Bench item number ${i}`,
+            sku: `BENCH-${i}`,
+            categoryId: own[i % own.length]!,
+            quantity: 50 + (i % 100),
+            price: 1 + (i % 500),
+            threshold: 10,
+            imageUrl: null,
+            expiryDate: null,
+          };
+          await append(itemStream(itemId), 0, createItem({ itemId, fields }, null), meta);
+          ids.push(itemId);
+        }
+      });
+      done++;
+      if (done % 100 === 0) log(`  generated ${(done * BATCH).toLocaleString()} items (${Math.round((done * BATCH) / ((Date.now() - started) / 1000))}/s)`);
+    };
+    if (!this.vocabularyKnown && batches > 0) {
+      // The first batch alone: it commits every word of the vocabulary to the search
+      // dictionary, so the writers never wait on (or deadlock over) each other's new words.
+      await runBatch(next++, 0);
+      this.vocabularyKnown = true;
+    }
+    const writer = async (w: number) => {
+      for (let b = next++; b < batches; b = next++) await runBatch(b, w);
     };
     await Promise.all(Array.from({ length: Math.min(writers, CATEGORIES) }, (_, w) => writer(w)));
     return ids;
