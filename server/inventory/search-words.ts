@@ -1,9 +1,9 @@
 // The search dictionary (migrations/007_search_words.sql): every word items can be found by,
 // so a misspelt query word is matched against a short list instead of every item's text.
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Transaction } from '../eventstore/types.js';
 
-/** Letters only, as the migration splits them: 'usb-c cable' gives 'usb' and 'cable'. */
+/** Shortest word kept; words are letters only, as the migration splits them ('usb-c' gives 'usb'). */
 const MIN_WORD = 3;
 
 /**
@@ -37,7 +37,7 @@ function editDistance(a: string, b: string): number {
  * index answers), then at most one edit for short words and two for longer ones, nearest
  * first. Empty for words too short to correct.
  */
-export async function correctionsOf(trx: Kysely<any>, word: string, most = 5): Promise<string[]> {
+export async function correctionsOf(trx: Transaction, word: string, most = 5): Promise<string[]> {
   if (word.length < MIN_WORD || !/^\p{L}+$/u.test(word)) return [];
   // Low on purpose: 'lmp' and 'lamp' share only 2 of 7 trigrams (0.29).
   await sql`set local pg_trgm.similarity_threshold = 0.2`.execute(trx);
