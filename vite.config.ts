@@ -1,12 +1,145 @@
 // Vite builds the React client into dist/client; in dev it proxies /api to the server.
 // The manifest lets the bundle-size test measure each route's initial JavaScript.
-import { defineConfig } from 'vite';
+// Every text file of the build also gets .br and .gz copies, which the server sends by
+// Accept-Encoding (server/http/static-client.ts): compressed once at the highest settings,
+// never per request.
+// The PWA plugin (issue 15) writes the web app manifest and a generated Workbox service
+// worker (sw.js): the build's files precached, API GETs cached network-first, a new
+// version waiting for the user's "Reload" (registered from the signed-in shell, see
+// client/offline/service-worker.ts). README "Offline" says why generateSW.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const COMPRESSIBLE = /\.(?:html|js|mjs|css|svg|json|txt|xml|webmanifest|map|wasm)$/;
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+/** Writes <file>.br and <file>.gz beside each compressible output file (public/ ones too). */
+function precompress(): Plugin {
+  let outDir = '';
+  let writes = true;
+  return {
+    name: 'stockroom-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      writes = config.build.write;
+    },
+    // After every other plugin's output (the PWA plugin's sw.js and manifest) is on disk.
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        if (!writes) return; // an in-memory build (tools inspecting the bundle): nothing on disk
+        const files = (await filesUnder(outDir)).filter(
+          (f) => COMPRESSIBLE.test(f) && !f.includes(`${path.sep}.vite${path.sep}`),
+        );
+        await Promise.all(
+          files.map(async (file) => {
+            const source = await readFile(file);
+            const [br, gzipped] = await Promise.all([
+              brotli(source, {
+                params: {
+                  [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                  [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+                  [constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+                },
+              }),
+              gz(source, { level: constants.Z_BEST_COMPRESSION }),
+            ]);
+            // A copy no smaller than its original is not written: the original is sent instead.
+            if (br.length < source.length) await writeFile(`${file}.br`, br);
+            if (gzipped.length < source.length) await writeFile(`${file}.gz`, gzipped);
+          }),
+        );
+      },
+    },
+  };
+}
+
+/** Cache name of the API GETs the user saw; client/offline/service-worker.ts clears it on sign-out. */
+const API_CACHE = 'api-get';
+
+const pwa = VitePWA({
+  strategies: 'generateSW',
+  registerType: 'prompt',
+  // The landing page stays as light as it was: the signed-in shell registers the worker.
+  injectRegister: false,
+  manifest: {
+    name: 'Stockroom',
+    short_name: 'Stockroom',
+    description: 'Live inventory for store teams, also with no signal',
+    start_url: '/dashboard',
+    scope: '/',
+    display: 'standalone',
+    background_color: '#ffffff',
+    theme_color: '#4f46e5',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    // Every script, style and the page (the plugin adds the manifest's icons): any screen
+    // opens offline. The scanner's decoder (.wasm, ~1 MB) is cached when first used instead;
+    // the .br/.gz copies are the server's business.
+    globPatterns: ['**/*.{js,css,html,svg,txt}'],
+    globIgnores: ['**/*.br', '**/*.gz', '.vite/**'],
+    navigateFallback: '/index.html',
+    navigateFallbackDenylist: [/^\/api\//],
+    inlineWorkboxRuntime: true,
+    cleanupOutdatedCaches: true,
+    // The first install takes over the open page at once, so what it loads next is cached;
+    // later versions wait for "Reload" (skipWaiting stays off).
+    clientsClaim: true,
+    skipWaiting: false,
+    runtimeCaching: [
+      {
+        // The API reads the user saw: fresh when the network answers within 3 s, else the last
+        // copy. Writes are never cached (only GETs match), nor the session, the feed, the health
+        // check or CSV downloads (files the user saved, possibly large).
+        urlPattern: ({ url, request }) =>
+          request.method === 'GET' &&
+          url.origin === self.location.origin &&
+          url.pathname.startsWith('/api/') &&
+          !/^\/api\/(ws|session|health)/.test(url.pathname) &&
+          !url.pathname.endsWith('.csv'),
+        handler: 'NetworkFirst',
+        options: {
+          cacheName: API_CACHE,
+          networkTimeoutSeconds: 3,
+          cacheableResponse: { statuses: [200] },
+          expiration: { maxEntries: 300, maxAgeSeconds: 14 * 24 * 3600 },
+          // The token changes hourly; the URL alone names the data (the cache is per browser
+          // profile and cleared on sign-out).
+          matchOptions: { ignoreVary: true },
+        },
+      },
+      {
+        urlPattern: ({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/assets/') && url.pathname.endsWith('.wasm'),
+        handler: 'CacheFirst',
+        options: { cacheName: 'wasm', expiration: { maxEntries: 4 } },
+      },
+    ],
+  },
+});
 
 export default defineConfig({
   root: '.',
   publicDir: 'client/public',
-  plugins: [react()],
+  // precompress() last: it also compresses sw.js and manifest.webmanifest written by the PWA plugin.
+  plugins: [react(), pwa, precompress()],
   build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: false, manifest: true },
   server: {
     proxy: {

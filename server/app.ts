@@ -2,20 +2,23 @@
 // tests both call buildApp, so tests exercise exactly what production runs.
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
+import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { EventStore } from './eventstore/event-store.js';
 import { DomainError } from './errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './db/database-unavailable.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import type { PrincipalResolver } from './auth/principal.js';
 import type { TokenVerifier } from './auth/verify-token.js';
 import { describeValidationError, validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health-routes.js';
-import { staticClient } from './http/static-client.js';
+import { isClientRoute, sendIndexHtml, staticClient } from './http/static-client.js';
+import { rateLimits } from './http/rate-limits.js';
 import { createPrincipalResolver, registerFeatures } from './features.js';
+import { apiTokenSignIn } from './api-tokens/api-tokens-feature.js';
 
 export interface AppContext {
   config: Config;
@@ -25,6 +28,8 @@ export interface AppContext {
   resolvePrincipal?: PrincipalResolver;
   /** Folder of the built client; unset = API only. */
   clientDir?: string;
+  /** Where the log goes (default stdout); tests read it to check what never appears there. */
+  logStream?: { write(line: string): void };
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -33,12 +38,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       level: ctx.config.logLevel,
       // Tokens and passwords never reach the log.
       redact: ['req.headers.authorization', 'req.headers["sec-websocket-protocol"]', '*.password', '*.token'],
+      ...(ctx.logStream ? { stream: ctx.logStream } : {}),
     },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    // Behind a reverse proxy (TRUST_PROXY), request.ip is the client's address from X-Forwarded-For.
+    trustProxy: ctx.config.trustProxy,
     // Long path ids reach the schema (a clear 400) instead of the router's bare 414.
     routerOptions: { maxParamLength: 1000 },
     ajv: { customOptions: { removeAdditional: false } },
@@ -47,6 +55,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setSchemaErrorFormatter((errors, part) => new Error(describeValidationError(errors as any, part)));
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    if (isDatabaseUnavailable(error)) {
+      // A restart or failover of the database: the client's retry policy waits and tries again.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ error: DATABASE_UNAVAILABLE_MESSAGE });
+    }
     if (error instanceof DomainError) {
       return reply.status(error.status).send({ error: error.message, ...error.body });
     }
@@ -60,10 +76,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     return reply.status(status).send({ error: error.message });
   });
   app.setNotFoundHandler((request, reply) => {
-    // Client-side routes (any GET outside /api) get the app's index.html.
-    if (ctx.clientDir && request.method === 'GET' && !request.url.startsWith('/api')) {
-      return reply.type('text/html').sendFile('index.html');
-    }
+    // Client-side routes (any GET outside /api and /assets) get the app's index.html.
+    if (ctx.clientDir && isClientRoute(request)) return sendIndexHtml(reply);
     return reply.status(404).send({ error: 'Not found' });
   });
 
@@ -79,19 +93,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         imgSrc: ["'self'", 'data:', 'https:', 'http:'],
         frameSrc: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*', 'https://*.firebaseapp.com'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'", 'https://apis.google.com'],
+        // 'wasm-unsafe-eval' lets the barcode scanner compile its WebAssembly decoder (our own
+        // file, from 'self'); it allows no JavaScript eval.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", 'https://apis.google.com'],
       },
     },
   });
-  await app.register(rateLimit, {
-    max: ctx.config.rateLimitPerMinute,
-    timeWindow: '1 minute',
-    errorResponseBuilder: (_request, context) => {
-      const error = new Error(`Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} seconds`) as FastifyError;
-      error.statusCode = 429;
-      return error;
-    },
-  });
+  // Per uid when signed in, per address otherwise; before the auth plugin (see rate-limits.ts).
+  await app.register(rateLimits, { perMinute: ctx.config.rateLimitPerMinute });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Stockroom API', version: ctx.config.version },
@@ -99,13 +108,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       security: [{ bearer: [] }],
     },
   });
-  await app.register(authPlugin, {
-    verifier: ctx.verifier,
-    resolvePrincipal: ctx.resolvePrincipal ?? createPrincipalResolver(ctx),
-  });
+  const resolvePrincipal = ctx.resolvePrincipal ?? createPrincipalResolver(ctx);
+  await app.register(authPlugin, { verifier: ctx.verifier, resolvePrincipal, apiTokens: apiTokenSignIn(ctx, resolvePrincipal) });
 
   await app.register(
     async (api) => {
+      // JSON answers of 1 KB or more go out compressed (brotli or gzip, by Accept-Encoding).
+      // Only the API: the client's files are compressed once, at build time (static-client.ts).
+      await api.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
       await api.register(healthRoutes, { ctx });
       api.get('/docs', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await registerFeatures(api, ctx);

@@ -2,6 +2,7 @@
 // a bad value stops the process at start with a message naming the variable.
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 
 export interface Config {
   port: number;
@@ -16,9 +17,40 @@ export interface Config {
   allowedOrigins: string[];
   logLevel: string;
   rateLimitPerMinute: number;
+  /** Which X-Forwarded-For hops to believe for the client's address (Fastify's trustProxy). */
+  trustProxy: TrustProxy;
   seedDemo: boolean;
+  /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
+  shutdownTimeoutMs: number;
   version: string;
   realtime: RealtimeConfig;
+  webhooks: WebhookConfig;
+}
+
+/** Outgoing webhooks (server/webhooks): timings are settings so tests run in seconds. */
+export interface WebhookConfig {
+  /** Plain http to localhost/127.0.0.1 allowed (emulator or demo mode only). */
+  allowLocalHttp: boolean;
+  /** Most time one delivery may take before it counts as a timeout. */
+  timeoutMs: number;
+  /** First retry delay; each later one doubles (with jitter) up to maxDelayMs. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** How long an endpoint may keep failing before it is disabled. */
+  retryForMs: number;
+  /** How long an instance holds an endpoint between renewals (another takes over after). */
+  leaseMs: number;
+  /** Backstop poll for new events (commits and NOTIFY wake the deliverer sooner). */
+  pollMs: number;
+  /** Endpoints this instance delivers to at once. */
+  concurrency: number;
+  /** Messages in flight at once to one endpoint (different streams; a stream is always one at a time). */
+  inFlight: number;
+  /** Delivery log rows kept per endpoint (newest first), and for how long at most. */
+  logKeep: number;
+  logRetentionMs: number;
+  /** How often an instance trims the delivery log. */
+  logTrimEveryMs: number;
 }
 
 /** The WebSocket feed at /api/ws. */
@@ -32,6 +64,9 @@ export interface RealtimeConfig {
   /** A reconnect that missed more events than this gets `snapshot-required` instead of a replay. */
   maxCatchUpEvents: number;
 }
+
+/** false: the peer is the client; a number: that many proxies in front; addresses/CIDRs: the proxies. */
+export type TrustProxy = boolean | string | ((address: string, hop: number) => boolean);
 
 export class ConfigError extends Error {}
 
@@ -53,6 +88,41 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address or CIDR range as proxy-addr takes it: 10.0.0.1, 10.0.0.0/8, fd00::/8. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: unset/false (the app faces clients directly), true (any proxy: only when the
+ * app is unreachable except through it), a hop count, or the proxies' addresses/CIDRs.
+ */
+function trustProxy(env: Env): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || ['false', 'no', '0'].includes(raw.toLowerCase())) return false;
+  if (['true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = intIn(env, 'TRUST_PROXY', 0, 1, 32);
+    // Fastify's types take no number, its code does: a function says the same thing.
+    return (_address, hop) => hop < hops;
+  }
+  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!isAddressOrRange(entry) && !NAMED_RANGES.includes(entry)) {
+      throw new ConfigError(
+        `TRUST_PROXY must be true, false, a hop count, or proxy addresses/CIDRs (or ${NAMED_RANGES.join(', ')}), got "${entry}"`,
+      );
+    }
+  }
+  return entries.join(',');
 }
 
 function packageVersion(): string {
@@ -104,7 +174,9 @@ export function loadConfig(env: Env = process.env): Config {
     allowedOrigins,
     logLevel,
     rateLimitPerMinute: intIn(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 1_000_000),
+    trustProxy: trustProxy(env),
     seedDemo: bool(env, 'SEED_DEMO', !databaseUrl),
+    shutdownTimeoutMs: intIn(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     version: packageVersion(),
     realtime: {
       maxMessageBytes: intIn(env, 'REALTIME_MAX_MESSAGE_BYTES', 64 * 1024, 4096, 16 * 1024 * 1024),
@@ -112,6 +184,28 @@ export function loadConfig(env: Env = process.env): Config {
       pollMs: intIn(env, 'REALTIME_POLL_MS', 1500, 0, 600_000),
       maxCatchUpEvents: intIn(env, 'REALTIME_MAX_CATCH_UP_EVENTS', 10_000, 1, 10_000_000),
     },
+    webhooks: webhookConfig(env, Boolean(authEmulatorHost) || firebaseProjectId.startsWith('demo-')),
+  };
+}
+
+function webhookConfig(env: Env, localMode: boolean): WebhookConfig {
+  const timeoutMs = intIn(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000);
+  const leaseMs = intIn(env, 'WEBHOOK_LEASE_MS', 60_000, 1000, 3_600_000);
+  // A lease must outlast a delivery, or a slow receiver would hand the endpoint to another instance mid-send.
+  if (leaseMs < timeoutMs * 2) throw new ConfigError(`WEBHOOK_LEASE_MS must be at least twice WEBHOOK_TIMEOUT_MS (${timeoutMs * 2})`);
+  return {
+    allowLocalHttp: localMode,
+    timeoutMs,
+    retryBaseMs: intIn(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),
+    retryMaxMs: intIn(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
+    retryForMs: intIn(env, 'WEBHOOK_RETRY_FOR_MS', 86_400_000, 100, 7 * 86_400_000),
+    leaseMs,
+    pollMs: intIn(env, 'WEBHOOK_POLL_MS', 2_000, 50, 600_000),
+    concurrency: intIn(env, 'WEBHOOK_CONCURRENCY', 4, 1, 64),
+    inFlight: intIn(env, 'WEBHOOK_IN_FLIGHT', 16, 1, 64),
+    logKeep: intIn(env, 'WEBHOOK_LOG_KEEP', 10_000, 10, 10_000_000),
+    logRetentionMs: intIn(env, 'WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 3650) * 86_400_000,
+    logTrimEveryMs: intIn(env, 'WEBHOOK_LOG_TRIM_EVERY_MS', 3_600_000, 100, 86_400_000),
   };
 }
 

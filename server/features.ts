@@ -4,6 +4,7 @@ import type { AppContext } from './app.js';
 import type { Projection } from './eventstore/types.js';
 import { meRoutes } from './auth/me-routes.js';
 import type { PrincipalResolver } from './auth/principal.js';
+import { cachePrincipals } from './auth/principal-cache.js';
 import { accountsProjections, accountsRoutes, createAccountsPrincipalResolver } from './accounts/accounts-feature.js';
 import { categoriesProjection } from './categories/projection.js';
 import { itemsProjection } from './inventory/projection.js';
@@ -25,6 +26,26 @@ import { dashboardProjection } from './dashboard/projection.js';
 import { DashboardQueries } from './dashboard/dashboard-queries.js';
 import { DisplayQueries } from './dashboard/display-queries.js';
 import { dashboardRoutes } from './dashboard/routes.js';
+import { ImportService } from './import/import-service.js';
+import { importRoutes } from './import/routes.js';
+import { webhooksProjection } from './webhooks/projection.js';
+import { webhooksFeature } from './webhooks/webhooks-feature.js';
+import { apiTokensProjection } from './api-tokens/projection.js';
+import { apiTokensFeature } from './api-tokens/api-tokens-feature.js';
+import { historyProjection } from './history/projection.js';
+import { historyRoutes } from './history/routes.js';
+import { RevertService } from './history/revert-service.js';
+import { ChangesQueries } from './history/changes-queries.js';
+import { AsOfQueries } from './history/as-of-queries.js';
+import { AsOfDashboardQueries } from './history/as-of-dashboard.js';
+import { stocktakeProjection } from './stocktake/projection.js';
+import { StocktakeQueries } from './stocktake/stocktake-queries.js';
+import { StocktakeService } from './stocktake/stocktake-service.js';
+import { stocktakeRoutes } from './stocktake/routes.js';
+
+/** Stock-adjustment transactions in flight at once per process on PostgreSQL (see group-commit.ts). */
+const ADJUST_LANES = 4;
+const ADJUST_OVERLAP = 16;
 
 /** Every projection, in the order they run for an event. */
 export const projections: Projection[] = [
@@ -33,10 +54,16 @@ export const projections: Projection[] = [
   // Categories before items (items copy the category name), activity last (it reads both).
   categoriesProjection,
   itemsProjection,
+  // Item and category versions for as-of reads, and the reverts ledger (reads no other table).
+  historyProjection,
   activityProjection,
   // Low-stock episodes and dismissals, then the dashboard's roll-ups (both read items rows).
   alertsProjection,
   dashboardProjection,
+  webhooksProjection,
+  apiTokensProjection,
+  // Sessions, lines and counts; after activity and items (its log entries name both).
+  stocktakeProjection,
 ];
 
 export async function registerFeatures(api: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -44,16 +71,43 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
   await api.register(meRoutes);
   await api.register(accountsRoutes, { store: ctx.store, auth: ctx.verifier.auth });
   const queries = new ItemQueries(ctx.database.db, ctx.store);
-  await api.register(inventoryRoutes, { items: new ItemService(ctx.store, queries), queries });
-  await api.register(categoryRoutes, { categories: new CategoryService(ctx.database.db, ctx.store) });
+  // PGlite runs one transaction at a time anyway: one lane makes its batches as large as they come.
+  const items = new ItemService(ctx.store, queries, { lanes: ctx.database.kind === 'pglite' ? 1 : ADJUST_LANES, overlapAt: ADJUST_OVERLAP });
+  const asOf = new AsOfQueries(ctx.database.db);
+  await api.register(inventoryRoutes, { items, queries, asOf });
+  await api.register(categoryRoutes, { categories: new CategoryService(ctx.database.db, ctx.store), asOf });
   await api.register(activityRoutes, { activity: new ActivityQueries(ctx.database.db) });
   await api.register(alertRoutes, { alerts: new AlertService(ctx.store, new AlertQueries(ctx.database.db)) });
-  await api.register(dashboardRoutes, { dashboard: new DashboardQueries(ctx.database.db), display: new DisplayQueries(ctx.database.db) });
+  await api.register(dashboardRoutes, {
+    dashboard: new DashboardQueries(ctx.database.db),
+    display: new DisplayQueries(ctx.database.db),
+    asOf: (at) => new AsOfDashboardQueries(ctx.database.db, at),
+  });
+  await api.register(historyRoutes, { reverts: new RevertService(ctx.store), changes: new ChangesQueries(ctx.database.db), asOf });
+  await api.register(importRoutes, { imports: new ImportService(ctx.store) });
+  const stocktakeQueries = new StocktakeQueries(ctx.database.db);
+  await api.register(stocktakeRoutes, { stocktakes: new StocktakeService(ctx.store, stocktakeQueries), queries: stocktakeQueries });
+  await api.register(webhooksFeature, { ctx });
+  await api.register(apiTokensFeature, { ctx });
   await api.register(realtimeRoutes, { ctx, resolvePrincipal: ctx.resolvePrincipal ?? createPrincipalResolver(ctx) });
 }
 
-/** How a verified token becomes a principal (role and permissions) for every request. */
+const resolvers = new WeakMap<AppContext, PrincipalResolver>();
+
+/**
+ * How a verified token becomes a principal (role and permissions) for every request: from
+ * the accounts feature's projections, kept in a per-process cache that the user, role and
+ * settings events the feed dispatcher reads (from every instance) invalidate. Routes that
+ * take a cached principal check it in their own statement (auth/principal-cache.ts). One
+ * resolver per app, shared by the HTTP routes and the feed.
+ */
 export function createPrincipalResolver(ctx: AppContext): PrincipalResolver {
-  // Role and status from the accounts feature's users projection, read on every request.
-  return createAccountsPrincipalResolver(ctx.store.db);
+  let resolver = resolvers.get(ctx);
+  if (!resolver) {
+    resolver = cachePrincipals(createAccountsPrincipalResolver(ctx.store.db), {
+      subscribe: (listener) => ctx.store.onDispatched(listener),
+    });
+    resolvers.set(ctx, resolver);
+  }
+  return resolver;
 }

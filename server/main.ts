@@ -1,5 +1,6 @@
 // Opens the store, migrates, seeds a fresh embedded store, listens, and shuts down
-// gracefully: in-flight requests finish, then the database closes.
+// gracefully: in-flight requests finish (bounded), feed clients are told to reconnect,
+// then the database closes.
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
@@ -27,7 +28,13 @@ export async function openStore(config: Config): Promise<{ database: Database; s
     dataDir = path.join(config.dataDir, 'pglite');
     await mkdir(dataDir, { recursive: true });
   }
-  const database = await openDatabase({ url: config.databaseUrl, dataDir });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir,
+    // Dropped connections are expected during database restarts and failovers: the pool
+    // replaces them and requests answer 503 meanwhile. Logged, never fatal.
+    onConnectionError: (error) => console.warn(`[stockroom] database connection lost: ${(error as Error).message}`),
+  });
   await migrate(database.db);
   return { database, store: new EventStore(database.db, projections) };
 }
@@ -48,7 +55,15 @@ export async function startServer(config: Config, options: { clientDir?: string 
     demoLogins,
     close() {
       closing ??= (async () => {
-        await app.close(); // stops accepting, lets in-flight requests finish
+        // Stops accepting, closes feed sockets with 1012 (clients reconnect and catch up by
+        // cursor), answers requests on kept-alive connections with 503, and lets in-flight
+        // requests finish, for at most shutdownTimeoutMs; then their connections are cut.
+        const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(cut);
+        }
         await verifier.close();
         await database.close();
       })();

@@ -6,6 +6,7 @@ import { ConfigError, launchPlan, loadConfigWithEmulator } from './config.js';
 import { startAuthEmulator, type AuthEmulator } from './launch/auth-emulator.js';
 import { buildClientIfStale, clientDist } from './launch/client-build.js';
 import { startServer, type RunningServer } from './main.js';
+import { DataFolderInUseError } from './db/data-folder-lock.js';
 
 const dev = process.argv.includes('--dev');
 // API only, no client build (the launcher's own tests run beside a client build of their own).
@@ -18,7 +19,12 @@ async function run(): Promise<void> {
   const running: { emulator?: AuthEmulator; server?: RunningServer; devServer?: { close(): Promise<void> } } = {};
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second Ctrl-C: the user does not want to wait for in-flight requests.
+      say(`${signal} again: stopping now`);
+      await running.emulator?.stop().catch(() => undefined);
+      process.exit(1);
+    }
     stopping = true;
     say(`${signal}: shutting down...`);
     await running.devServer?.close().catch(() => undefined);
@@ -66,6 +72,7 @@ async function run(): Promise<void> {
 
 run().catch((error) => {
   if (error instanceof ConfigError) console.error(`[stockroom] Configuration error: ${error.message}`);
+  else if (error instanceof DataFolderInUseError) console.error(`[stockroom] ${error.message}`);
   else console.error('[stockroom] Failed to start:', error);
   process.exit(1);
 });

@@ -21,6 +21,13 @@ export interface RevenueFigures {
   /** Change against the previous 30 days, in percent; null when there were no sales before. */
   changePercent: number | null;
   unitsSold: number;
+  /**
+   * Revenue projected for the next 30 days at the daily pace of the last 30 (of the days
+   * since the store's first stock, when it is younger than that).
+   */
+  forecastNext30Days: number;
+  /** Days of sales the forecast's pace is taken from: 1 to 30. */
+  forecastBasisDays: number;
 }
 
 export interface TopSellingItem {

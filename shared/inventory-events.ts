@@ -12,6 +12,11 @@ export interface ItemFields {
   threshold: number;
   imageUrl: string | null;
   expiryDate: string | null;
+  /**
+   * EAN-13, UPC-A, EAN-8 or Code 128 text (shared/barcode.ts), unique per store. Events
+   * written before barcodes existed have no such field: read it as `barcode ?? null`.
+   */
+  barcode: string | null;
 }
 
 export type EditableItemField = Exclude<keyof ItemFields, 'quantity'>;
@@ -23,7 +28,8 @@ export type InventoryEvent =
   | { type: 'ItemUpdated'; data: { changes: Changes<Omit<ItemFields, 'quantity'>> } }
   | {
       type: 'StockAdjusted';
-      data: { delta: number; reason: AdjustReason; note: string | null; quantity: number };
+      /** occurredAt: when it was made, if before it was recorded (an outbox's replay; see AdjustStockBody). */
+      data: { delta: number; reason: AdjustReason; note: string | null; quantity: number; occurredAt?: string };
     }
   | { type: 'ItemWentLow'; data: { quantity: number; threshold: number } }
   | { type: 'ItemRecovered'; data: { quantity: number; threshold: number } }

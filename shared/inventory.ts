@@ -21,6 +21,8 @@ export interface Item {
   image_url: string | null;
   /** Optional expiry date, YYYY-MM-DD. */
   expiryDate: string | null;
+  /** EAN-13, UPC-A, EAN-8 or Code 128 text (shared/barcode.ts); unique per store. */
+  barcode: string | null;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -47,6 +49,8 @@ export interface CreateItemBody {
   threshold: number;
   image_url?: string | null;
   expiry_date?: string | null;
+  /** An empty string or null means no barcode. */
+  barcode?: string | null;
   created_by?: string;
 }
 
@@ -57,7 +61,15 @@ export interface AdjustStockBody {
   delta: number;
   reason: AdjustReason;
   note?: string;
+  /**
+   * When the change was made, by the device's clock, for one sent later (the offline outbox):
+   * a stocktake counts it as before a count made after this moment, even if recorded later.
+   */
+  occurredAt?: string;
 }
+
+/** The oldest occurredAt an adjustment may carry: an outbox that waited longer sends it as new. */
+export const ADJUST_MAX_AGE_MS = 7 * 86_400_000;
 
 export interface CategoryItemsPage {
   items: Item[];
@@ -83,6 +95,12 @@ export interface HistoryEntry {
   note: string | null;
   delta: number | null;
   changes: FieldChange[];
+  /** The event this entry shows: what Revert and Undo name. */
+  eventId?: string;
+  /** This entry reverts an earlier change: "Reverted: {summary}", and why. */
+  reverts?: { eventId: string; summary: string; reason: string | null } | null;
+  /** This change was reverted since: by whom and when. */
+  revertedBy?: { name: string; at: string } | null;
 }
 
 export type ActivityAction = 'create' | 'update' | 'delete';
@@ -98,6 +116,9 @@ export interface ActivityEntry {
   resourceName: string;
   timestamp: string;
   details: string;
+  /** The event behind the entry (what Revert names), and whether it was reverted since. */
+  eventId?: string | null;
+  reverted?: boolean;
 }
 
 export interface ActivityPage {

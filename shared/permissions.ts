@@ -11,6 +11,8 @@ export const PERMISSIONS = [
   { key: 'reports:view', label: 'View reports' },
   { key: 'settings:manage', label: 'Manage settings' },
   { key: 'records:delete', label: 'Delete records' },
+  { key: 'changes:revert', label: 'Revert changes' },
+  { key: 'stocktake:run', label: 'Run stocktakes' },
   { key: 'profile:view', label: 'View personal profile' },
 ] as const;
 
@@ -85,6 +87,8 @@ export const PERMISSION_VERBS: Record<Permission, string> = {
   'reports:view': 'view reports',
   'settings:manage': 'manage settings',
   'records:delete': 'delete records',
+  'changes:revert': 'revert changes',
+  'stocktake:run': 'run stocktakes',
   'profile:view': 'view your profile',
 };
 

@@ -42,6 +42,10 @@ export const CLOSE_CODES = {
   guestsDisabled: 4405,
   tooSlow: 4408,
   badMessage: 4400,
+  /** The server is shutting down for a restart or deploy: reconnect (to it or another instance) and catch up by cursor. */
+  serverRestarting: 1012,
+  /** The database is briefly unavailable: reconnect after a short wait. */
+  tryAgainLater: 1013,
 } as const;
 
 /**

@@ -1,9 +1,17 @@
 // Route-level code splitting: a page module loaded on first visit, with the truck loading
 // screen while it arrives. A chunk that fails to load (a deploy replaced it) reloads once.
-import { lazy, Suspense, type ComponentType, type ReactElement } from 'react';
+// A module already loaded (preloadPage, for the first screen) renders at once: suspending
+// on it anyway would show the fallback and hold the page back (React reveals suspended
+// content in batches, up to 300 ms apart).
+import { lazy, Suspense, useState, type ComponentType, type ReactElement } from 'react';
 import { TruckLoader } from '../components/truck-loader';
 
 const RELOAD_KEY = 'stockroom.chunkReload';
+
+type PageModule = Record<string, ComponentType>;
+type Loader = () => Promise<PageModule>;
+
+const loaded = new WeakMap<Loader, PageModule>();
 
 function withReload<T>(load: () => Promise<T>): () => Promise<T> {
   return () =>
@@ -22,12 +30,31 @@ function withReload<T>(load: () => Promise<T>): () => Promise<T> {
     );
 }
 
+function loadPage(load: Loader): Promise<PageModule> {
+  return withReload(load)().then((module) => {
+    loaded.set(load, module);
+    return module;
+  });
+}
+
+/** Starts loading a page module now, so its route renders without waiting when it comes. */
+export function preloadPage(load: Loader): void {
+  // A failure here is the route's to report (it reloads once): the preload stays quiet.
+  loadPage(load).catch(() => undefined);
+}
+
 export function lazyPage<K extends string>(
   load: () => Promise<Record<K, ComponentType>>,
   name: K,
   fallback: ReactElement = <TruckLoader />,
 ): ReactElement {
-  const Page = lazy(() => withReload(load)().then((module) => ({ default: module[name] as ComponentType<object> })));
+  const loader = load as Loader;
+  const Lazy = lazy(() => loadPage(loader).then((module) => ({ default: module[name] as ComponentType<object> })));
+  function Page() {
+    // Chosen once per mount: switching from Lazy to the component itself would remount the page.
+    const [Loaded] = useState(() => loaded.get(loader)?.[name] ?? null);
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
   return (
     <Suspense fallback={fallback}>
       <Page />

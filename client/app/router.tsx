@@ -2,8 +2,13 @@
 // are separate chunks: a visitor on / downloads neither Firebase nor the signed-in app.
 // Guards: signed-in routes sit under the signed-in app (redirect to /login); manager
 // routes check permissions (redirect to /dashboard, or 'Access Denied' on /users, /roles).
+import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router-dom';
-import { lazyPage } from './lazy-page';
+import { wasSignedIn } from '../lib/auth-hint';
+import { readEarly } from '../lib/first-data';
+import { firstScreenReads } from './first-screen-data';
+import { readWarmToken } from './warm-start';
+import { lazyPage, preloadPage } from './lazy-page';
 import { NotFoundPage } from './not-found-page';
 import { RequirePermission } from './require-permission';
 
@@ -11,6 +16,48 @@ const inventory = () => import('../features/inventory/pages');
 const auth = () => import('./auth-pages');
 const dashboard = () => import('../features/dashboard/pages');
 const alerts = () => import('../features/alerts/pages');
+const settings = () => import('../features/settings/pages');
+const profile = () => import('./profile-route');
+const activity = () => import('./activity-route');
+const users = () => import('../features/users/pages');
+const roles = () => import('../features/roles/pages');
+const csvImport = () => import('../features/import/pages');
+const labels = () => import('../features/labels/pages');
+const stocktake = () => import('./stocktake-route');
+
+// The first screen's chunk starts downloading with the app. Left to the router, a signed-in
+// page would ask for it only once Firebase and the session call were done: one more round
+// trip before anything useful shows (Lighthouse's LCP on a phone).
+const FIRST_SCREEN: [RegExp, () => Promise<Record<string, ComponentType>>][] = [
+  [/^\/dashboard\/?$/, dashboard],
+  [/^\/inventory(\/|$)/, inventory],
+  [/^\/alerts\/?$/, alerts],
+  [/^\/settings\/?$/, settings],
+  [/^\/profile\/?$/, profile],
+  [/^\/activity\/?$/, activity],
+  [/^\/users\/?$/, users],
+  [/^\/roles\/?$/, roles],
+  [/^\/stocktake(\/|$)/, stocktake],
+];
+const firstScreen = FIRST_SCREEN.find(([path]) => path.test(window.location.pathname));
+if (firstScreen) preloadPage(firstScreen[1]);
+
+// The same for the first screen's data, when a returning user's stored token allows it.
+const reads = wasSignedIn() ? firstScreenReads(window.location.pathname, window.location.search) : [];
+if (reads.length) {
+  const token = readWarmToken().then((warm) => warm?.token ?? null);
+  for (const read of reads) readEarly(read, token);
+}
+// Firebase is set up from /api/client-config once its chunk has arrived; asking now saves
+// that round trip. Only where a session is loaded: a first-time visitor on / never needs it.
+if (window.location.pathname !== '/' || wasSignedIn()) {
+  const preload = document.createElement('link');
+  preload.rel = 'preload';
+  preload.as = 'fetch';
+  preload.href = '/api/client-config';
+  preload.crossOrigin = 'anonymous'; // as fetch() asks: cors mode, same-origin credentials
+  document.head.appendChild(preload);
+}
 
 export const router = createBrowserRouter([
   { path: '/', element: lazyPage(() => import('./landing-route'), 'LandingRoute') },
@@ -28,23 +75,34 @@ export const router = createBrowserRouter([
       { path: '/dashboard', element: lazyPage(dashboard, 'DashboardPage') },
       { path: '/inventory', element: lazyPage(inventory, 'InventoryPage') },
       { path: '/inventory/category/:categoryId', element: lazyPage(inventory, 'CategoryPage') },
+      { path: '/inventory/labels', element: lazyPage(labels, 'LabelsPage') },
+      { path: '/inventory/changes', element: lazyPage(inventory, 'ChangesPage') },
       { path: '/inventory/:id', element: lazyPage(inventory, 'ItemDetailPage') },
       { path: '/alerts', element: lazyPage(alerts, 'AlertsPage') },
-      { path: '/settings', element: lazyPage(() => import('../features/settings/pages'), 'SettingsPage') },
-      { path: '/profile', element: lazyPage(() => import('./profile-route'), 'ProfileRoute') },
-      { path: '/activity', element: lazyPage(() => import('./activity-route'), 'ActivityRoute') },
+      { path: '/settings', element: lazyPage(settings, 'SettingsPage') },
+      { path: '/profile', element: lazyPage(profile, 'ProfileRoute') },
+      { path: '/activity', element: lazyPage(activity, 'ActivityRoute') },
+      { path: '/outbox', element: lazyPage(() => import('../offline/outbox-page'), 'OutboxPage') },
       {
         element: <RequirePermission permission="inventory:manage" otherwise="redirect" />,
         children: [
           { path: '/inventory/add', element: lazyPage(inventory, 'AddItemPage') },
+          { path: '/inventory/import', element: lazyPage(csvImport, 'ImportPage') },
           { path: '/inventory/:id/edit', element: lazyPage(inventory, 'EditItemPage') },
+        ],
+      },
+      {
+        element: <RequirePermission permission="stock:update" otherwise="deny" />,
+        children: [
+          { path: '/stocktake', element: lazyPage(stocktake, 'StocktakeListRoute') },
+          { path: '/stocktake/:id', element: lazyPage(stocktake, 'StocktakeSessionRoute') },
         ],
       },
       {
         element: <RequirePermission permission="users:manage" otherwise="deny" />,
         children: [
-          { path: '/users', element: lazyPage(() => import('../features/users/pages'), 'UsersPage') },
-          { path: '/roles', element: lazyPage(() => import('../features/roles/pages'), 'RolesPage') },
+          { path: '/users', element: lazyPage(users, 'UsersPage') },
+          { path: '/roles', element: lazyPage(roles, 'RolesPage') },
         ],
       },
     ],

@@ -2,29 +2,64 @@
 // actors, wired to the API client's token, the live feed (connected while signed in), the
 // landing page's signed-in hint, and toasts for failures. Loaded lazily with the sign-in
 // pages or the signed-in app, never by the landing page.
-import { createActor } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import { useSelector } from '@xstate/react';
 import { CLOSE_CODES } from '../../shared/realtime';
 import { api } from '../lib/api-client';
 import { rememberSignedIn } from '../lib/auth-hint';
 import { onFeed, startFeed, stopFeed } from '../lib/realtime';
 import { toast } from '../lib/toasts';
-import { authActors } from '../features/auth/auth-actors';
+import type { SessionBody, SessionResponse } from '../../shared/accounts';
+import { startSession } from '../features/auth/api';
+import { authActors, startFirebaseAfter } from '../features/auth/auth-actors';
 import { authMachine } from '../features/auth/auth.machine';
-import { idToken } from '../features/auth/firebase';
+import { firebaseAuth, idToken } from '../features/auth/firebase-lazy';
+import { cachedGrant, forgetGrant, startSessionOrCached } from './session-grant';
+import { earlyReadsSettled } from '../lib/first-data';
+import { readWarmToken, type WarmToken } from './warm-start';
 
-api.setTokenSource(() => idToken(false));
+// Until Firebase has spoken, a warm start's stored token answers (see warm-start.ts).
+let warm: WarmToken | null = null;
+/** A token near its end is left to Firebase, which refreshes it. */
+const WARM_TOKEN_MARGIN_MS = 60_000;
+
+function requestToken(forceRefresh: boolean): Promise<string | null> {
+  if (!forceRefresh && warm && warm.expiresAt - Date.now() > WARM_TOKEN_MARGIN_MS) return Promise.resolve(warm.token);
+  return idToken(forceRefresh);
+}
+
+api.setTokenSource(() => requestToken(false));
+
+/** The longest a warm start holds Firebase back. */
+const FIREBASE_HOLD_MAX_MS = 3000;
+
+// A returning user with a valid stored token and this device's last grant for them renders
+// at once (auth.machine.ts's signedIn.warm); Firebase starts once the first screen's early
+// reads are answered (it would compete with them for a phone's bandwidth), then confirms.
+const warmCheck = readWarmToken().then((found) => ({ found, grant: found ? cachedGrant(found.user.uid) : null }));
+startFirebaseAfter(
+  warmCheck.then(({ found, grant }) =>
+    found && grant ? Promise.race([earlyReadsSettled(), new Promise((resolve) => setTimeout(resolve, FIREBASE_HOLD_MAX_MS))]) : undefined,
+  ),
+);
 
 export const authActor = createActor(
   authMachine.provide({
-    actors: authActors,
+    actors: {
+      ...authActors,
+      // Offline, a restored Firebase user opens the app with the last grant this device saw.
+      startSession: fromPromise<SessionResponse, SessionBody>(async ({ input }) =>
+        startSessionOrCached(input, (await firebaseAuth()).currentUser?.uid ?? null, startSession),
+      ),
+    },
     actions: {
       signedInEffects: () => {
         rememberSignedIn(true);
-        startFeed((force) => idToken(force));
+        startFeed((force) => requestToken(force));
       },
       signedOutEffects: () => {
         rememberSignedIn(false);
+        forgetGrant();
         stopFeed();
       },
       logoutFailedEffects: () => {
@@ -34,6 +69,17 @@ export const authActor = createActor(
   }),
 );
 authActor.start();
+
+// Firebase confirmed, replaced or signed out the warm-started user: its tokens from now on.
+authActor.subscribe((snapshot) => {
+  if (warm && !snapshot.matches({ signedIn: 'warm' })) warm = null;
+});
+
+void warmCheck.then(({ found, grant }) => {
+  if (!found || !grant || !authActor.getSnapshot().matches('loading')) return;
+  warm = found;
+  authActor.send({ type: 'WARM_START', user: found.user, session: grant });
+});
 
 // The server closed the feed for good: the account was disabled or guests were turned off.
 onFeed('fatal', ({ code, reason }) => {

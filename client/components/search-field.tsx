@@ -1,4 +1,7 @@
 // The search box every list screen opens with: a magnifier icon and a labelled input.
+// A hardware barcode scanner typing into it opens that code's item (use-keyboard-wedge.ts)
+// instead of leaving the code as a search.
+import { useWedgeKeyDown } from '../lib/use-keyboard-wedge';
 import { Icon } from './icons';
 
 export interface SearchFieldProps {
@@ -10,10 +13,11 @@ export interface SearchFieldProps {
 }
 
 export function SearchField({ placeholder, label, value, onChange }: SearchFieldProps) {
+  const onKeyDown = useWedgeKeyDown((code) => onChange(value.endsWith(code) ? value.slice(0, -code.length) : value));
   return (
     <div className="search-field">
       <Icon name="search" size={18} className="search-field-icon" />
-      <input type="search" className="input" placeholder={placeholder} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} />
+      <input type="search" className="input" placeholder={placeholder} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} onKeyDown={onKeyDown} />
     </div>
   );
 }

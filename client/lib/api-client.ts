@@ -1,17 +1,19 @@
 // The one way the client talks to /api: sends the Firebase ID token, an Idempotency-Key on
 // every write (the same key on each retry of one call, so a retry never applies twice),
-// retries as spec section 7 says (3 attempts, waiting 1 s x attempt; a 429 waits for its
-// Retry-After), and turns failures into the spec's transport messages:
+// retries as spec section 7 says (3 attempts, waiting 1 s x attempt; a 429 or 503 waits for
+// its Retry-After), and turns failures into the spec's transport messages:
 //   - the `error` field of a JSON error body when there is one;
 //   - 'HTTP error! status: N' when the error body is JSON without an `error` field;
 //   - 'Network error' when a response body is not JSON;
 //   - 'All retry attempts failed' when no attempt got a response at all.
 // 4xx answers other than 429 are final: they are not retried.
+import { takeEarly } from './first-data';
 
 export const MAX_ATTEMPTS = 3;
 export const BACKOFF_MS = 1000;
 /** A Retry-After longer than this is capped: the user is waiting on the other side. */
 export const MAX_RETRY_AFTER_MS = 30_000;
+const RECENT_GETS = 50;
 
 export type TokenSource = () => Promise<string | null>;
 
@@ -33,6 +35,10 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Sent as If-Match (the version the user loaded). */
   ifMatch?: number | string;
+  /** The write's Idempotency-Key when the caller keeps it (the offline outbox); else a new one. */
+  idempotencyKey?: string;
+  /** How many attempts (the outbox replays one try at a time); MAX_ATTEMPTS when absent. */
+  attempts?: number;
   signal?: AbortSignal;
 }
 
@@ -93,6 +99,13 @@ export class ApiClient {
     this.baseUrl = deps.baseUrl ?? '/api';
   }
 
+  /** The latest GET paths this client asked for (newest last), for the offline cache to warm. */
+  recentGets(): string[] {
+    return [...this.gets];
+  }
+
+  private readonly gets = new Set<string>();
+
   /** Where ID tokens come from (set by the app once auth is loaded). */
   setTokenSource(source: TokenSource): void {
     this.tokenSource = source;
@@ -100,19 +113,29 @@ export class ApiClient {
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const upper = method.toUpperCase();
+    if (upper === 'GET') {
+      this.gets.delete(path);
+      this.gets.add(path);
+      if (this.gets.size > RECENT_GETS) this.gets.delete(this.gets.values().next().value!);
+    }
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.ifMatch !== undefined) headers['if-match'] = String(options.ifMatch);
-    if (WRITE_METHODS.has(upper)) headers['idempotency-key'] = this.newKey();
+    if (WRITE_METHODS.has(upper)) headers['idempotency-key'] = options.idempotencyKey ?? this.newKey();
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
 
     let lastError: ApiError | null = null;
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const final = attempt === MAX_ATTEMPTS;
-      const token = await this.tokenSource();
+    const attempts = Math.max(1, options.attempts ?? MAX_ATTEMPTS);
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const final = attempt === attempts;
+      // Offline, a token past its hour cannot be refreshed: the request still goes out, so the
+      // service worker can answer a GET from its cache (the server would answer 401).
+      const token = await this.tokenSource().catch(() => null);
       let res: Response;
       try {
-        res = await this.fetchImpl(this.baseUrl + path, {
+        // A returning user's first screen may have asked already (first-data.ts).
+        const started = attempt === 1 && upper === 'GET' ? await takeEarly(path) : null;
+        res = started ?? await this.fetchImpl(this.baseUrl + path, {
           method: upper,
           headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
           body,
@@ -135,10 +158,20 @@ export class ApiClient {
       const retryable = res.status === 429 || res.status >= 500;
       if (!retryable || final) throw error;
       lastError = error;
-      const wait = res.status === 429 ? (retryAfterMs(res.headers.get('retry-after')) ?? BACKOFF_MS * attempt) : BACKOFF_MS * attempt;
+      // 429 (rate limit) and 503 (database restarting, server shutting down) say when to come back.
+      const asked = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : null;
+      const wait = asked ?? BACKOFF_MS * attempt;
       await this.sleep(wait);
     }
     throw lastError ?? new ApiError('All retry attempts failed', 0);
+  }
+
+  /** A file the server sends (a CSV export): its body as a Blob; errors as for any call, without retries. */
+  async blob(path: string): Promise<Blob> {
+    const token = await this.tokenSource();
+    const res = await this.fetchImpl(this.baseUrl + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    if (!res.ok) throw errorFromBody(res.status, await readBody(res));
+    return res.blob();
   }
 
   async get<T>(path: string, options?: RequestOptions): Promise<T> {

@@ -25,7 +25,7 @@ export interface LiveQueryConfig<TData, TParams, TWrite> {
   /** Shown to the user when a write fails (a toast). */
   onWriteFailed?: (write: TWrite, message: string) => void;
   /** Told when a write succeeded (a confirmation toast, where one helps). */
-  onWriteDone?: (write: TWrite) => void;
+  onWriteDone?: (write: TWrite, result?: unknown) => void;
   /** The message shown when the first load fails and the server gave none. */
   loadErrorMessage: string;
   /** Coalescing delay before a refetch, so a burst of events costs one request. */
@@ -143,7 +143,7 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
         const entry = context.writes[event.id];
         const { [event.id]: _done, ...rest } = context.writes;
         enqueue.assign({ writes: rest });
-        if (entry) config.onWriteDone?.(entry.write);
+        if (entry) config.onWriteDone?.(entry.write, event.result);
         if (!entry || context.data === null || !config.applyWrite) return;
         let effect: FeedEffect = 'ignored';
         const next = produce(context.data as TData, (draft) => {

@@ -50,6 +50,19 @@ export function backoffMs(attempt: number, random = Math.random): number {
   return Math.round(base * (0.75 + random() * 0.5));
 }
 
+/**
+ * After a server restart (1012) or "try again later" (1013) every screen in the store is
+ * disconnected at the same instant: each waits a random moment in this window before its
+ * first reconnect, so 500 wall displays do not arrive in one burst.
+ */
+export const RESTART_SPREAD_MS = { min: 250, max: 4000 } as const;
+
+export function reconnectDelayMs(attempt: number, lastCloseCode: number | undefined, random = Math.random): number {
+  const restarted = lastCloseCode === CLOSE_CODES.serverRestarting || lastCloseCode === CLOSE_CODES.tryAgainLater;
+  if (restarted && attempt === 0) return Math.round(RESTART_SPREAD_MS.min + random() * (RESTART_SPREAD_MS.max - RESTART_SPREAD_MS.min));
+  return backoffMs(attempt, random);
+}
+
 const messageOf = (event: FeedMachineEvent): ServerMessage | null => (event.type === 'SOCKET.MESSAGE' ? event.message : null);
 
 export const feedMachine = setup({
@@ -111,7 +124,7 @@ export const feedMachine = setup({
     reset: assign({ cursor: null, attempt: 0, resumed: false, freshToken: false, lastClose: null }),
   },
   delays: {
-    backoff: ({ context }) => backoffMs(context.attempt),
+    backoff: ({ context }) => reconnectDelayMs(context.attempt, context.lastClose?.code),
   },
 }).createMachine({
   id: 'feed',
@@ -168,4 +181,9 @@ export function feedStatusOf(value: unknown): FeedStatus {
   if (value === 'stopped') return 'stopped';
   if (typeof value === 'object' && value && (value as Record<string, unknown>).connected === 'live') return 'live';
   return 'connecting';
+}
+
+/** What the badge shows: while reconnecting with the browser offline, say Offline, honestly. */
+export function shownFeedStatus(status: FeedStatus, browserOnline: boolean): FeedStatus {
+  return status === 'connecting' && !browserOnline ? 'offline' : status;
 }

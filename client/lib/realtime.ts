@@ -3,9 +3,10 @@
 // refreshed token before the old one expires, pings to notice dead connections, and
 // reports closes to the machine, which reconnects with its cursor.
 import { createActor, fromCallback, type Actor } from 'xstate';
+import { useSyncExternalStore } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ClientMessage } from '../../shared/realtime';
-import { feedMachine, feedStatusOf, type FeedEmitted, type FeedStatus, type SocketEvent, type SocketInput } from './realtime-feed.machine';
+import { feedMachine, feedStatusOf, shownFeedStatus, type FeedEmitted, type FeedStatus, type SocketEvent, type SocketInput } from './realtime-feed.machine';
 
 export type FeedTokenSource = (forceRefresh: boolean) => Promise<string | null>;
 
@@ -126,6 +127,17 @@ export function onFeed<K extends FeedEmitted['type']>(type: K, handler: (emitted
   return () => subscription.unsubscribe();
 }
 
+function subscribeToNetwork(onChange: () => void): () => void {
+  window.addEventListener('online', onChange);
+  window.addEventListener('offline', onChange);
+  return () => {
+    window.removeEventListener('online', onChange);
+    window.removeEventListener('offline', onChange);
+  };
+}
+
 export function useFeedStatus(): FeedStatus {
-  return useSelector(feedActor(), (snapshot) => feedStatusOf(snapshot.value));
+  const status = useSelector(feedActor(), (snapshot) => feedStatusOf(snapshot.value));
+  const online = useSyncExternalStore(subscribeToNetwork, () => navigator.onLine, () => true);
+  return shownFeedStatus(status, online);
 }

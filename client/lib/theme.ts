@@ -1,6 +1,9 @@
 // Theme preference (spec section 4): the stored choice if it is exactly 'light' or 'dark',
 // else the operating system preference, else light. The class on <html> follows it and the
-// choice is saved under the `theme` key. 'system' (from Settings) removes the stored key.
+// choice is saved under the `theme` key. 'System' (from Settings) is stored as 'system':
+// not light or dark, so the start-up rule follows the device, and Settings can tell it
+// apart from no choice at all, which it shows as the theme in use (Light unless the
+// device asks for dark), never as System.
 import { useSyncExternalStore } from 'react';
 
 export type Theme = 'light' | 'dark';
@@ -31,8 +34,16 @@ export function resolveTheme(stored: string | null | undefined, system: Theme | 
   return parseStoredTheme(stored) ?? system ?? 'light';
 }
 
+/** The choice Settings shows: the stored one, else the theme in use (spec: default light). */
 export function storedChoice(): ThemeChoice {
-  return parseStoredTheme(storage()?.getItem(THEME_STORAGE_KEY)) ?? 'system';
+  const stored = storage()?.getItem(THEME_STORAGE_KEY);
+  if (stored === 'system') return 'system';
+  return parseStoredTheme(stored) ?? current;
+}
+
+/** No explicit light or dark stored: the theme follows the device. */
+function followsSystem(): boolean {
+  return parseStoredTheme(storage()?.getItem(THEME_STORAGE_KEY)) === null;
 }
 
 function applyClass(theme: Theme): void {
@@ -54,7 +65,7 @@ export function initTheme(): Theme {
   current = resolveTheme(storage()?.getItem(THEME_STORAGE_KEY), systemTheme());
   applyClass(current);
   window.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => {
-    if (storedChoice() !== 'system') return;
+    if (!followsSystem()) return;
     current = resolveTheme(null, systemTheme());
     applyClass(current);
     notify();
@@ -63,8 +74,7 @@ export function initTheme(): Theme {
 }
 
 export function setThemeChoice(choice: ThemeChoice): void {
-  if (choice === 'system') storage()?.removeItem(THEME_STORAGE_KEY);
-  else storage()?.setItem(THEME_STORAGE_KEY, choice);
+  storage()?.setItem(THEME_STORAGE_KEY, choice);
   current = choice === 'system' ? resolveTheme(null, systemTheme()) : choice;
   applyClass(current);
   notify();

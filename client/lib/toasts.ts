@@ -8,6 +8,8 @@ export interface Toast {
   id: number;
   kind: ToastKind;
   message: string;
+  /** A button on the toast (Undo): runs, then the toast closes. */
+  action?: { label: string; run: () => void };
 }
 
 export const TOAST_DURATION_MS = 3000;
@@ -30,9 +32,9 @@ export function dismissToast(id: number): void {
   if (toasts.some((t) => t.id === id)) publish(toasts.filter((t) => t.id !== id));
 }
 
-export function showToast(message: string, kind: ToastKind = 'info', durationMs = TOAST_DURATION_MS): number {
+export function showToast(message: string, kind: ToastKind = 'info', durationMs = TOAST_DURATION_MS, action?: Toast['action']): number {
   const id = nextId++;
-  const next = [...toasts, { id, kind, message }];
+  const next = [...toasts, { id, kind, message, ...(action ? { action } : {}) }];
   while (next.length > MAX_TOASTS) {
     const dropped = next.shift()!;
     const timer = timers.get(dropped.id);

@@ -3,6 +3,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ActivityAction, ActivityEntry, ActivityPage, ResourceType } from '../../shared/inventory.js';
 import type { DB } from '../db/schema.js';
 import { ValidationError } from '../errors.js';
+import { csvLine, csvTextCell } from '../../shared/csv-cell.js';
 
 export interface ActivityFilter {
   action?: ActivityAction;
@@ -25,6 +26,8 @@ interface ActivityRow {
   timestamp: Date;
   details: string;
   sort_key: string;
+  event_id?: string | null;
+  reverted?: boolean;
 }
 
 const sortExpression: Record<ActivityFilter['sort'], string> = {
@@ -43,6 +46,8 @@ const toEntry = (row: ActivityRow): ActivityEntry => ({
   resourceName: row.resource_name,
   timestamp: new Date(row.timestamp).toISOString(),
   details: row.details,
+  eventId: row.event_id ?? null,
+  reverted: Boolean(row.reverted),
 });
 
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -74,7 +79,12 @@ export class ActivityQueries {
       if (typeof parsed?.k !== 'string' || typeof parsed?.p !== 'number') throw new ValidationError('cursor is invalid');
       after = filter.order === 'desc' ? sql`(${key}, position) < (${parsed.k}, ${parsed.p})` : sql`(${key}, position) > (${parsed.k}, ${parsed.p})`;
     }
-    const rows = await sql<ActivityRow>`select *, ${key} as sort_key from activity_log
+    // The event behind each entry (its position names it) and whether it was reverted: what Revert needs.
+    const rows = await sql<ActivityRow>`select *, ${key} as sort_key,
+        (select e.event_id::text from events e where e.position = activity_log.position) as event_id,
+        exists (select 1 from reverts r join events e on e.event_id = r.reverted_event_id
+          where e.position = activity_log.position) as reverted
+      from activity_log
       where ${where(filter)} and ${after}
       order by ${key} ${dir}, position ${dir} limit ${limit + 1}`.execute(this.db);
     const page = rows.rows.slice(0, limit);
@@ -99,7 +109,7 @@ export class ActivityQueries {
   }
 }
 
-const CSV_COLUMNS: (keyof ActivityEntry)[] = [
+const CSV_COLUMNS: Exclude<keyof ActivityEntry, 'eventId' | 'reverted'>[] = [
   'timestamp',
   'userName',
   'userId',
@@ -111,17 +121,11 @@ const CSV_COLUMNS: (keyof ActivityEntry)[] = [
   'id',
 ];
 
-/** One CSV cell: quoted, and defused so a spreadsheet never runs it as a formula. */
-export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return `"${text.replace(/"/g, '""')}"`;
-}
-
 export function csvHeader(): string {
-  return CSV_COLUMNS.join(',') + '\n';
+  return csvLine(CSV_COLUMNS);
 }
 
+/** Every column is text (user names and item names are typed by people: defused, see csv-cell.ts). */
 export function csvRow(entry: ActivityEntry): string {
-  return CSV_COLUMNS.map((c) => csvCell(entry[c])).join(',') + '\n';
+  return csvLine(CSV_COLUMNS.map((c) => csvTextCell(entry[c])));
 }

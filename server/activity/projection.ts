@@ -2,7 +2,13 @@
 // as the spec words it. Entry ids come from event ids so a rebuild produces the same rows.
 import { sql } from 'kysely';
 import type { ActivityAction, ResourceType } from '../../shared/inventory.js';
+import type { InventoryEvent } from '../../shared/inventory-events.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
+import { importedFrom } from '../../shared/import.js';
+import { revertedDetails, revertedDetailsOf } from '../history/reverted-details.js';
+import { fieldAt, itemBatchSteps } from '../inventory/item-batch-steps.js';
+
+type Data<T extends InventoryEvent['type']> = Extract<InventoryEvent, { type: T }>['data'];
 
 const nouns: Record<ResourceType, string> = { inventory: 'inventory item', category: 'category' };
 const verbs: Record<ActivityAction, string> = { create: 'Created new', update: 'Updated', delete: 'Deleted' };
@@ -10,7 +16,29 @@ const verbs: Record<ActivityAction, string> = { create: 'Created new', update: '
 /** The resource's name: given by the event, or read from its (already updated) row. */
 type NameSource = string | { table: 'items' | 'categories' };
 
-async function record(trx: Transaction, event: StoredEvent, action: ActivityAction, resourceType: ResourceType, name: NameSource) {
+/**
+ * What an item update says besides the name: a barcode change, since a relabelled item is
+ * something a store wants to find in its log ("why does this scan no longer work?").
+ */
+function barcodeNote(event: StoredEvent): string {
+  const change = (event.data as Data<'ItemUpdated'>).changes.barcode;
+  if (!change) return '';
+  if (change.to === null) return ` (barcode ${change.from} removed)`;
+  if (change.from === null || change.from === undefined) return ` (barcode set to ${change.to})`;
+  return ` (barcode ${change.from} changed to ${change.to})`;
+}
+
+/** A CSV import's changes say where they came from (issue 13). */
+const importNote = (event: StoredEvent) => (event.metadata.importFile ? ` (${importedFrom(event.metadata.importFile)})` : '');
+
+async function record(
+  trx: Transaction,
+  event: StoredEvent,
+  action: ActivityAction,
+  resourceType: ResourceType,
+  name: NameSource,
+  note = '',
+) {
   const resourceId = event.streamId.slice(event.streamId.indexOf('-') + 1);
   const actor = event.metadata.actor;
   const resourceName =
@@ -19,20 +47,89 @@ async function record(trx: Transaction, event: StoredEvent, action: ActivityActi
   await sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id, resource_name,
       timestamp, details)
     select ${event.eventId.replace(/-/g, '').slice(0, 16)}, ${event.position}, ${actor.uid}, ${actor.name}, ${action},
-      ${resourceType}, ${resourceId}, n.name, ${event.createdAt}, ${details}::text || n.name
+      ${resourceType}, ${resourceId}, n.name, ${event.createdAt},
+      ${revertedDetails(event, sql`${details}::text || n.name || ${note + importNote(event)}::text`)}
     from (select ${resourceName} as name) n`.execute(trx);
 }
+
+// Parts both set-based forms below share.
+const activityCreated = sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id,
+      resource_name, timestamp, details)
+    select left(replace(n.event_id::text, '-', ''), 16), n.position, n.metadata -> 'actor' ->> 'uid',
+      n.metadata -> 'actor' ->> 'name', 'create', 'inventory', substr(n.stream_id, 6), n.data ->> 'name', n.created_at,
+      ${revertedDetailsOf(
+        sql`n.metadata`,
+        sql`${`${verbs.create} ${nouns.inventory}: `}::text || (n.data ->> 'name')
+        || coalesce(' (Imported from ' || nullif(n.metadata ->> 'importFile', '') || ')', '')`,
+      )}
+    from new_events n
+    where n.type = 'ItemCreated'`;
 
 export const activityProjection: Projection = {
   name: 'activity',
   tables: ['activity_log'],
   handlers: {
     ItemCreated: (e, trx) => record(trx, e, 'create', 'inventory', e.data.name),
-    ItemUpdated: (e, trx) => record(trx, e, 'update', 'inventory', { table: 'items' }),
+    ItemUpdated: (e, trx) => record(trx, e, 'update', 'inventory', { table: 'items' }, barcodeNote(e)),
     StockAdjusted: (e, trx) => record(trx, e, 'update', 'inventory', { table: 'items' }),
     ItemDeleted: (e, trx) => record(trx, e, 'delete', 'inventory', e.data.name),
     CategoryCreated: (e, trx) => record(trx, e, 'create', 'category', e.data.name),
     CategoryUpdated: (e, trx) => record(trx, e, 'update', 'category', { table: 'categories' }),
     CategoryDeleted: (e, trx) => record(trx, e, 'delete', 'category', e.data.name),
   },
+  batch: [
+    // Without edits (the group commit's adjustments, creations): the hot path's form, kept
+    // apart so its statement stays as small as it was.
+    // A batch of adjustments: one entry each, named after the item as `record` names it.
+    // A batch of creations: one entry each, named after the event's data.
+    {
+      types: ['ItemCreated', 'StockAdjusted'],
+      ctes: {
+        activity_created: activityCreated,
+        activity_adjusted: sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id,
+            resource_name, timestamp, details)
+          select left(replace(n.event_id::text, '-', ''), 16), n.position, n.metadata -> 'actor' ->> 'uid',
+            n.metadata -> 'actor' ->> 'name', 'update', 'inventory', substr(n.stream_id, 6), coalesce(i.name, ''), n.created_at,
+            ${revertedDetailsOf(
+              sql`n.metadata`,
+              sql`${`${verbs.update} ${nouns.inventory}: `}::text || coalesce(i.name, '')
+              || coalesce(' (Imported from ' || (n.metadata ->> 'importFile') || ')', '')`,
+            )}
+          from new_events n left join items i on i.id = substr(n.stream_id, 6)::uuid
+          where n.type = 'StockAdjusted'`,
+      },
+    },
+    // With edits (a re-import updating items by SKU, an API edit, a revert).
+    // A batch of creations: one entry each, named after the event's data.
+    // A batch of edits and adjustments: one entry each, named after the item as `record` names
+    // it: the items row as that event left it (the row before the batch with the batch's
+    // changes up to that event, see item-batch-steps.ts), an edit's barcode note as barcodeNote.
+    {
+      types: ['ItemCreated', 'ItemUpdated', 'StockAdjusted'],
+      ctes: {
+        activity_created: activityCreated,
+        activity_steps: itemBatchSteps,
+        activity_changed: sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id,
+            resource_name, timestamp, details)
+          select left(replace(s.event_id::text, '-', ''), 16), s.position, s.metadata -> 'actor' ->> 'uid',
+            s.metadata -> 'actor' ->> 'name', 'update', 'inventory', substr(s.stream_id, 6), s.name, s.created_at,
+            ${revertedDetailsOf(
+              sql`s.metadata`,
+              sql`${`${verbs.update} ${nouns.inventory}: `}::text || s.name || s.barcode_note
+              || coalesce(' (Imported from ' || nullif(s.metadata ->> 'importFile', '') || ')', '')`,
+            )}
+          from (select s.*, ${fieldAt(sql`s.state`, 'name', sql`coalesce(i.name, '')`)} as name,
+              case when s.type = 'ItemUpdated' and s.data -> 'changes' ? 'barcode' then
+                case when jsonb_typeof(s.data -> 'changes' -> 'barcode' -> 'to') = 'null'
+                    then ' (barcode ' || coalesce(s.data -> 'changes' -> 'barcode' ->> 'from', 'null') || ' removed)'
+                  when coalesce(jsonb_typeof(s.data -> 'changes' -> 'barcode' -> 'from'), 'null') = 'null'
+                    then ' (barcode set to ' || (s.data -> 'changes' -> 'barcode' ->> 'to') || ')'
+                  else ' (barcode ' || (s.data -> 'changes' -> 'barcode' ->> 'from') || ' changed to '
+                    || (s.data -> 'changes' -> 'barcode' ->> 'to') || ')' end
+              else '' end as barcode_note
+            from activity_steps s left join items i on i.id = s.item_id
+            where s.type in ('ItemUpdated', 'StockAdjusted')) s`,
+      },
+    },
+  ],
 };

@@ -11,5 +11,7 @@ export const activityEntrySchema = {
     resourceName: { type: 'string' },
     timestamp: { type: 'string' },
     details: { type: 'string' },
+    eventId: { type: ['string', 'null'] },
+    reverted: { type: 'boolean' },
   },
 } as const;

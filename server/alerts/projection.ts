@@ -54,4 +54,33 @@ export const alertsProjection: Projection = {
           updated_at = excluded.updated_at`.execute(trx);
     },
   },
+  // A batch of an item's crossings (they alternate: a fall, then a recovery, ...). A first
+  // recovery closes the episode already open; each fall opens one, closed at once by the
+  // recovery after it in the batch, if any. Closing runs first (the insert waits on its
+  // count): the open-episode index allows one open episode per item at any moment.
+  batch: {
+    types: ['ItemWentLow', 'ItemRecovered'],
+    ctes: {
+      alerts_crossings: sql`select substr(n.stream_id, 6)::uuid as item_id, n.stream_id, n.position, n.type, n.created_at,
+          row_number() over (partition by n.stream_id order by n.stream_version) as seq,
+          case when n.type = 'ItemRecovered' then coalesce(
+            (select p.data ->> 'reason' from new_events p
+              where p.stream_id = n.stream_id and p.stream_version = n.stream_version - 1 and p.type = 'StockAdjusted'),
+            (select p.data ->> 'reason' from events p
+              where p.stream_id = n.stream_id and p.stream_version = n.stream_version - 1 and p.type = 'StockAdjusted'),
+            'threshold') end as cleared_by
+        from new_events n where n.type in ('ItemWentLow', 'ItemRecovered')`,
+      alerts_closed: sql`update low_stock_episodes l set ended_at = c.created_at, cleared_by = c.cleared_by
+        from alerts_crossings c
+        where c.type = 'ItemRecovered' and c.seq = 1 and l.item_id = c.item_id and l.ended_at is null
+        returning l.item_id`,
+      alerts_opened: sql`insert into low_stock_episodes (started_position, item_id, started_at, ended_at, cleared_by)
+        select f.position, f.item_id, f.created_at, r.created_at, r.cleared_by
+        from alerts_crossings f left join alerts_crossings r on r.stream_id = f.stream_id and r.seq = f.seq + 1
+        where f.type = 'ItemWentLow' and (select count(*) from alerts_closed) >= 0
+        order by f.position`,
+      alerts_undismissed: sql`delete from alert_dismissals
+        where item_id in (select item_id from alerts_crossings where type = 'ItemRecovered')`,
+    },
+  },
 };

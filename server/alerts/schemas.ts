@@ -1,13 +1,18 @@
 // JSON schemas of the /api/alerts routes: strict bodies, and the DTOs of shared/alerts.ts.
+import { namingParams } from '../http/validation.js';
 export const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
 export const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema } as const;
 
-export const itemIdParams = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['itemId'],
-  properties: { itemId: { type: 'string', format: 'uuid' } },
-} as const;
+/** An itemId that is not a uuid names no item: 404 'Item not found', as for an unknown one. */
+export const itemIdParams = namingParams(
+  {
+    type: 'object',
+    additionalProperties: false,
+    required: ['itemId'],
+    properties: { itemId: { type: 'string', format: 'uuid' } },
+  } as const,
+  'Item not found',
+);
 
 export const alertSchema = {
   type: 'object',

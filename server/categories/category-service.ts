@@ -1,9 +1,11 @@
 // Category commands and reads. Names are unique (case-insensitive); a category with items
-// cannot be deleted.
+// cannot be deleted. Reads are one statement each, with the request's PrincipalCheck riding
+// along (auth/principal-check.ts).
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Category, CategoryItemsPage } from '../../shared/inventory.js';
 import { categoryStream } from '../../shared/inventory-events.js';
+import type { PrincipalCheck } from '../auth/principal-check.js';
 import type { DB } from '../db/schema.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { isUniqueViolation, type EventStore } from '../eventstore/event-store.js';
@@ -55,6 +57,8 @@ export type CategorySort = 'name' | 'price' | 'stock';
 
 const sortColumn: Record<CategorySort, string> = { name: 'lower(name)', price: 'price', stock: 'quantity' };
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** A PrincipalCheck's columns, to append to a select list. */
+const alongside = (check?: PrincipalCheck) => (check?.columns ? sql`, ${check.columns}` : sql``);
 
 export class CategoryService {
   constructor(
@@ -62,13 +66,15 @@ export class CategoryService {
     private readonly store: EventStore,
   ) {}
 
-  async list(): Promise<Category[]> {
-    const rows = await sql<CategoryRow>`select * from categories order by lower(name)`.execute(this.db);
+  async list(check?: PrincipalCheck): Promise<Category[]> {
+    const rows = await sql<CategoryRow>`select *${alongside(check)} from categories order by lower(name)`.execute(this.db);
+    await check?.confirm(rows.rows[0]);
     return rows.rows.map(toCategory);
   }
 
-  async require(id: string): Promise<Category> {
-    const rows = await sql<CategoryRow>`select * from categories where id = ${id}`.execute(this.db);
+  async require(id: string, check?: PrincipalCheck): Promise<Category> {
+    const rows = await sql<CategoryRow>`select *${alongside(check)} from categories where id = ${id}`.execute(this.db);
+    await check?.confirm(rows.rows[0]);
     if (!rows.rows[0]) throw new NotFoundError('Category not found');
     return toCategory(rows.rows[0]);
   }
@@ -123,26 +129,43 @@ export class CategoryService {
     });
   }
 
-  /** One page of a category's items, searched over name and description, sorted. */
+  /**
+   * One page of a category's items, searched over name and description, sorted: one
+   * statement with the category's existence and the total beside the page (a page past the
+   * end has no row to carry the total, so only then is it counted on its own).
+   */
   async items(
     id: string,
     options: { q?: string; sort: CategorySort; order: 'asc' | 'desc'; page: number; pageSize: number },
+    check?: PrincipalCheck,
   ): Promise<CategoryItemsPage> {
-    await this.require(id);
     const q = options.q?.trim().toLowerCase();
     const filter = q
       ? sql`and (lower(name) like ${`%${likeEscape(q)}%`} or lower(description) like ${`%${likeEscape(q)}%`})`
       : sql``;
     const order = sql.raw(`${sortColumn[options.sort]} ${options.order}, id ${options.order}`);
     const offset = (options.page - 1) * options.pageSize;
-    const [rows, count] = await Promise.all([
-      sql<ItemRow>`select ${sql.raw(itemColumns)} from items where category_id = ${id} ${filter}
-        order by ${order} limit ${options.pageSize} offset ${offset}`.execute(this.db),
-      sql<{ n: number }>`select count(*)::int as n from items where category_id = ${id} ${filter}`.execute(this.db),
-    ]);
-    const total = Number(count.rows[0]!.n);
+    const result = await sql<ItemRow & { category_found: boolean | null; total: number | null }>`select c.*, p.*
+      from (select (select true from categories where id = ${id}) as category_found${alongside(check)}) c
+      left join lateral (
+        select ${sql.raw(itemColumns)}, count(*) over () as total from items where category_id = ${id} ${filter}
+        order by ${order} limit ${options.pageSize} offset ${offset}) p on true
+      order by ${order}`.execute(this.db);
+    const first = result.rows[0]!;
+    await check?.confirm(first);
+    if (!first.category_found) throw new NotFoundError('Category not found');
+    const rows = first.id === null ? [] : result.rows;
+    const total =
+      rows.length > 0
+        ? Number(first.total)
+        : offset === 0
+          ? 0
+          : Number(
+              (await sql<{ n: number }>`select count(*)::int as n from items where category_id = ${id} ${filter}`.execute(this.db))
+                .rows[0]!.n,
+            );
     return {
-      items: rows.rows.map(toItem),
+      items: rows.map(toItem),
       total,
       page: options.page,
       pageSize: options.pageSize,

@@ -31,7 +31,7 @@ export const categoriesProjection: Projection = {
       if (name) {
         // Items show their category's name: a rename reaches them in the same transaction.
         await sql`update items set category_name = ${name.to},
-            search_text = lower(name || ' ' || sku || ' ' || description || ' ' || ${name.to})
+            search_text = lower(name || ' ' || sku || ' ' || description || ' ' || ${name.to} || coalesce(' ' || barcode, ''))
           where category_id = ${id}`.execute(trx);
         await rememberWords(trx, name.to);
       }

@@ -1,36 +1,66 @@
 // /api/categories routes: thin — a schema, a permission, one call.
 import type { FastifyPluginAsync } from 'fastify';
 import { requirePermission } from '../auth/auth-plugin.js';
+import { principalCheck } from '../auth/principal-check.js';
 import { commandMeta, expectedVersionOf } from '../http/command-meta.js';
-import { categoryBody, categorySchema, errorSchema, idParams, itemSchema, updateCategoryBody } from '../inventory/schemas.js';
+import { categoryBody, categorySchema, categoryIdParams, errorSchema, itemSchema, updateCategoryBody } from '../inventory/schemas.js';
 import type { CategoryService, CategorySort } from './category-service.js';
+import { checkMoment, type AsOfQueries } from '../history/as-of-queries.js';
 
 type WithId = { Params: { id: string } };
+/** The reads take a cached principal and check it in their own statement (auth/principal-check.ts). */
+const checkedInQuery = { principal: 'checked-in-query' } as const;
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
 
-export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }> = async (app, { categories }) => {
+/** ?asOf=: the category pages as they were at a moment (server/history). */
+const asOfQuery = { type: 'object', additionalProperties: false, properties: { asOf: { type: 'string', format: 'date-time' } } } as const;
+type AsOf = { Querystring: { asOf?: string } };
+
+export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; asOf: AsOfQueries }> = async (app, { categories, asOf }) => {
   const view = requirePermission('inventory:view');
 
-  app.get(
+  app.get<AsOf>(
     '/categories',
-    { onRequest: view, schema: { summary: 'All categories with item counts', tags: ['categories'], response: { 200: { type: 'array', items: categorySchema }, ...errors } } },
-    async () => categories.list(),
+    {
+      onRequest: view,
+      config: checkedInQuery,
+      schema: {
+        summary: 'All categories with item counts (with asOf, as they were then)',
+        tags: ['categories'],
+        querystring: asOfQuery,
+        response: { 200: { type: 'array', items: categorySchema }, ...errors },
+      },
+    },
+    async (request) => {
+      if (!request.query.asOf) return categories.list(principalCheck(request));
+      await principalCheck(request).confirm();
+      return asOf.categories(checkMoment(new Date(request.query.asOf)));
+    },
   );
 
-  app.get<WithId>(
+  app.get<WithId & AsOf>(
     '/categories/:id',
-    { onRequest: view, schema: { summary: 'One category', tags: ['categories'], params: idParams, response: { 200: categorySchema, ...errors } } },
-    async (request) => categories.require(request.params.id),
+    {
+      onRequest: view,
+      config: checkedInQuery,
+      schema: { summary: 'One category (with asOf, as it was then)', tags: ['categories'], params: categoryIdParams, querystring: asOfQuery, response: { 200: categorySchema, ...errors } },
+    },
+    async (request) => {
+      if (!request.query.asOf) return categories.require(request.params.id, principalCheck(request));
+      await principalCheck(request).confirm();
+      return asOf.category(checkMoment(new Date(request.query.asOf)), request.params.id);
+    },
   );
 
-  app.get<WithId & { Querystring: { q?: string; sort: CategorySort; order: 'asc' | 'desc'; page: number; pageSize: number } }>(
+  app.get<WithId & { Querystring: { q?: string; sort: CategorySort; order: 'asc' | 'desc'; page: number; pageSize: number; asOf?: string } }>(
     '/categories/:id/items',
     {
       onRequest: view,
+      config: checkedInQuery,
       schema: {
         summary: "A category's items: search over name and description, sort by name, price or stock, 12 a page",
         tags: ['categories'],
-        params: idParams,
+        params: categoryIdParams,
         querystring: {
           type: 'object',
           additionalProperties: false,
@@ -40,6 +70,7 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
             order: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
             page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
             pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 12 },
+            asOf: { type: 'string', format: 'date-time' },
           },
         },
         response: {
@@ -57,7 +88,12 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
         },
       },
     },
-    async (request) => categories.items(request.params.id, request.query),
+    async (request) => {
+      const { asOf: at, ...options } = request.query;
+      if (!at) return categories.items(request.params.id, options, principalCheck(request));
+      await principalCheck(request).confirm();
+      return asOf.categoryItems(checkMoment(new Date(at)), request.params.id, options);
+    },
   );
 
   app.post<{ Body: { name: string; description?: string | null } }>(
@@ -76,7 +112,7 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
     '/categories/:id',
     {
       onRequest: requirePermission('inventory:manage'),
-      schema: { summary: 'Rename or describe a category (items follow the new name)', tags: ['categories'], params: idParams, body: updateCategoryBody, response: { 200: categorySchema, ...errors } },
+      schema: { summary: 'Rename or describe a category (items follow the new name)', tags: ['categories'], params: categoryIdParams, body: updateCategoryBody, response: { 200: categorySchema, ...errors } },
     },
     async (request) => {
       const { expected_version, name, description } = request.body;
@@ -96,7 +132,7 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
       schema: {
         summary: "Delete an empty category (409 'Category is not empty' otherwise)",
         tags: ['categories'],
-        params: idParams,
+        params: categoryIdParams,
         querystring: { type: 'object', additionalProperties: false, properties: { expected_version: { type: 'integer', minimum: 0 } } },
         response: { 204: { type: 'null' }, ...errors },
       },

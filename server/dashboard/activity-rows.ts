@@ -16,9 +16,11 @@ interface Row {
   details: string;
 }
 
-export async function latestActivity(db: Kysely<DB>, limit: number): Promise<ActivityEntry[]> {
+/** The newest entries; with `until`, the newest at or before that moment (as-of dashboards). */
+export async function latestActivity(db: Kysely<DB>, limit: number, until?: Date): Promise<ActivityEntry[]> {
+  const upTo = until ? sql`where timestamp <= ${until}` : sql``;
   const rows = await sql<Row>`select id, user_id, user_name, action, resource_type, resource_id, resource_name, timestamp, details
-    from activity_log order by timestamp desc, id desc limit ${limit}`.execute(db);
+    from activity_log ${upTo} order by timestamp desc, id desc limit ${limit}`.execute(db);
   return rows.rows.map((row) => ({
     id: row.id,
     userId: row.user_id,

@@ -17,6 +17,18 @@ const ymd = (date: Date) => date.toISOString().slice(0, 10);
 const num = (value: unknown) => Number(value ?? 0);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
+/**
+ * Days the revenue forecast takes its daily pace from: the last 30, or, for a store whose
+ * first stock arrived less than 30 days ago, the days since then (today counts as one), so
+ * a new store's pace isn't diluted by days before it existed.
+ */
+export function forecastBasisDays(firstDay: string | null, now: Date): number {
+  const first = firstDay === null ? Number.NaN : Date.parse(`${firstDay}T00:00:00Z`);
+  if (Number.isNaN(first)) return WINDOW_DAYS;
+  const days = Math.floor((now.getTime() - first) / DAY_MS) + 1;
+  return Math.min(WINDOW_DAYS, Math.max(1, days));
+}
+
 export class DashboardQueries {
   constructor(
     private readonly db: Kysely<DB>,
@@ -30,11 +42,16 @@ export class DashboardQueries {
       this.revenue(now),
       this.topSelling(now),
       this.nearExpiry(now),
-      latestActivity(this.db, 5),
+      this.recentActivity(),
       this.stockValue(now),
     ]);
     const health = await this.health(now, totals, revenue.unitsSold, stockValue);
     return { generatedAt: now.toISOString(), totals, revenue, topSelling, nearExpiry, recentActivity, health, stockValue };
+  }
+
+  /** The newest activity entries (an as-of dashboard shows those up to its moment). */
+  recentActivity(): Promise<DashboardSummary['recentActivity']> {
+    return latestActivity(this.db, 5);
   }
 
   async totals(): Promise<DashboardTotals> {
@@ -51,20 +68,24 @@ export class DashboardQueries {
   async revenue(now: Date): Promise<RevenueFigures> {
     const since30 = new Date(now.getTime() - WINDOW_DAYS * DAY_MS);
     const since60 = new Date(now.getTime() - 2 * WINDOW_DAYS * DAY_MS);
-    const rows = await sql<{ current: string; previous: string; units: string }>`select
+    const rows = await sql<{ current: string; previous: string; units: string; first_day: string | null }>`select
         coalesce(sum(-delta * unit_price) filter (where created_at >= ${since30}), 0) as current,
         coalesce(sum(-delta * unit_price) filter (where created_at < ${since30}), 0) as previous,
-        coalesce(sum(-delta) filter (where created_at >= ${since30}), 0) as units
+        coalesce(sum(-delta) filter (where created_at >= ${since30}), 0) as units,
+        (select min(day)::text from stock_daily) as first_day
       from stock_movements
       where reason = 'sale' and created_at >= ${since60} and created_at <= ${now}`.execute(this.db);
     const row = rows.rows[0]!;
     const current = round2(num(row.current));
     const previous = round2(num(row.previous));
+    const basisDays = forecastBasisDays(row.first_day, now);
     return {
       last30Days: current,
       previous30Days: previous,
       changePercent: previous > 0 ? Math.round(((current - previous) / previous) * 1000) / 10 : null,
       unitsSold: num(row.units),
+      forecastNext30Days: round2((Math.max(0, current) / basisDays) * WINDOW_DAYS),
+      forecastBasisDays: basisDays,
     };
   }
 

@@ -5,6 +5,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
+import { fieldAt, itemBatchSteps } from '../inventory/item-batch-steps.js';
 
 type Data<T extends InventoryEvent['type']> = Extract<InventoryEvent, { type: T }>['data'];
 
@@ -59,6 +60,33 @@ async function setLow(trx: Transaction, event: StoredEvent, low: boolean) {
   await sql`update category_stock set low_count = low_count + ${low ? 1 : -1} where category_id = ${current.category_id}`.execute(trx);
 }
 
+// Parts both set-based forms below share.
+const dashboardCreated = sql`select (n.data ->> 'itemId')::uuid as item_id, (n.data ->> 'categoryId')::uuid as category_id,
+      (n.data ->> 'quantity')::int as quantity, round((n.data ->> 'price')::numeric, 2) as price,
+      (n.created_at at time zone 'UTC')::date as day,
+      greatest(position(lower(right(n.stream_id, 1)) in '0123456789abcdef') - 1, 0) as shard,
+      coalesce((select c.type = 'ItemWentLow' from new_events c
+        where c.stream_id = n.stream_id and c.type in ('ItemWentLow', 'ItemRecovered')
+        order by c.stream_version desc limit 1), false) as low
+    from new_events n where n.type = 'ItemCreated'`;
+const dashboardCreatedItems = sql`insert into dashboard_items (item_id, category_id, quantity, price, low)
+    select item_id, category_id, quantity, price, low from dashboard_created order by item_id`;
+
+/**
+ * Adds to each day's shard: `changes` (rows of day, shard, items, units, value) and the items
+ * created in the batch, summed per row and written once in key order, so concurrent batches
+ * take their row locks in the same order.
+ */
+const addToStockDaily = (changes: RawBuilder<unknown>) => sql`insert into stock_daily (day, shard, items_delta, units_delta, value_delta)
+    select day, shard, sum(items), sum(units), sum(value) from (
+        ${changes}
+        union all
+        select day, shard, 1, quantity, quantity * price from dashboard_created) d
+    group by day, shard order by day, shard
+    on conflict (day, shard) do update set items_delta = stock_daily.items_delta + excluded.items_delta,
+      units_delta = stock_daily.units_delta + excluded.units_delta,
+      value_delta = stock_daily.value_delta + excluded.value_delta`;
+
 export const dashboardProjection: Projection = {
   name: 'dashboard',
   tables: ['dashboard_items', 'stock_daily', 'category_stock'],
@@ -106,4 +134,116 @@ export const dashboardProjection: Projection = {
       await sql`delete from dashboard_items where item_id = ${itemId}`.execute(trx);
     },
   },
+  batch: [
+    // Without edits (the group commit's adjustments, creations): the hot path's form, kept
+    // apart so its statement stays as small as it was.
+    // A batch of adjustments and crossings, per item: the sum of its deltas, its last
+    // quantity and whether it ends low. Each roll-up row is written once, in key order, so
+    // concurrent batches take their row locks in the same order.
+    // A created item (an import, an API create) gets its row, low if a crossing follows it in
+    // the batch, and adds itself to its day and its category, merged with the adjustments'
+    // sums so each roll-up row is still written once.
+    {
+      types: ['ItemCreated', 'StockAdjusted', 'ItemWentLow', 'ItemRecovered'],
+      ctes: {
+        dashboard_created: dashboardCreated,
+        dashboard_created_items: dashboardCreatedItems,
+        dashboard_levels: sql`select d.item_id, d.category_id, d.price, d.low as was_low,
+            min((n.created_at at time zone 'UTC')::date) as day,
+            greatest(position(lower(right(n.stream_id, 1)) in '0123456789abcdef') - 1, 0) as shard,
+            count(*) filter (where n.type = 'StockAdjusted') as adjustments,
+            coalesce(sum((n.data ->> 'delta')::int) filter (where n.type = 'StockAdjusted'), 0) as delta,
+            (array_agg((n.data ->> 'quantity')::int order by n.stream_version desc) filter (where n.type = 'StockAdjusted'))[1] as quantity,
+            coalesce((array_agg(n.type = 'ItemWentLow' order by n.stream_version desc)
+              filter (where n.type in ('ItemWentLow', 'ItemRecovered')))[1], d.low) as low
+          from new_events n join dashboard_items d on d.item_id = substr(n.stream_id, 6)::uuid
+          where n.type in ('StockAdjusted', 'ItemWentLow', 'ItemRecovered')
+          group by n.stream_id, d.item_id, d.category_id, d.price, d.low`,
+        dashboard_item_levels: sql`update dashboard_items d set quantity = coalesce(l.quantity, d.quantity), low = l.low
+          from dashboard_levels l where d.item_id = l.item_id`,
+        dashboard_days: addToStockDaily(sql`select day, shard, 0 as items, delta as units, delta * price as value from dashboard_levels where adjustments > 0`),
+        // For adjustments an update in effect (the handlers only update): the row exists while
+        // the category has items. Creations add items, so their categories' rows exist after.
+        dashboard_categories: sql`insert into category_stock (category_id, item_count, units, value, low_count)
+          select category_id, sum(items), sum(units), sum(value), sum(lows) from (
+              select category_id, 0 as items, delta as units, delta * price as value, low::int - was_low::int as lows
+              from dashboard_levels l where exists (select 1 from category_stock c where c.category_id = l.category_id)
+              union all
+              select category_id, 1, quantity, quantity * price, low::int from dashboard_created) d
+          group by category_id order by category_id
+          on conflict (category_id) do update set item_count = category_stock.item_count + excluded.item_count,
+            units = category_stock.units + excluded.units,
+            value = category_stock.value + excluded.value, low_count = category_stock.low_count + excluded.low_count`,
+      },
+    },
+    // With edits (a re-import updating items by SKU, an API edit, a revert).
+    // A batch of edits, adjustments and crossings, per item: the sum of its deltas, the value
+    // they and its price changes add to the day (at the price and quantity the item had at
+    // each, see item-batch-steps.ts), its last quantity, price and category, and whether it
+    // ends low. In its category the sums of its adjustments and crossings; an item whose price
+    // or category changed leaves its whole contribution where it was and brings it to where it
+    // is (what the handler's remove and add come to, however the steps interleave). Each
+    // roll-up row is written once, in key order, so concurrent batches take their row locks
+    // in the same order; a category row left with no items goes, as the handler leaves it.
+    // A created item (an import, an API create) gets its row, low if a crossing follows it in
+    // the batch, and adds itself to its day and its category, merged with the others' sums.
+    {
+      types: ['ItemCreated', 'ItemUpdated', 'StockAdjusted', 'ItemWentLow', 'ItemRecovered'],
+      ctes: {
+        dashboard_created: dashboardCreated,
+        dashboard_created_items: dashboardCreatedItems,
+        dashboard_steps: itemBatchSteps,
+        dashboard_levels: sql`select d.item_id, d.category_id as was_category, d.quantity as was_quantity, d.price as was_price,
+            d.low as was_low, min((s.created_at at time zone 'UTC')::date) as day,
+            greatest(position(lower(right(s.stream_id, 1)) in '0123456789abcdef') - 1, 0) as shard,
+            count(*) filter (where s.type = 'StockAdjusted') as adjustments,
+            count(*) filter (where s.type = 'ItemUpdated' and s.data -> 'changes' ? 'price') as repriced,
+            coalesce(bool_or(s.type = 'ItemUpdated' and s.data -> 'changes' ?| array['price', 'categoryId']), false) as moved,
+            coalesce(sum((s.data ->> 'delta')::int) filter (where s.type = 'StockAdjusted'), 0) as delta,
+            coalesce(sum(case
+              when s.type = 'StockAdjusted'
+                then (s.data ->> 'delta')::int * ${fieldAt(sql`s.state`, 'price', sql`d.price`, 'numeric(12, 2)')}
+              when s.type = 'ItemUpdated' and s.data -> 'changes' ? 'price'
+                then ${fieldAt(sql`s.state`, 'quantity', sql`d.quantity`, 'int')}
+                  * (round((s.data -> 'changes' -> 'price' ->> 'to')::numeric, 2) - round((s.data -> 'changes' -> 'price' ->> 'from')::numeric, 2))
+              end), 0) as value,
+            (array_agg(s.state order by s.stream_version desc))[1] as state,
+            coalesce((array_agg(s.type = 'ItemWentLow' order by s.stream_version desc)
+              filter (where s.type in ('ItemWentLow', 'ItemRecovered')))[1], d.low) as low
+          from dashboard_steps s join dashboard_items d on d.item_id = s.item_id
+          group by s.stream_id, d.item_id, d.category_id, d.quantity, d.price, d.low`,
+        dashboard_finals: sql`select l.*, ${fieldAt(sql`l.state`, 'categoryId', sql`l.was_category`, 'uuid')} as category_id,
+            ${fieldAt(sql`l.state`, 'quantity', sql`l.was_quantity`, 'int')} as quantity,
+            ${fieldAt(sql`l.state`, 'price', sql`l.was_price`, 'numeric(12, 2)')} as price
+          from dashboard_levels l`,
+        dashboard_item_levels: sql`update dashboard_items d set quantity = f.quantity, low = f.low, price = f.price,
+            category_id = f.category_id
+          from dashboard_finals f where d.item_id = f.item_id`,
+        dashboard_days: addToStockDaily(sql`select day, shard, 0 as items, delta as units, value from dashboard_finals where adjustments > 0 or repriced > 0`),
+        // Adjustments and crossings only update (the handlers only update): the row exists
+        // while the category has items. Moves and creations bring items, so their rows exist after.
+        dashboard_category_sums: sql`select category_id, sum(items) as items, sum(units) as units, sum(value) as value,
+            sum(lows) as lows from (
+              select was_category as category_id, 0 as items, delta as units, value, low::int - was_low::int as lows
+              from dashboard_finals f
+              where not moved and exists (select 1 from category_stock c where c.category_id = f.was_category)
+              union all
+              select was_category, -1, -was_quantity, -was_quantity * was_price, -was_low::int from dashboard_finals where moved
+              union all
+              select category_id, 1, quantity, quantity * price, low::int from dashboard_finals where moved
+              union all
+              select category_id, 1, quantity, quantity * price, low::int from dashboard_created) d
+          group by category_id`,
+        dashboard_categories: sql`insert into category_stock (category_id, item_count, units, value, low_count)
+          select category_id, items, units, value, lows from dashboard_category_sums s
+          where not exists (select 1 from category_stock c where c.category_id = s.category_id and c.item_count + s.items = 0)
+          order by category_id
+          on conflict (category_id) do update set item_count = category_stock.item_count + excluded.item_count,
+            units = category_stock.units + excluded.units,
+            value = category_stock.value + excluded.value, low_count = category_stock.low_count + excluded.low_count`,
+        dashboard_categories_emptied: sql`delete from category_stock c using dashboard_category_sums s
+          where c.category_id = s.category_id and c.item_count + s.items = 0`,
+      },
+    },
+  ],
 };

@@ -5,22 +5,32 @@ import { requirePermission } from '../auth/auth-plugin.js';
 import type { DashboardQueries } from './dashboard-queries.js';
 import type { DisplayQueries } from './display-queries.js';
 import { displaySchema, errors, summarySchema } from './schemas.js';
+import { checkMoment } from '../history/as-of-queries.js';
 
-export const dashboardRoutes: FastifyPluginAsync<{ dashboard: DashboardQueries; display: DisplayQueries }> = async (app, { dashboard, display }) => {
+interface DashboardOptions {
+  dashboard: DashboardQueries;
+  display: DisplayQueries;
+  /** The dashboard as it was at a moment (server/history). */
+  asOf: (at: Date) => DashboardQueries;
+}
+
+export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, { dashboard, display, asOf }) => {
   const view = requirePermission('reports:view');
   const tags = ['dashboard'];
 
-  app.get(
+  app.get<{ Querystring: { asOf?: string } }>(
     '/dashboard',
     {
       onRequest: view,
       schema: {
-        summary: 'Totals, revenue (30 days vs the 30 before), top sellers, near expiry, recent activity, inventory health, 30-day stock value',
+        summary:
+          'Totals, revenue (30 days vs the 30 before), top sellers, near expiry, recent activity, inventory health, 30-day stock value; with asOf, as they were then',
         tags,
+        querystring: { type: 'object', additionalProperties: false, properties: { asOf: { type: 'string', format: 'date-time' } } },
         response: { 200: summarySchema, ...errors },
       },
     },
-    async () => dashboard.summary(),
+    async (request) => (request.query.asOf ? asOf(checkMoment(new Date(request.query.asOf))).summary() : dashboard.summary()),
   );
 
   app.get(

@@ -10,7 +10,14 @@ const numberOrNull = { type: ['number', 'null'] } as const;
 export const summarySchema = obj({
   generatedAt: { type: 'string' },
   totals: obj({ items: { type: 'integer' }, categories: { type: 'integer' }, units: { type: 'integer' }, value: { type: 'number' }, lowStock: { type: 'integer' } }),
-  revenue: obj({ last30Days: { type: 'number' }, previous30Days: { type: 'number' }, changePercent: numberOrNull, unitsSold: { type: 'integer' } }),
+  revenue: obj({
+    last30Days: { type: 'number' },
+    previous30Days: { type: 'number' },
+    changePercent: numberOrNull,
+    unitsSold: { type: 'integer' },
+    forecastNext30Days: { type: 'number' },
+    forecastBasisDays: { type: 'integer' },
+  }),
   topSelling: {
     type: 'array',
     items: obj({ itemId: { type: 'string' }, name: { type: 'string' }, category: { type: 'string' }, sold: { type: 'integer' }, revenue: { type: 'number' } }),

@@ -6,6 +6,8 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGliteDialect } from './pglite-dialect.js';
+import { lockDataFolder } from './data-folder-lock.js';
+import { openListenConnection } from './listen-connection.js';
 import type { DB } from './schema.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -26,6 +28,12 @@ export interface OpenOptions {
   /** PostgreSQL schema to work in (tests use one per run); created if missing. */
   schema?: string;
   poolSize?: number;
+  /** Where connection losses are reported (they are expected during restarts; never fatal). */
+  onConnectionError?: (error: unknown) => void;
+  /** Milliseconds to wait for a new connection before the request answers 503 (default 5000). */
+  connectTimeoutMs?: number;
+  /** Shown in pg_stat_activity (fault tests find their own backends by it). */
+  applicationName?: string;
 }
 
 const INT8 = 20;
@@ -52,56 +60,69 @@ async function openPostgres(options: OpenOptions): Promise<Database> {
     await admin.end();
   }
   const searchPath = options.schema ? `-c search_path="${options.schema}",public` : undefined;
+  const onConnectionError = options.onConnectionError ?? (() => undefined);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     types: pgTypes,
+    // While the database is unreachable a request waits this long for a connection, then
+    // answers 503; without it requests would queue for as long as the outage lasts.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    // Notice a silently dead peer (a cut network, a failover) instead of waiting on it forever.
+    keepAlive: true,
+    application_name: options.applicationName ?? 'stockroom',
     ...(searchPath ? { options: searchPath } : {}),
   });
+  // An idle client whose server went away is removed by the pool, which then emits 'error';
+  // a checked-out client emits 'error' on itself if its socket dies between two queries.
+  // Unhandled, either one is an uncaught exception that kills the process.
+  pool.on('error', (error) => onConnectionError(error));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => onConnectionError(error));
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  const listeners: pg.Client[] = [];
-  let closing = false;
+  const listeners = new Set<{ stop(): Promise<void> }>();
   return {
     db,
     kind: 'postgres',
     async listen(channel, onNotify) {
-      // A dedicated connection; if it drops it is opened again (the poll backstop covers the gap).
-      let client: pg.Client | null = null;
-      let stopped = false;
-      const connect = async (): Promise<void> => {
-        const next = new pg.Client({ connectionString: url });
-        next.on('notification', (n) => n.channel === channel && onNotify());
-        next.on('error', () => undefined);
-        next.on('end', () => {
-          const at = listeners.indexOf(next);
-          if (at >= 0) listeners.splice(at, 1);
-          if (!stopped && !closing) setTimeout(() => void connect().then(onNotify, () => undefined), 1000).unref();
-        });
-        await next.connect();
-        await next.query(`listen "${channel}"`);
-        client = next;
-        listeners.push(next);
-      };
-      await connect();
+      // A dedicated connection that reconnects by itself (see listen-connection.ts).
+      const connection = openListenConnection({
+        connect: () => new pg.Client({ connectionString: url, keepAlive: true, application_name: options.applicationName ?? 'stockroom' }),
+        channel,
+        onNotify,
+        onError: onConnectionError,
+      });
+      listeners.add(connection);
+      // The first attempt may fail while the database is down; it keeps retrying, and the
+      // reader's poll covers the gap.
+      await connection.ready.catch(onConnectionError);
       return async () => {
-        stopped = true;
-        await client?.end().catch(() => undefined);
+        listeners.delete(connection);
+        await connection.stop();
       };
     },
     async close() {
-      closing = true;
-      await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
+      await Promise.all([...listeners].map((c) => c.stop()));
       await db.destroy();
     },
   };
 }
 
 async function openPGlite(options: OpenOptions): Promise<Database> {
-  const lite = await PGlite.create({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    extensions: { pg_trgm },
-    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
-  });
+  // Two processes in one data folder would corrupt it: the second is refused, clearly.
+  const lock = options.dataDir ? lockDataFolder(options.dataDir) : null;
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      extensions: { pg_trgm },
+      parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+    });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const db = new Kysely<DB>({ dialect: new PGliteDialect(lite) });
   if (options.schema) {
     await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db);
@@ -115,7 +136,11 @@ async function openPGlite(options: OpenOptions): Promise<Database> {
       return async () => unsubscribe();
     },
     async close() {
-      await db.destroy();
+      try {
+        await db.destroy();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }

@@ -1,11 +1,15 @@
 // The event store: append with optimistic concurrency and idempotency, inline projections
-// in the same transaction, and reads by stream or after a gap-safe cursor.
+// in the same transaction, and reads by stream or after a gap-safe cursor. An append is one
+// statement: the version check, the event rows, the idempotency record and, for projections
+// that declare a set-based form of their handlers, their updates too (data-modifying CTEs);
+// handlers without one run event by event after it, in the same transaction.
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { ConflictError } from '../errors.js';
 import type {
   AppendResult,
+  BatchProjection,
   Cursor,
   EventMetadata,
   ExpectedVersion,
@@ -24,6 +28,23 @@ export class WrongExpectedVersionError extends ConflictError {
   ) {
     super(`Conflict: ${streamId} is at version ${actual ?? 'unknown'}, expected ${expected}`);
   }
+}
+
+/**
+ * A concurrent writer committed one of the batch's idempotency keys between our check and
+ * our insert. The transaction must roll back and run again: the next check sees the key.
+ */
+export class IdempotencyRace extends Error {
+  constructor() {
+    super('an idempotency key was claimed concurrently');
+  }
+}
+
+/** One stream's part of an append: the version it must be at, and each command's events in order. */
+export interface StreamBatch {
+  stream: StreamRef;
+  expectedVersion: ExpectedVersion;
+  commands: Array<{ events: NewEvent[]; metadata: EventMetadata }>;
 }
 
 interface EventRow {
@@ -62,19 +83,56 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return e?.code === '23505' && (e.constraint === constraint || !!e.message?.includes(constraint));
 }
 
+/**
+ * The stream's last event was written by a transaction whose id is greater than ours.
+ * Readers (the feed, a projection rebuild) order the log by (tx_id, position): appending now
+ * would put our later version before the earlier one. PostgreSQL hands a transaction its id
+ * when it first locks or writes, which can be while it still waits for the item's row lock,
+ * so under contention a later writer can hold the older id. Nothing was written; the whole
+ * transaction runs again and gets a new id, greater than the committed head's.
+ */
+export class StreamOrderConflict extends Error {
+  constructor(streamId: string) {
+    super(`stream ${streamId}: its head was written by a newer transaction`);
+  }
+}
+
+/** Runs `attempt` again (a few times) when it lost an idempotency or stream-order race and rolled back. */
+export async function retryRace<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const retryable = error instanceof IdempotencyRace || error instanceof StreamOrderConflict;
+      if (!retryable || i >= 20) throw error;
+    }
+  }
+}
+
+const batchForms = (projection: Projection): BatchProjection[] =>
+  projection.batch === undefined ? [] : Array.isArray(projection.batch) ? projection.batch : [projection.batch];
+
 export class EventStore {
   private readonly handlers = new Map<string, Array<Projection['handlers'][string]>>();
   private readonly committedListeners = new Set<() => void>();
+  private readonly dispatchedListeners = new Set<(events: StoredEvent[]) => void>();
 
   constructor(
     readonly db: Kysely<DB>,
     readonly projections: Projection[] = [],
   ) {
+    const cteNames = new Map<string, string>();
     for (const projection of projections) {
       for (const [type, handler] of Object.entries(projection.handlers)) {
         const list = this.handlers.get(type) ?? [];
         list.push(handler);
         this.handlers.set(type, list);
+      }
+      // A projection's forms never run together, so they may share names; projections may not.
+      for (const name of batchForms(projection).flatMap((form) => Object.keys(form.ctes))) {
+        const owner = cteNames.get(name);
+        if (owner && owner !== projection.name) throw new Error(`projection ${projection.name}: batch CTE ${name} is already taken`);
+        cteNames.set(name, projection.name);
       }
     }
   }
@@ -83,6 +141,22 @@ export class EventStore {
   onCommitted(listener: () => void): () => void {
     this.committedListeners.add(listener);
     return () => this.committedListeners.delete(listener);
+  }
+
+  /** Called by this process's feed dispatcher with every batch of events it reads, from every instance. */
+  onDispatched(listener: (events: StoredEvent[]) => void): () => void {
+    this.dispatchedListeners.add(listener);
+    return () => this.dispatchedListeners.delete(listener);
+  }
+
+  /** The feed dispatcher's report of what it read (committed events, in commit-safe order). */
+  dispatched(events: StoredEvent[]): void {
+    for (const listener of this.dispatchedListeners) listener(events);
+  }
+
+  /** Tells the after-commit listeners (feed wake-up, NOTIFY) that events were committed. */
+  committed(): void {
+    for (const listener of this.committedListeners) listener();
   }
 
   async append(
@@ -95,7 +169,9 @@ export class EventStore {
     // With 'any', losing a race for the next version number is not a conflict: try again.
     for (let attempt = 1; !result; attempt++) {
       try {
-        result = await this.db.transaction().execute((trx) => this.appendIn(trx, stream, expectedVersion, events, metadata));
+        result = await retryRace(() =>
+          this.db.transaction().execute((trx) => this.appendIn(trx, stream, expectedVersion, events, metadata)),
+        );
       } catch (error) {
         if (!isUniqueViolation(error, 'events_stream_version_unique')) throw error;
         if (expectedVersion !== 'any' || attempt >= 20) {
@@ -103,13 +179,14 @@ export class EventStore {
         }
       }
     }
-    if (!result.replayed && result.events.length > 0) for (const listener of this.committedListeners) listener();
+    if (!result.replayed && result.events.length > 0) this.committed();
     return result;
   }
 
   /**
    * Runs `work` in one transaction with an `append` bound to it: read state (for example
    * with `select ... for update`), decide, append, all atomically. Listeners hear after commit.
+   * If a concurrent duplicate of an idempotency key commits meanwhile, `work` runs again.
    */
   async transact<T>(
     work: (
@@ -120,12 +197,14 @@ export class EventStore {
     let wrote = false;
     let result: T;
     try {
-      result = await this.db.transaction().execute((trx) =>
-        work(trx, async (stream, expected, events, metadata) => {
-          const appended = await this.appendIn(trx, stream, expected, events, metadata);
-          if (!appended.replayed && appended.events.length > 0) wrote = true;
-          return appended;
-        }),
+      result = await retryRace(() =>
+        this.db.transaction().execute((trx) =>
+          work(trx, async (stream, expected, events, metadata) => {
+            const appended = await this.appendIn(trx, stream, expected, events, metadata);
+            if (!appended.replayed && appended.events.length > 0) wrote = true;
+            return appended;
+          }),
+        ),
       );
     } catch (error) {
       if (isUniqueViolation(error, 'events_stream_version_unique')) {
@@ -133,7 +212,7 @@ export class EventStore {
       }
       throw error;
     }
-    if (wrote) for (const listener of this.committedListeners) listener();
+    if (wrote) this.committed();
     return result;
   }
 
@@ -145,46 +224,143 @@ export class EventStore {
     events: NewEvent[],
     metadata: EventMetadata,
   ): Promise<AppendResult> {
-    const key = metadata.idempotencyKey;
-    if (key) {
-      const claimed = await sql`insert into event_idempotency (key, stream_id, result)
-        values (${key}, ${stream.id}, '{}'::jsonb) on conflict (key) do nothing returning key`.execute(trx);
-      if (claimed.rows.length === 0) return this.replay(trx, key);
-    }
+    const prior = await this.priorResult(trx, metadata.idempotencyKey);
+    if (prior) return prior;
     if (events.length === 0) throw new Error('append needs at least one event');
-    // One statement reads the stream's head, checks the expected version and inserts every
-    // event; the unique (stream_id, stream_version) index catches a writer racing past the check.
-    const expected = expectedVersion === 'any' ? null : expectedVersion;
-    const rows = sql.join(
-      events.map(
-        (event, i) =>
-          sql`(${i + 1}::int, ${randomUUID()}::uuid, ${event.type}::text, ${JSON.stringify(event.data)}::jsonb)`,
-      ),
+    const [results] = await this.appendBatch(trx, [{ stream, expectedVersion, commands: [{ events, metadata }] }]);
+    return results![0]!;
+  }
+
+  /**
+   * Appends several commands' events, on one or more streams, in one statement inside the
+   * caller's transaction: each stream's version is checked, each command's events get the
+   * stream's next versions in order, each command with an idempotency key gets its record.
+   * Returns each stream's commands' results, in the order given. Throws
+   * WrongExpectedVersionError (nothing written) when a stream is not at its expected
+   * version, and IdempotencyRace when a key was committed by someone else meanwhile (the
+   * statement then fails as a whole; a caller's transaction must roll back; the keys are
+   * checked beforehand by the caller).
+   */
+  async appendBatch(trx: Transaction, batches: StreamBatch[]): Promise<AppendResult[][]> {
+    const inputs: RawBuilder<unknown>[] = [];
+    const heads: RawBuilder<unknown>[] = [];
+    const owners = new Map<string, { stream: number; command: number }>();
+    const keys = new Set<string>();
+    const types = new Set<string>();
+    batches.forEach((batch, b) => {
+      const expected = batch.expectedVersion === 'any' ? null : batch.expectedVersion;
+      heads.push(sql`(${batch.stream.id}::text, ${expected}::int)`);
+      let n = 0;
+      batch.commands.forEach((command, c) => {
+        const key = command.metadata.idempotencyKey ?? null;
+        if (key) keys.add(key);
+        const metadata = JSON.stringify(command.metadata);
+        for (const event of command.events) {
+          const eventId = randomUUID();
+          owners.set(eventId, { stream: b, command: c });
+          types.add(event.type);
+          inputs.push(
+            sql`(${inputs.length}::int, ${batch.stream.id}::text, ${batch.stream.type}::text, ${++n}::int, ${eventId}::uuid,
+              ${event.type}::text, ${JSON.stringify(event.data)}::jsonb, ${metadata}::jsonb, ${key}::text)`,
+          );
+        }
+      });
+    });
+    const { forms, rest } = this.batchFormsFor(types);
+    const projected = forms.flatMap((form) => Object.entries(form.ctes).map(([name, body]) => sql`${sql.id(name)} as (${body})`));
+    // Created at whole milliseconds: handlers (and a rebuild) see event times as JavaScript
+    // dates, so set-based projections must see the very same value.
+    const rows = await sql<EventRow & { claimed: number }>`with
+      input (ord, stream_id, stream_type, n, event_id, type, data, metadata, idem_key) as (values ${sql.join(inputs)}),
+      heads as (
+        select h.stream_id, h.expected,
+          (select coalesce(max(e.stream_version), 0) from events e where e.stream_id = h.stream_id) as version,
+          (select e.tx_id from events e where e.stream_id = h.stream_id order by e.stream_version desc limit 1) as last_tx
+        from (values ${sql.join(heads)}) h (stream_id, expected)),
+      new_events as (
+        insert into events (stream_id, stream_type, stream_version, event_id, type, data, metadata, created_at)
+        select i.stream_id, i.stream_type, h.version + i.n, i.event_id, i.type, i.data, i.metadata,
+          date_trunc('milliseconds', now())
+        from input i join heads h on h.stream_id = i.stream_id
+        where not exists (select 1 from heads s where s.expected is not null and s.expected <> s.version)
+          and not exists (select 1 from heads s where s.last_tx > pg_current_xact_id())
+        order by i.ord
+        returning position, tx_id, stream_id, stream_type, stream_version, event_id, type, data, metadata, created_at),
+      claimed as (
+        insert into event_idempotency (key, stream_id, result)
+        select i.idem_key, min(n.stream_id), jsonb_build_object('streamId', min(n.stream_id),
+          'version', max(n.stream_version), 'positions', jsonb_agg(n.position order by n.position))
+        from new_events n join input i on i.event_id = n.event_id
+        where i.idem_key is not null
+        group by i.idem_key
+        returning key)
+      ${projected.length ? sql`, ${sql.join(projected)}` : sql``}
+      select ${eventColumns}, (select count(*)::int from claimed) as claimed from new_events`
+      .execute(trx)
+      .catch((error: unknown) => {
+        // A key committed by someone else since the caller checked: nothing was written.
+        if (isUniqueViolation(error, 'event_idempotency_pkey')) throw new IdempotencyRace();
+        throw error;
+      });
+    if (rows.rows.length === 0) await this.explainRefusedAppend(trx, batches);
+    if (Number(rows.rows[0]!.claimed) !== keys.size) throw new IdempotencyRace();
+    const stored = rows.rows.map(toStoredEvent).sort((a, b) => a.position - b.position);
+    for (const event of stored) {
+      for (const handler of rest.get(event.type) ?? []) await handler(event, trx);
+    }
+    const results = batches.map((batch) =>
+      batch.commands.map((): AppendResult => ({ streamId: batch.stream.id, version: 0, events: [], replayed: false })),
     );
-    const inserted = await sql<EventRow>`with head as (
-        select coalesce(max(stream_version), 0) as version from events where stream_id = ${stream.id})
-      insert into events (stream_id, stream_type, stream_version, event_id, type, data, metadata)
-      select ${stream.id}, ${stream.type}, head.version + e.n, e.event_id, e.type, e.data, ${JSON.stringify(metadata)}::jsonb
-      from head, (values ${rows}) as e(n, event_id, type, data)
-      where ${expected}::int is null or head.version = ${expected}::int
-      returning ${eventColumns}`.execute(trx);
-    if (inserted.rows.length === 0) {
-      const head = await sql<{ version: number | null }>`select max(stream_version) as version
-        from events where stream_id = ${stream.id}`.execute(trx);
-      throw new WrongExpectedVersionError(stream.id, expectedVersion, head.rows[0]?.version ?? 0);
+    for (const event of stored) {
+      const owner = owners.get(event.eventId)!;
+      const result = results[owner.stream]![owner.command]!;
+      result.events.push(event);
+      result.version = event.streamVersion;
     }
-    const stored = inserted.rows.map(toStoredEvent).sort((a, b) => a.streamVersion - b.streamVersion);
-    for (const storedEvent of stored) await this.project(storedEvent, trx);
-    const version = stored.at(-1)!.streamVersion;
-    const result: AppendResult = { streamId: stream.id, version, events: stored, replayed: false };
-    if (key) {
-      await sql`update event_idempotency set result = ${JSON.stringify({
-        streamId: stream.id,
-        version,
-        positions: stored.map((e) => e.position),
-      })}::jsonb where key = ${key}`.execute(trx);
+    return results;
+  }
+
+  /** Nothing was inserted: a stream is at another version, or its head is from a newer transaction. */
+  private async explainRefusedAppend(trx: Transaction, batches: StreamBatch[]): Promise<never> {
+    const ids = batches.map((b) => b.stream.id);
+    const heads = await sql<{ stream_id: string; version: number; ahead: boolean }>`
+      select stream_id, max(stream_version)::int as version, bool_or(tx_id > pg_current_xact_id()) as ahead
+      from events where stream_id in (${sql.join(ids)}) group by stream_id`.execute(trx);
+    const byStream = new Map(heads.rows.map((h) => [h.stream_id, h]));
+    for (const batch of batches) {
+      const head = byStream.get(batch.stream.id);
+      if (batch.expectedVersion !== 'any' && batch.expectedVersion !== (head?.version ?? 0)) {
+        throw new WrongExpectedVersionError(batch.stream.id, batch.expectedVersion, head?.version ?? 0);
+      }
     }
-    return result;
+    const ahead = heads.rows.find((h) => h.ahead);
+    if (ahead) throw new StreamOrderConflict(ahead.stream_id);
+    throw new Error('append inserted nothing, for no reason found');
+  }
+
+  /**
+   * Which projections' set-based forms run in the append statement for these event types,
+   * and which handlers then run event by event: a projection goes set-based only when one of
+   * its forms (the first that does) covers every one of these types it handles.
+   */
+  private batchFormsFor(types: Set<string>): { forms: BatchProjection[]; rest: Map<string, Array<Projection['handlers'][string]>> } {
+    const forms: BatchProjection[] = [];
+    const rest = new Map<string, Array<Projection['handlers'][string]>>();
+    for (const projection of this.projections) {
+      const handled = [...types].filter((type) => projection.handlers[type]);
+      if (handled.length === 0) continue;
+      const form = batchForms(projection).find((f) => handled.every((type) => f.types.includes(type)));
+      if (form) {
+        forms.push(form);
+        continue;
+      }
+      for (const type of handled) {
+        const list = rest.get(type) ?? [];
+        list.push(projection.handlers[type]!);
+        rest.set(type, list);
+      }
+    }
+    return { forms, rest };
   }
 
   /** The result of an earlier append with this idempotency key, if there was one. */

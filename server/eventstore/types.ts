@@ -1,5 +1,5 @@
 // Shapes of the event store: what goes in, what is stored, and the read cursor.
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 export interface Actor {
@@ -12,6 +12,8 @@ export interface EventMetadata {
   actor: Actor;
   correlationId: string;
   idempotencyKey?: string;
+  /** Set on events a CSV import wrote (the correlation id is then the import's id): the file's name. */
+  importFile?: string;
 }
 
 export interface NewEvent<T extends string = string, D = unknown> {
@@ -65,6 +67,29 @@ export interface Projection {
   /** Tables it owns: rebuilt from scratch by projections:rebuild and compared by verify. */
   tables: string[];
   handlers: Record<string, (event: StoredEvent, trx: Transaction) => Promise<void>>;
+  /**
+   * The same work for a whole batch of new events in one statement (see BatchProjection).
+   * Several forms: the first that covers the batch's types runs (a lean form for the hot
+   * path first, a general one after it).
+   */
+  batch?: BatchProjection | BatchProjection[];
+}
+
+/**
+ * The set-based form of some of a projection's handlers, for the group-commit path: its
+ * updates become data-modifying CTEs of the one statement that inserts a batch's events.
+ * They read the inserted events from the CTE `new_events` (columns position, stream_id,
+ * stream_type, stream_version, event_id, type, data, metadata, created_at; created_at is
+ * whole milliseconds, as handlers see it) and see every table as it was before the
+ * statement, so they cannot read each other's writes, and may change a row only once:
+ * aggregate per row first. They must leave exactly what the handlers, run event by event,
+ * would leave; projections:verify (a replay through the handlers) checks that.
+ */
+export interface BatchProjection {
+  /** Event types it covers; a batch with another type this projection handles goes event by event. */
+  types: string[];
+  /** Named CTE bodies; names are prefixed with the projection's name when composed. */
+  ctes: Record<string, RawBuilder<unknown>>;
 }
 
 export function formatCursor(cursor: Cursor): string {

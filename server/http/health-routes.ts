@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../app.js';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../db/database-unavailable.js';
 
 export const healthRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -15,12 +16,23 @@ export const healthRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
         response: {
           200: {
             type: 'object',
-            properties: { status: { type: 'string' }, database: { type: 'string' }, version: { type: 'string' } },
-            required: ['status', 'database', 'version'],
+            properties: {
+              status: { type: 'string' },
+              database: { type: 'string' },
+              databaseStatus: { type: 'string' },
+              version: { type: 'string' },
+            },
+            required: ['status', 'database', 'databaseStatus', 'version'],
           },
           503: {
             type: 'object',
-            properties: { status: { type: 'string' }, database: { type: 'string' }, version: { type: 'string' } },
+            properties: {
+              status: { type: 'string' },
+              database: { type: 'string' },
+              databaseStatus: { type: 'string' },
+              version: { type: 'string' },
+              error: { type: 'string' },
+            },
           },
         },
       },
@@ -28,9 +40,19 @@ export const healthRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
     async (_request, reply) => {
       try {
         await sql`select 1`.execute(ctx.database.db);
-        return { status: 'ok', database: ctx.database.kind, version: ctx.config.version };
+        return { status: 'ok', database: ctx.database.kind, databaseStatus: 'up', version: ctx.config.version };
       } catch {
-        return reply.status(503).send({ status: 'error', database: ctx.database.kind, version: ctx.config.version });
+        // A load balancer takes this instance out while its database is down and puts it back after.
+        return reply
+          .status(503)
+          .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+          .send({
+            status: 'unavailable',
+            database: ctx.database.kind,
+            databaseStatus: 'down',
+            version: ctx.config.version,
+            error: DATABASE_UNAVAILABLE_MESSAGE,
+          });
       }
     },
   );

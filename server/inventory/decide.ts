@@ -1,8 +1,8 @@
 // Item decisions: pure functions from (command, current state) to events. They throw typed
 // domain errors; ids and the current state come in, nothing is read from the outside.
-import { isLowStock, type AdjustReason } from '../../shared/inventory.js';
+import { ADJUST_MAX_AGE_MS, isLowStock, type AdjustReason } from '../../shared/inventory.js';
 import type { Changes, InventoryEvent, ItemFields } from '../../shared/inventory-events.js';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../errors.js';
 import { checkField, checkFields } from './item-rules.js';
 import type { ItemState } from './item-state.js';
 
@@ -17,6 +17,8 @@ export interface AdjustStock {
   delta: number;
   reason: AdjustReason;
   note: string | null;
+  /** When it was made, if before it is recorded (see adjustmentMoment). */
+  occurredAt?: Date | null;
 }
 
 type Level = { quantity: number; threshold: number } | null;
@@ -43,13 +45,29 @@ export function createItem(command: CreateItem, state: ItemState | null): Invent
   return [{ type: 'ItemCreated', data: { itemId: command.itemId, ...fields } }, ...lowStockTransition(null, fields)];
 }
 
+/**
+ * The moment an adjustment sent later was made (`occurredAt` of the body), checked against the
+ * server's clock: refused when older than a week; null when it is not before `now` (then it
+ * happened when recorded, as any adjustment), also when a device clock runs ahead: a sale
+ * must never be refused for a phone's wrong clock, it only loses its earlier moment. Only
+ * stocktakes read it; the stock itself is the sum of deltas whatever their moments.
+ */
+export function adjustmentMoment(occurredAt: string | undefined, now: Date): Date | null {
+  if (occurredAt === undefined) return null;
+  const at = new Date(occurredAt);
+  if (Number.isNaN(at.getTime())) throw new ValidationError('occurredAt must be a date-time');
+  if (at.getTime() < now.getTime() - ADJUST_MAX_AGE_MS) throw new UnprocessableError('occurredAt is more than 7 days ago');
+  return at.getTime() < now.getTime() ? at : null;
+}
+
 export function adjustStock(command: AdjustStock, current: ItemState | null): InventoryEvent[] {
   const state = live(current);
   if (!Number.isInteger(command.delta) || command.delta === 0) throw new ValidationError('delta must be a non-zero whole number');
   const quantity = state.quantity + command.delta;
   if (quantity < 0) throw new ConflictError('Insufficient stock', { quantity: state.quantity });
+  const occurredAt = command.occurredAt ? { occurredAt: command.occurredAt.toISOString() } : {};
   return [
-    { type: 'StockAdjusted', data: { delta: command.delta, reason: command.reason, note: command.note, quantity } },
+    { type: 'StockAdjusted', data: { delta: command.delta, reason: command.reason, note: command.note, quantity, ...occurredAt } },
     ...lowStockTransition(state, { quantity, threshold: state.threshold }),
   ];
 }

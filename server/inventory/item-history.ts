@@ -2,6 +2,7 @@
 import type { FieldChange, HistoryEntry } from '../../shared/inventory.js';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
 import type { StoredEvent } from '../eventstore/types.js';
+import { importedFrom } from '../../shared/import.js';
 
 export function historyEntry(stored: StoredEvent): HistoryEntry | null {
   const event = { type: stored.type, data: stored.data } as InventoryEvent;
@@ -10,7 +11,8 @@ export function historyEntry(stored: StoredEvent): HistoryEntry | null {
     actor: stored.metadata.actor,
     timestamp: stored.createdAt.toISOString(),
     reason: null,
-    note: null,
+    // A CSV import's changes say where they came from (issue 13).
+    note: stored.metadata.importFile ? importedFrom(stored.metadata.importFile) : null,
     delta: null,
   };
   switch (event.type) {
@@ -33,7 +35,7 @@ export function historyEntry(stored: StoredEvent): HistoryEntry | null {
         ...base,
         type: 'StockAdjusted',
         reason: event.data.reason,
-        note: event.data.note,
+        note: event.data.note ?? base.note,
         delta: event.data.delta,
         changes: [{ field: 'quantity', from: event.data.quantity - event.data.delta, to: event.data.quantity }],
       };

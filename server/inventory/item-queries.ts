@@ -1,14 +1,20 @@
 // Item reads, all served from the items projection (history and as-of read the stream).
+// The hot reads take the request's PrincipalCheck: its columns ride along in the read's own
+// statement, so checking a cached principal costs no round trip of its own.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { HistoryEntry, Item } from '../../shared/inventory.js';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
+import type { PrincipalCheck } from '../auth/principal-check.js';
 import type { DB } from '../db/schema.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { EventStore } from '../eventstore/event-store.js';
 import { evolveItem, type ItemState } from './item-state.js';
 import { itemColumns, stateToItem, toItem, type ItemRow } from './item-rows.js';
 import { historyEntry } from './item-history.js';
+import { withReverts } from '../history/history-reverts.js';
 import { correctionsOf } from './search-words.js';
+import { checkBarcode } from '../../shared/barcode.js';
+import { exportedItems, type ItemExportFilter } from './item-export.js';
 
 export interface ItemPage {
   items: Item[];
@@ -16,6 +22,8 @@ export interface ItemPage {
 }
 
 const columns = sql.raw(itemColumns);
+/** A PrincipalCheck's columns, to append to a select list. */
+const alongside = (check?: PrincipalCheck) => (check?.columns ? sql`, ${check.columns}` : sql``);
 /** Rows a search pass ranks at most. */
 const CANDIDATES = 300;
 
@@ -40,29 +48,50 @@ export class ItemQueries {
     private readonly store: EventStore,
   ) {}
 
-  async find(id: string): Promise<Item | null> {
-    const rows = await sql<ItemRow>`select ${columns} from items where id = ${id}`.execute(this.db);
+  async find(id: string, check?: PrincipalCheck): Promise<Item | null> {
+    const rows = await sql<ItemRow>`select ${columns}${alongside(check)} from items where id = ${id}`.execute(this.db);
+    await check?.confirm(rows.rows[0]);
     return rows.rows[0] ? toItem(rows.rows[0]) : null;
   }
 
-  async require(id: string): Promise<Item> {
-    const item = await this.find(id);
+  async require(id: string, check?: PrincipalCheck): Promise<Item> {
+    const item = await this.find(id, check);
     if (!item) throw new NotFoundError('Item not found');
     return item;
   }
 
+  /**
+   * The item carrying a barcode (as typed or scanned; surrounding spaces dropped). A code
+   * that is not a valid barcode names no item, like an unknown one.
+   */
+  async requireByBarcode(code: string, check?: PrincipalCheck): Promise<Item> {
+    const checked = checkBarcode(code);
+    const rows = await sql<ItemRow>`select ${columns}${alongside(check)} from (select 1) one
+      left join items on barcode = ${checked.ok ? checked.code : null}`.execute(this.db);
+    const row = rows.rows[0];
+    await check?.confirm(row);
+    if (!row?.id) throw new NotFoundError('Item not found');
+    return toItem(row);
+  }
+
   /** Newest first, keyset-paged so a page costs the same at item one million as at item one. */
-  async list(limit: number, cursor?: string): Promise<ItemPage> {
+  async list(limit: number, cursor?: string, check?: PrincipalCheck): Promise<ItemPage> {
     const after = cursor ? decodeCursor(cursor) : null;
     const where = after ? sql`where (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : sql``;
     const rows = await sql<ItemRow & { created_key: string }>`select ${columns},
-        to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key
+        to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key${alongside(check)}
       from items ${where} order by created_at desc, id desc limit ${limit + 1}`.execute(this.db);
+    await check?.confirm(rows.rows[0]);
     const page = rows.rows.slice(0, limit);
     return {
       items: page.map(toItem),
       nextCursor: rows.rows.length > limit ? encodeCursor(page.at(-1)!) : null,
     };
+  }
+
+  /** The items a CSV export writes (item-export.ts), read page by page. */
+  export(filter: ItemExportFilter): Promise<AsyncGenerator<ItemRow>> {
+    return exportedItems(this.db, filter);
   }
 
   async lowStock(): Promise<Item[]> {
@@ -72,34 +101,42 @@ export class ItemQueries {
   }
 
   /**
-   * Typo-tolerant, ranked search over name, SKU, description and category name. Exact
-   * substring matches of every word come first; only when they are too few does a second
+   * Typo-tolerant, ranked search over name, SKU, barcode, description and category name.
+   * An item whose SKU or barcode is the whole query comes first. Exact substring matches of every word come first; only when they are too few does a second
    * pass add typo matches: items with, for each word, the word itself or a known word one or
    * two edits away (from the search dictionary). Each pass ranks at most CANDIDATES rows
    * picked by the GIN index, so a common word costs the same at a million items as at ten.
    */
-  async search(query: string, limit = 50): Promise<Item[]> {
+  async search(query: string, limit = 50, check?: PrincipalCheck): Promise<Item[]> {
     const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
-    if (words.length === 0) return [];
+    if (words.length === 0) {
+      await check?.confirm();
+      return [];
+    }
     const containsWord = (w: string) => sql`search_text like ${`%${likeEscape(w)}%`}`;
     const similarity = words.map((w) => sql`public.word_similarity(${w}, search_text)`);
     const whole = words.join(' ');
-    const rank = (where: RawBuilder<unknown>, trx: Kysely<DB>, excluding: string[]) =>
-      sql<ItemRow>`select ${columns} from (
-          (select * from items where lower(sku) = ${whole}
+    // A scanned or typed barcode is matched exactly (case matters for Code 128 text).
+    const exactCode = sql`(lower(sku) = ${whole} or barcode = ${query.trim()})`;
+    // The same test for ranking, where a row with no barcode must be false, not null (nulls sort first in desc).
+    const isExactCode = sql`(lower(sku) = ${whole} or coalesce(barcode = ${query.trim()}, false))`;
+    const rank = (where: RawBuilder<unknown>, trx: Kysely<DB>, excluding: string[], extra = sql``) =>
+      sql<ItemRow>`select ${columns}${extra} from (
+          (select * from items where ${exactCode}
             ${excluding.length ? sql`and id not in (${sql.join(excluding)})` : sql``})
           union
           (select * from items where ${where}
             ${excluding.length ? sql`and id not in (${sql.join(excluding)})` : sql``}
           limit ${CANDIDATES})) candidates
-        order by (lower(sku) = ${whole}) desc, (${sql.join(similarity, sql` + `)}) desc, name
+        order by ${isExactCode} desc, (${sql.join(similarity, sql` + `)}) desc, name
         limit ${limit}`.execute(trx);
 
     return this.db.transaction().execute(async (trx) => {
       // The planner prices trigram operators as cheap and picks a table scan that then runs
       // word_similarity on every row; the GIN index is always the better path here.
       await sql`set local enable_seqscan = off`.execute(trx);
-      const exact = (await rank(sql.join(words.map(containsWord), sql` and `), trx, [])).rows;
+      const exact = (await rank(sql.join(words.map(containsWord), sql` and `), trx, [], alongside(check))).rows;
+      await check?.confirm(exact[0], trx);
       if (exact.length >= limit) return exact.map(toItem);
       // Typos: each word may also be a known word one or two edits away ('lptop' -> laptop),
       // looked up in the search dictionary; items are then found by those real words.
@@ -115,7 +152,7 @@ export class ItemQueries {
   async history(id: string): Promise<HistoryEntry[]> {
     const events = await this.store.readStream(`item-${id}`);
     if (events.length === 0) throw new NotFoundError('Item not found');
-    return events.map(historyEntry).filter((e): e is HistoryEntry => e !== null);
+    return withReverts(events, historyEntry);
   }
 
   /** The item as it was at a moment, folded from its events up to then. */

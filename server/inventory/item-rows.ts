@@ -14,13 +14,14 @@ export interface ItemRow {
   threshold: number;
   image_url: string | null;
   expiry_date: Date | string | null;
+  barcode: string | null;
   version: number;
   created_at: Date;
   updated_at: Date;
 }
 
 export const itemColumns = `id, name, description, sku, category_id, category_name, quantity, price, threshold,
-  image_url, to_char(expiry_date, 'YYYY-MM-DD') as expiry_date, version, created_at, updated_at`;
+  image_url, to_char(expiry_date, 'YYYY-MM-DD') as expiry_date, barcode, version, created_at, updated_at`;
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
@@ -39,6 +40,7 @@ export function toItem(row: ItemRow): Item {
     imageUrl: row.image_url,
     image_url: row.image_url,
     expiryDate: row.expiry_date === null ? null : String(row.expiry_date),
+    barcode: row.barcode,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     version: Number(row.version),
@@ -57,6 +59,7 @@ export function rowToState(row: ItemRow): ItemState {
     threshold: Number(row.threshold),
     imageUrl: row.image_url,
     expiryDate: row.expiry_date === null ? null : String(row.expiry_date),
+    barcode: row.barcode,
     version: Number(row.version),
     deleted: false,
     createdAt: row.created_at,
@@ -78,6 +81,7 @@ export function stateToItem(state: ItemState, categoryName: string): Item {
     threshold: state.threshold,
     image_url: state.imageUrl,
     expiry_date: state.expiryDate,
+    barcode: state.barcode,
     version: state.version,
     created_at: state.createdAt!,
     updated_at: state.updatedAt!,

@@ -1,6 +1,7 @@
 // Field rules for items, shared by create and update decisions.
 import { ValidationError } from '../errors.js';
 import type { ItemFields } from '../../shared/inventory-events.js';
+import { checkBarcode } from '../../shared/barcode.js';
 
 function requireText(value: string, field: string): string {
   const trimmed = value.trim();
@@ -42,6 +43,14 @@ export function checkExpiryDate(value: string | null): string | null {
   return value;
 }
 
+/** No barcode (null or empty), or a valid one as shared/barcode.ts reads it (trimmed). */
+export function checkBarcodeValue(value: string | null): string | null {
+  if (value === null || value.trim() === '') return null;
+  const checked = checkBarcode(value);
+  if (!checked.ok) throw new ValidationError(checked.error);
+  return checked.code;
+}
+
 /** Normalises one field's value, throwing a ValidationError that names it. */
 export function checkField<K extends keyof ItemFields>(field: K, value: ItemFields[K]): ItemFields[K] {
   switch (field) {
@@ -63,6 +72,8 @@ export function checkField<K extends keyof ItemFields>(field: K, value: ItemFiel
       return checkImageUrl(value as string | null) as ItemFields[K];
     case 'expiryDate':
       return checkExpiryDate(value as string | null) as ItemFields[K];
+    case 'barcode':
+      return checkBarcodeValue(value as string | null) as ItemFields[K];
     default:
       throw new ValidationError(`Unknown field ${String(field)}`);
   }

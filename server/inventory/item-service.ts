@@ -1,17 +1,29 @@
 // Item commands: lock the item's row, decide, append with the expected version, all in one
 // transaction. The row lock makes concurrent adjustments queue instead of conflicting.
+// Stock adjustments, the busiest command, go through a group commit (eventstore/group-commit.ts):
+// those that arrive while their item's transaction is in flight are decided one after the
+// other on the state the previous one left, and written together.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { AdjustStockBody, CreateItemBody, Item, UpdateItemBody } from '../../shared/inventory.js';
-import { itemStream, type ItemFields } from '../../shared/inventory-events.js';
+import { itemStream, type InventoryEvent, type ItemFields } from '../../shared/inventory-events.js';
+import { actorOf, type Principal } from '../auth/principal.js';
+import { stampColumns, type PrincipalCheck } from '../auth/principal-check.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { isUniqueViolation, type EventStore } from '../eventstore/event-store.js';
-import type { EventMetadata, Transaction } from '../eventstore/types.js';
-import { adjustStock, createItem, deleteItem, updateItem } from './decide.js';
+import { isUniqueViolation, retryRace, type EventStore } from '../eventstore/event-store.js';
+import { GroupCommitter, type Pending } from '../eventstore/group-commit.js';
+import type { EventMetadata, NewEvent, Transaction } from '../eventstore/types.js';
+import { adjustmentMoment, adjustStock, createItem, deleteItem, updateItem, type AdjustStock } from './decide.js';
 import { itemColumns, rowToState, toItem, type ItemRow } from './item-rows.js';
 import type { ItemQueries } from './item-queries.js';
+import type { ItemState } from './item-state.js';
+import type { StoredAnswer } from '../http/idempotency.js';
 
 async function lockItem(trx: Transaction, id: string): Promise<ItemRow | null> {
+  // First, before anything gives this transaction its id: writers of one item queue here
+  // with no id yet, so each gets one after the writer before it committed, and the log's
+  // (tx_id, position) order follows the item's versions (see StreamOrderConflict).
+  await sql`select pg_advisory_xact_lock(hashtextextended(${itemStream(id).id}, 0))`.execute(trx);
   const rows = await sql<ItemRow>`select ${sql.raw(itemColumns)} from items where id = ${id} for update`.execute(trx);
   return rows.rows[0] ?? null;
 }
@@ -38,8 +50,20 @@ async function requireFreeSku(trx: Transaction, sku: string, exceptId: string | 
   if (rows.rows.length) throw new ConflictError('SKU already exists');
 }
 
+/**
+ * A barcode names one item in the store: a scan must never have two answers. Checked here
+ * for a message that names the item; the unique index catches the race of two writers.
+ */
+async function requireFreeBarcode(trx: Transaction, barcode: string | null | undefined, exceptId: string | null): Promise<void> {
+  const code = barcode?.trim();
+  if (!code) return;
+  const rows = await sql<{ name: string }>`select name from items where barcode = ${code} and id is distinct from ${exceptId}`.execute(trx);
+  if (rows.rows[0]) throw new ConflictError(`Barcode already used by ${rows.rows[0].name}`);
+}
+
 function mapConstraintErrors(error: unknown): never {
   if (isUniqueViolation(error, 'items_sku_unique')) throw new ConflictError('SKU already exists');
+  if (isUniqueViolation(error, 'items_barcode_unique')) throw new ConflictError('Barcode already used by another item');
   throw error;
 }
 
@@ -53,13 +77,87 @@ const fieldsFromBody = (body: UpdateItemBody): Partial<ItemFields> => ({
   threshold: body.threshold,
   imageUrl: body.image_url,
   expiryDate: body.expiry_date,
+  barcode: body.barcode,
 });
 
+/**
+ * An HTTP request's Idempotency-Key whose stored answer the batch looks up, and whose answer
+ * it stores, itself (server/http/idempotency.ts, `idempotency: 'by-handler'`).
+ */
+export interface AnswerKey {
+  userId: string;
+  key: string;
+  hash: string;
+  /** Called once the answer is stored. */
+  recorded(): void;
+}
+
+/** An adjustment's answer: the item it left, or the answer stored for its Idempotency-Key. */
+export type AdjustAnswer = { item: Item } | { replay: StoredAnswer };
+
+interface AdjustCommand {
+  itemId: string;
+  adjust: AdjustStock;
+  meta: EventMetadata;
+  check?: PrincipalCheck;
+  answer?: AnswerKey;
+}
+
+type AdjustOutcome = AdjustAnswer | { error: unknown };
+
+/** What the lock statement reports besides the rows (see decideAdjustments). */
+type Alongside = Record<string, unknown> & { seen_keys?: unknown; stored_answers?: unknown };
+
+/** One item's part of a batch: its locked row, its state as decided so far, its commands' events. */
+interface StreamWork {
+  row: ItemRow;
+  state: ItemState;
+  commands: Array<{ events: NewEvent[]; metadata: EventMetadata }>;
+}
+
+const eventsSoFar = (work: StreamWork) => work.commands.reduce((n, c) => n + c.events.length, 0);
+
+/** The state an adjustment's events leave (quantity; the rest of an item does not change). */
+function foldAdjustment(state: ItemState, events: InventoryEvent[]): ItemState {
+  const adjusted = events.find((e) => e.type === 'StockAdjusted');
+  return { ...state, quantity: adjusted ? adjusted.data.quantity : state.quantity, version: state.version + events.length };
+}
+
+const parseJson = <T>(value: unknown): T | undefined => (typeof value === 'string' ? JSON.parse(value) : (value ?? undefined)) as T | undefined;
+
+/** The commit of a batch failed: its outcome is unknown, so it is not tried again command by command. */
+class CommitFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super('commit failed');
+  }
+}
+
+export interface ItemServiceOptions {
+  /** Adjustment transactions in flight at once (default 4; 1 on PGlite). */
+  lanes?: number;
+  /** Most adjustments in one transaction (default 64). */
+  maxBatch?: number;
+  /** Adjustments waiting before a second transaction runs beside one in flight (default 8). */
+  overlapAt?: number;
+}
+
 export class ItemService {
+  private readonly adjustments: GroupCommitter<AdjustCommand, AdjustAnswer>;
+
   constructor(
     private readonly store: EventStore,
     private readonly queries: ItemQueries,
-  ) {}
+    options: ItemServiceOptions = {},
+  ) {
+    this.adjustments = new GroupCommitter({
+      lanes: options.lanes ?? 4,
+      maxBatch: options.maxBatch ?? 64,
+      overlapAt: options.overlapAt ?? 8,
+      maxQueued: 10_000,
+      maxWaitMs: 30_000,
+      run: (batch) => this.runAdjustments(batch),
+    });
+  }
 
   async create(body: CreateItemBody, meta: EventMetadata): Promise<Item> {
     const itemId = randomUUID();
@@ -70,6 +168,7 @@ export class ItemService {
         const prior = await this.store.priorResult(trx, meta.idempotencyKey);
         if (prior) return prior.streamId;
         await requireFreeSku(trx, body.sku, null);
+        await requireFreeBarcode(trx, body.barcode, null);
         const fields: ItemFields = {
           name: body.name,
           description: body.description ?? '',
@@ -80,6 +179,7 @@ export class ItemService {
           threshold: body.threshold,
           imageUrl: body.image_url ?? null,
           expiryDate: body.expiry_date ?? null,
+          barcode: body.barcode ?? null,
         };
         return (await append(itemStream(itemId), 0, createItem({ itemId, fields }, null), meta)).streamId;
       })
@@ -101,6 +201,7 @@ export class ItemService {
           if (!found.has(body.category_id)) throw new ValidationError('category_id: Category not found');
         }
         if (body.sku !== undefined) await requireFreeSku(trx, body.sku, id);
+        await requireFreeBarcode(trx, body.barcode, id);
         const events = updateItem({ changes: fieldsFromBody(body) }, rowToState(row));
         if (events.length) await append(itemStream(id), Number(row.version), events, meta);
       })
@@ -108,15 +209,185 @@ export class ItemService {
     return this.queries.require(id);
   }
 
-  async adjust(id: string, body: AdjustStockBody, meta: EventMetadata): Promise<Item> {
-    await this.store.transact(async (trx, append) => {
-      const row = await lockItem(trx, id);
-      if (await this.store.priorResult(trx, meta.idempotencyKey)) return;
-      if (!row) throw new NotFoundError('Item not found');
-      const events = adjustStock({ delta: body.delta, reason: body.reason, note: body.note?.trim() || null }, rowToState(row));
-      await append(itemStream(id), Number(row.version), events, meta);
+  /**
+   * Adjusts stock; answers the item as this adjustment left it. `check` settles a cached
+   * principal inside the transaction, before anything is decided (principal-check.ts).
+   */
+  async adjust(id: string, body: AdjustStockBody, meta: EventMetadata, check?: PrincipalCheck): Promise<Item> {
+    const answer = await this.adjustAnswering(id, body, meta, check);
+    if (!('item' in answer)) throw new Error('no stored answers without an AnswerKey');
+    return answer.item;
+  }
+
+  /** adjust, for an HTTP request whose Idempotency-Key the batch handles (`answer`). */
+  adjustAnswering(id: string, body: AdjustStockBody, meta: EventMetadata, check?: PrincipalCheck, answer?: AnswerKey): Promise<AdjustAnswer> {
+    const occurredAt = adjustmentMoment(body.occurredAt, new Date());
+    const adjust: AdjustStock = { delta: body.delta, reason: body.reason, note: body.note?.trim() || null, occurredAt };
+    return this.adjustments.submit(id, { itemId: id, adjust, meta, check, answer });
+  }
+
+  /** Settles every command of a batch: together, or, if that fails before commit, one by one. */
+  private async runAdjustments(batch: Pending<AdjustCommand, AdjustAnswer>[]): Promise<void> {
+    try {
+      const outcomes = await this.adjustTogether(batch.map((p) => p.command));
+      await this.storeAnswers(batch.map((p) => p.command), outcomes);
+      outcomes.forEach((outcome, i) => ('error' in outcome ? batch[i]!.reject(outcome.error) : batch[i]!.resolve(outcome)));
+    } catch (error) {
+      // The commit itself failed (its outcome may be unknown): every command gets that answer,
+      // as each would have alone; with its Idempotency-Key a retry is safe. Anything earlier
+      // rolled back: each command is tried alone, so one bad command fails alone.
+      if (error instanceof CommitFailed || batch.length === 1) {
+        for (const pending of batch) pending.reject(error instanceof CommitFailed ? error.cause : error);
+        return;
+      }
+      for (const pending of batch) {
+        try {
+          const [outcome] = await this.adjustTogether([pending.command]);
+          await this.storeAnswers([pending.command], [outcome!]);
+          if ('error' in outcome!) pending.reject(outcome.error);
+          else pending.resolve(outcome!);
+        } catch (alone) {
+          pending.reject(alone instanceof CommitFailed ? alone.cause : alone);
+        }
+      }
+    }
+  }
+
+  /**
+   * Stores the answers of the batch's requests that carry an Idempotency-Key, in one
+   * statement for all of them (the idempotency plugin would store each on its own). As with
+   * the plugin, the change is committed by now: if this fails, a retry of the key is still
+   * answered from the event store's own record, with the item as it then stands.
+   */
+  private async storeAnswers(commands: AdjustCommand[], outcomes: AdjustOutcome[]): Promise<void> {
+    const answers = commands.flatMap((command, i) => {
+      const outcome = outcomes[i]!;
+      return command.answer && 'item' in outcome ? [{ answer: command.answer, body: JSON.stringify(outcome.item) }] : [];
     });
-    return this.queries.require(id);
+    if (answers.length === 0) return;
+    const rows = answers.map(({ answer, body }) => sql`(${answer.userId}, ${answer.key}, ${answer.hash}, 200, ${body})`);
+    try {
+      await sql`insert into http_idempotency (user_id, key, request_hash, status, body) values ${sql.join(rows)}
+        on conflict do nothing`.execute(this.store.db);
+      for (const { answer } of answers) answer.recorded();
+    } catch {
+      // Left to the plugin: it stores each answer that was not recorded here.
+    }
+  }
+
+  /**
+   * One transaction for a batch: one statement that locks the items (with the keys seen
+   * before, the stored answers and the cached principals' stamps riding along), one statement
+   * that appends every event, writes the idempotency records and the projections, one commit.
+   */
+  private async adjustTogether(commands: AdjustCommand[]): Promise<AdjustOutcome[]> {
+    let committing = false;
+    let wrote = false;
+    let outcomes: AdjustOutcome[];
+    try {
+      outcomes = await retryRace(() =>
+        this.store.db.transaction().execute(async (trx) => {
+          committing = false;
+          const decided = await this.decideAdjustments(trx, commands);
+          wrote = decided.wrote;
+          committing = true;
+          return decided.outcomes;
+        }),
+      );
+    } catch (error) {
+      if (committing) throw new CommitFailed(error);
+      throw error;
+    }
+    if (wrote) this.store.committed();
+    return outcomes;
+  }
+
+  /** Locks the items, decides every command in order on the state the one before left, appends. */
+  private async decideAdjustments(
+    trx: Transaction,
+    commands: AdjustCommand[],
+  ): Promise<{ outcomes: AdjustOutcome[]; wrote: boolean }> {
+    const ids = [...new Set(commands.map((c) => c.itemId))].sort();
+    const keys = [...new Set(commands.map((c) => c.meta.idempotencyKey).filter((k): k is string => !!k))];
+    const cached = commands.map((c) => c.check?.principal).filter((p): p is Principal => !!p?.tentative);
+    // Riding along with the lock: which keys were used before, and the cached principals' stamps.
+    const alongside: RawBuilder<unknown>[] = [];
+    if (keys.length) alongside.push(sql`(select coalesce(json_agg(key), '[]') from event_idempotency where key in (${sql.join(keys)})) as seen_keys`);
+    if (cached.length) alongside.push(stampColumns(cached));
+    const answerKeys = commands.flatMap((c) => (c.answer ? [sql`(${c.answer.userId}, ${c.answer.key})`] : []));
+    if (answerKeys.length) {
+      alongside.push(sql`(select coalesce(json_agg(json_build_array(user_id, key, request_hash, status, body)), '[]')
+        from http_idempotency where (user_id, key) in (${sql.join(answerKeys)})) as stored_answers`);
+    }
+    const extra = alongside.length ? sql`, ${sql.join(alongside)}` : sql``;
+    // Locked in id order, so batches sharing items (on other instances) queue instead of deadlocking.
+    const locked = await sql<ItemRow & Alongside>`select ${sql.raw(itemColumns)} ${extra} from items
+      where id in (${sql.join(ids)}) order by id for update`.execute(trx);
+    let report: Alongside | undefined = locked.rows[0];
+    if (!report && alongside.length) report = (await sql<Alongside>`select ${sql.join(alongside)}`.execute(trx)).rows[0];
+    const seen = new Set(parseJson<string[]>(report?.seen_keys) ?? []);
+    const stored = new Map(
+      (parseJson<Array<[string, string, string, number, string]>>(report?.stored_answers) ?? []).map(
+        ([userId, key, hash, status, body]) => [JSON.stringify([userId, key]), { request_hash: hash, status, body }] as const,
+      ),
+    );
+
+    const streams = new Map<string, StreamWork>();
+    for (const row of locked.rows) {
+      streams.set(row.id, { row, state: rowToState(row), commands: [] });
+    }
+    const decided: Array<
+      { error: unknown } | { replay: StoredAnswer } | { stream: StreamWork; quantity: number; events: number; command: number | null }
+    > = [];
+    for (const command of commands) {
+      try {
+        let meta = command.meta;
+        if (command.check) meta = { ...meta, actor: actorOf(await command.check.confirm(report, trx)) };
+        const prior = command.answer && stored.get(JSON.stringify([command.answer.userId, command.answer.key]));
+        if (prior) {
+          // Answered before: the stored answer goes back as it was (or 422 for another request).
+          decided.push({ replay: prior });
+          continue;
+        }
+        const work = streams.get(command.itemId);
+        const key = meta.idempotencyKey;
+        if (key && seen.has(key)) {
+          // A retry of an adjustment already made: nothing new, the item as it now stands.
+          if (!work) throw new NotFoundError('Item not found');
+          decided.push({ stream: work, quantity: work.state.quantity, events: eventsSoFar(work), command: null });
+          continue;
+        }
+        if (!work) throw new NotFoundError('Item not found');
+        const events = adjustStock(command.adjust, work.state);
+        work.state = foldAdjustment(work.state, events);
+        work.commands.push({ events, metadata: meta });
+        if (key) seen.add(key);
+        decided.push({ stream: work, quantity: work.state.quantity, events: eventsSoFar(work), command: work.commands.length - 1 });
+      } catch (error) {
+        decided.push({ error });
+      }
+    }
+
+    const writing = [...streams.values()].filter((w) => w.commands.length > 0);
+    let at: Date | null = null;
+    if (writing.length) {
+      const batches = writing.map((w) => ({ stream: itemStream(w.row.id), expectedVersion: Number(w.row.version), commands: w.commands }));
+      const appended = await this.store.appendBatch(trx, batches);
+      at = appended[0]![0]!.events[0]!.createdAt;
+    }
+    const outcomes = decided.map((d): AdjustOutcome => {
+      if ('error' in d || 'replay' in d) return d;
+      const { row } = d.stream;
+      return {
+        item: toItem({
+          ...row,
+          quantity: d.quantity,
+          version: Number(row.version) + d.events,
+          updated_at: d.events > 0 ? at! : row.updated_at,
+        }),
+      };
+    });
+    return { outcomes, wrote: writing.length > 0 };
   }
 
   async delete(id: string, expectedVersion: number | undefined, meta: EventMetadata): Promise<void> {

@@ -18,7 +18,7 @@ export function evolveItem(
   switch (event.type) {
     case 'ItemCreated': {
       const { itemId, ...fields } = event.data;
-      return { ...fields, id: itemId, version: meta.version, deleted: false, createdAt: meta.at, updatedAt: meta.at };
+      return { ...fields, barcode: fields.barcode ?? null, id: itemId, version: meta.version, deleted: false, createdAt: meta.at, updatedAt: meta.at };
     }
     case 'ItemUpdated': {
       if (!state) return state;

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
+import { editedColumns, fieldAt, itemBatchSteps } from './item-batch-steps.js';
 import { rememberWords } from './search-words.js';
 
 export const itemIdOf = (streamId: string) => streamId.slice('item-'.length);
@@ -18,6 +19,7 @@ const columnOf: Record<string, string> = {
   threshold: 'threshold',
   imageUrl: 'image_url',
   expiryDate: 'expiry_date',
+  barcode: 'barcode',
 };
 
 async function touch(trx: Transaction, event: StoredEvent) {
@@ -25,7 +27,27 @@ async function touch(trx: Transaction, event: StoredEvent) {
     where id = ${itemIdOf(event.streamId)}`.execute(trx);
 }
 
-const refreshSearchText = sql`search_text = lower(name || ' ' || sku || ' ' || description || ' ' || category_name)`;
+/**
+ * What search matches against. The barcode goes last and only when there is one, so an item
+ * without one has the same text as before barcodes existed. categories/projection.ts builds
+ * the same text on a rename.
+ */
+const refreshSearchText = sql`search_text = lower(name || ' ' || sku || ' ' || description || ' ' || category_name
+  || coalesce(' ' || barcode, ''))`;
+
+// Parts both set-based forms below share.
+const itemsCreated = sql`insert into items (id, name, description, sku, category_id, category_name, quantity, price, threshold,
+      image_url, expiry_date, barcode, version, created_at, updated_at, search_text)
+    select (n.data ->> 'itemId')::uuid, n.data ->> 'name', n.data ->> 'description', n.data ->> 'sku', c.id, c.name,
+      (n.data ->> 'quantity')::int, (n.data ->> 'price')::numeric, (n.data ->> 'threshold')::int, n.data ->> 'imageUrl',
+      (n.data ->> 'expiryDate')::date, n.data ->> 'barcode',
+      (select max(v.stream_version) from new_events v where v.stream_id = n.stream_id), n.created_at,
+      (select max(v.created_at) from new_events v where v.stream_id = n.stream_id),
+      lower((n.data ->> 'name') || ' ' || (n.data ->> 'sku') || ' ' || (n.data ->> 'description') || ' ' || c.name
+        || coalesce(' ' || (n.data ->> 'barcode'), ''))
+    from new_events n join categories c on c.id = (n.data ->> 'categoryId')::uuid
+    where n.type = 'ItemCreated'
+    order by n.position`;
 
 export const itemsProjection: Projection = {
   name: 'items',
@@ -33,14 +55,15 @@ export const itemsProjection: Projection = {
   handlers: {
     ItemCreated: async (event: StoredEvent<Data<'ItemCreated'>>, trx) => {
       const d = event.data;
+      const barcode = d.barcode ?? null; // absent from events written before barcodes
       await sql`insert into items (id, name, description, sku, category_id, category_name, quantity, price, threshold,
-          image_url, expiry_date, version, created_at, updated_at, search_text)
+          image_url, expiry_date, barcode, version, created_at, updated_at, search_text)
         select ${d.itemId}, ${d.name}, ${d.description}, ${d.sku}, c.id, c.name, ${d.quantity}, ${d.price}, ${d.threshold},
-          ${d.imageUrl}, ${d.expiryDate}, ${event.streamVersion}, ${event.createdAt}, ${event.createdAt},
-          lower(${d.name} || ' ' || ${d.sku} || ' ' || ${d.description} || ' ' || c.name)
+          ${d.imageUrl}, ${d.expiryDate}, ${barcode}::text, ${event.streamVersion}, ${event.createdAt}, ${event.createdAt},
+          lower(${d.name} || ' ' || ${d.sku} || ' ' || ${d.description} || ' ' || c.name || coalesce(' ' || ${barcode}::text, ''))
         from categories c where c.id = ${d.categoryId}`.execute(trx);
       await sql`update categories set item_count = item_count + 1 where id = ${d.categoryId}`.execute(trx);
-      await rememberWords(trx, d.name, d.description, d.sku);
+      await rememberWords(trx, d.name, d.description, d.sku, barcode);
     },
     ItemUpdated: async (event: StoredEvent<Data<'ItemUpdated'>>, trx) => {
       const id = itemIdOf(event.streamId);
@@ -54,7 +77,7 @@ export const itemsProjection: Projection = {
       await sql`update items set ${sql.join(sets)}, version = ${event.streamVersion}, updated_at = ${event.createdAt}
         where id = ${id}`.execute(trx);
       await sql`update items set ${refreshSearchText} where id = ${id}`.execute(trx);
-      await rememberWords(trx, changes.name?.to, changes.description?.to, changes.sku?.to);
+      await rememberWords(trx, changes.name?.to, changes.description?.to, changes.sku?.to, changes.barcode?.to);
     },
     StockAdjusted: async (event: StoredEvent<Data<'StockAdjusted'>>, trx) => {
       const id = itemIdOf(event.streamId);
@@ -76,4 +99,100 @@ export const itemsProjection: Projection = {
       await sql`delete from items where id = ${id}`.execute(trx);
     },
   },
+  batch: [
+    // Without edits (the group commit's adjustments, creations): the hot path's form, kept
+    // apart so its statement stays as small as it was.
+    // A batch of adjustments: each item row updated once, to its last quantity, version and
+    // time (what StockAdjusted and the two touches leave), and one movement per adjustment.
+    // A batch of creations (a CSV import, an API create): one row each, at its stream's last
+    // version (a crossing right after the creation only touches it), the categories' counts
+    // and the search words. An item created in a batch has no adjustment in it (createItem
+    // emits ItemCreated and at most ItemWentLow), and its category exists before the batch.
+    {
+      types: ['ItemCreated', 'StockAdjusted', 'ItemWentLow', 'ItemRecovered'],
+      ctes: {
+        items_created: itemsCreated,
+        items_category_counts: sql`update categories c set item_count = c.item_count + k.created
+          from (select (data ->> 'categoryId')::uuid as id, count(*) as created from new_events where type = 'ItemCreated'
+            group by 1) k
+          where c.id = k.id`,
+        items_words: sql`insert into search_words (word)
+          select distinct w from new_events n,
+            regexp_split_to_table(lower(concat_ws(' ', nullif(n.data ->> 'name', ''), nullif(n.data ->> 'description', ''),
+              nullif(n.data ->> 'sku', ''), nullif(n.data ->> 'barcode', ''))), '[^[:alpha:]]+') w
+          where n.type = 'ItemCreated' and length(w) between 3 and 40 order by w
+          on conflict do nothing`,
+        items_levels: sql`update items i set quantity = coalesce(a.quantity, i.quantity), version = a.version, updated_at = a.at
+          from (
+            select substr(stream_id, 6)::uuid as id, max(stream_version) as version, max(created_at) as at,
+              (array_agg((data ->> 'quantity')::int order by stream_version desc) filter (where type = 'StockAdjusted'))[1] as quantity
+            from new_events where type in ('StockAdjusted', 'ItemWentLow', 'ItemRecovered')
+              and stream_id not in (select stream_id from new_events where type = 'ItemCreated') group by stream_id) a
+          where i.id = a.id`,
+        items_movements: sql`insert into stock_movements (event_id, item_id, delta, reason, quantity_after, unit_price, user_id, created_at)
+          select n.event_id, i.id, (n.data ->> 'delta')::int, n.data ->> 'reason', (n.data ->> 'quantity')::int, i.price,
+            n.metadata -> 'actor' ->> 'uid', n.created_at
+          from new_events n join items i on i.id = substr(n.stream_id, 6)::uuid
+          where n.type = 'StockAdjusted'`,
+      },
+    },
+    // With edits (a re-import updating items by SKU, an API edit, a revert).
+    // A batch of creations (a CSV import, an API create): one row each, at its stream's last
+    // version (a crossing right after the creation only touches it), the categories' counts
+    // and the search words. An item created in a batch has nothing else in it (createItem
+    // emits ItemCreated and at most ItemWentLow), and its category exists before the batch.
+    // A batch of edits and stock changes (adjustments, a re-import updating items by SKU, a
+    // revert): each item row updated once, to the fields its last events set, its last
+    // quantity, version and time (what ItemUpdated, StockAdjusted and the two touches leave);
+    // the search text again when it was edited; one movement per adjustment, at the price the
+    // item had then; the categories' counts for moves; the edited words.
+    {
+      types: ['ItemCreated', 'ItemUpdated', 'StockAdjusted', 'ItemWentLow', 'ItemRecovered'],
+      ctes: {
+        items_created: itemsCreated,
+        // A move is -1 where it leaves and +1 where it goes, as the handler counts it.
+        items_category_counts: sql`update categories c set item_count = c.item_count + k.delta
+          from (select id, sum(delta) as delta from (
+              select (data ->> 'categoryId')::uuid as id, 1 as delta from new_events where type = 'ItemCreated'
+              union all
+              select (data -> 'changes' -> 'categoryId' ->> 'to')::uuid, 1 from new_events
+              where type = 'ItemUpdated' and data -> 'changes' ? 'categoryId'
+              union all
+              select (data -> 'changes' -> 'categoryId' ->> 'from')::uuid, -1 from new_events
+              where type = 'ItemUpdated' and data -> 'changes' ? 'categoryId') m
+            group by id) k
+          where c.id = k.id`,
+        items_words: sql`insert into search_words (word)
+          select distinct w from new_events n,
+            regexp_split_to_table(lower(concat_ws(' ', nullif(n.data ->> 'name', ''), nullif(n.data ->> 'description', ''),
+              nullif(n.data ->> 'sku', ''), nullif(n.data ->> 'barcode', ''),
+              nullif(n.data -> 'changes' -> 'name' ->> 'to', ''), nullif(n.data -> 'changes' -> 'description' ->> 'to', ''),
+              nullif(n.data -> 'changes' -> 'sku' ->> 'to', ''), nullif(n.data -> 'changes' -> 'barcode' ->> 'to', ''))),
+              '[^[:alpha:]]+') w
+          where n.type in ('ItemCreated', 'ItemUpdated') and length(w) between 3 and 40 order by w
+          on conflict do nothing`,
+        items_steps: itemBatchSteps,
+        items_changed: sql`update items i set ${sql.join(editedColumns.map((c) => sql`${sql.ref(c.column)} = ${sql.ref(`v.${c.column}`)}`))},
+            category_name = v.category_name, quantity = v.quantity, version = v.version, updated_at = v.at,
+            search_text = case when v.edited then lower(v.name || ' ' || v.sku || ' ' || v.description || ' ' || v.category_name
+              || coalesce(' ' || v.barcode, '')) else v.search_text end
+          from (
+            select l.item_id, l.version, l.at, l.edited, o.search_text,
+              ${sql.join(editedColumns.map((c) => sql`${fieldAt(sql`l.state`, c.key, sql.ref(`o.${c.column}`), c.type)} as ${sql.ref(c.column)}`))},
+              case when l.state ? 'categoryId' then c.name else o.category_name end as category_name,
+              ${fieldAt(sql`l.state`, 'quantity', sql`o.quantity`, 'int')} as quantity
+            from (select distinct on (stream_id) item_id, state, stream_version as version, created_at as at,
+                  bool_or(type = 'ItemUpdated') over (partition by stream_id) as edited
+                from items_steps order by stream_id, stream_version desc) l
+            join items o on o.id = l.item_id
+            left join categories c on c.id = (l.state ->> 'categoryId')::uuid) v
+          where i.id = v.item_id`,
+        items_movements: sql`insert into stock_movements (event_id, item_id, delta, reason, quantity_after, unit_price, user_id, created_at)
+          select s.event_id, i.id, (s.data ->> 'delta')::int, s.data ->> 'reason', (s.data ->> 'quantity')::int,
+            ${fieldAt(sql`s.state`, 'price', sql`i.price`, 'numeric')}, s.metadata -> 'actor' ->> 'uid', s.created_at
+          from items_steps s join items i on i.id = s.item_id
+          where s.type = 'StockAdjusted'`,
+      },
+    },
+  ],
 };

@@ -1,23 +1,30 @@
 // /api/inventory routes: thin — a schema, a permission, one call.
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AdjustStockBody, CreateItemBody, UpdateItemBody } from '../../shared/inventory.js';
 import { requirePermission } from '../auth/auth-plugin.js';
+import { principalCheck } from '../auth/principal-check.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { commandMeta, expectedVersionOf } from '../http/command-meta.js';
+import { replayAnswer } from '../http/idempotency.js';
 import type { ItemQueries } from './item-queries.js';
-import type { ItemService } from './item-service.js';
+import { checkMoment, type AsOfQueries } from '../history/as-of-queries.js';
+import { itemCsvHeader, itemCsvRow, type ItemExportFilter } from './item-export.js';
+import type { AnswerKey, ItemService } from './item-service.js';
 import {
   adjustBody,
   conflictSchema,
   createItemBody,
   errorSchema,
   historySchema,
-  idParams,
+  itemIdParams,
   itemSchema,
   updateItemBody,
 } from './schemas.js';
 
 type WithId = { Params: { id: string } };
+/** The hot routes take a cached principal and check it in their own statement (auth/principal-check.ts). */
+const checkedInQuery = { principal: 'checked-in-query' } as const;
 const itemList = { type: 'array', items: itemSchema } as const;
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: conflictSchema };
 const versionQuery = {
@@ -25,6 +32,13 @@ const versionQuery = {
   additionalProperties: false,
   properties: { expected_version: { type: 'integer', minimum: 0 } },
 } as const;
+
+/** The request's Idempotency-Key, for a handler that looks up and stores its answer itself. */
+function answerKey(request: FastifyRequest): AnswerKey | undefined {
+  if (!request.idempotencyKey || !request.idempotencyHash) return undefined;
+  const [userId, ...key] = request.idempotencyKey.split(':');
+  return { userId: userId!, key: key.join(':'), hash: request.idempotencyHash, recorded: () => (request.idempotencyRecorded = true) };
+}
 
 /** A PUT that only sets quantity is a stock count: Update stock levels is enough for it. */
 function requireEditPermission(request: FastifyRequest<{ Body: UpdateItemBody }>) {
@@ -38,46 +52,72 @@ function requireEditPermission(request: FastifyRequest<{ Body: UpdateItemBody }>
   throw new ForbiddenError(quantityOnly ? "You don't have permission to update stock levels" : "You don't have permission to manage inventory");
 }
 
-export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: ItemQueries }> = async (app, { items, queries }) => {
+export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: ItemQueries; asOf: AsOfQueries }> = async (
+  app,
+  { items, queries, asOf },
+) => {
   const view = requirePermission('inventory:view');
 
-  app.get<{ Querystring: { limit: number; cursor?: string } }>(
+  app.get<{ Querystring: { limit: number; cursor?: string; asOf?: string } }>(
     '/inventory',
     {
       onRequest: view,
+      config: checkedInQuery,
       schema: {
-        summary: 'List items, newest first. The next page: follow the Link header (rel="next") or pass X-Next-Cursor as cursor.',
+        summary:
+          'List items, newest first. The next page: follow the Link header (rel="next") or pass X-Next-Cursor as cursor. With asOf, the items as they were at that moment.',
         tags: ['inventory'],
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 }, cursor: { type: 'string', maxLength: 200 } },
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+            cursor: { type: 'string', maxLength: 200 },
+            asOf: { type: 'string', format: 'date-time' },
+          },
         },
         response: { 200: itemList, ...errors },
       },
     },
     async (request, reply) => {
-      const page = await queries.list(request.query.limit, request.query.cursor);
+      const { limit, cursor, asOf: at } = request.query;
+      let page;
+      if (at) {
+        await principalCheck(request).confirm();
+        page = await asOf.items(checkMoment(new Date(at)), limit, cursor);
+      } else {
+        page = await queries.list(limit, cursor, principalCheck(request));
+      }
       if (page.nextCursor) {
+        const moment = at ? `&asOf=${encodeURIComponent(at)}` : '';
         reply.header('x-next-cursor', page.nextCursor);
-        reply.header('link', `</api/inventory?limit=${request.query.limit}&cursor=${page.nextCursor}>; rel="next"`);
+        reply.header('link', `</api/inventory?limit=${limit}&cursor=${page.nextCursor}${moment}>; rel="next"`);
       }
       return page.items;
     },
   );
 
-  app.get(
+  app.get<{ Querystring: { asOf?: string } }>(
     '/inventory/low-stock',
-    { onRequest: view, schema: { summary: 'Items at or below their threshold', tags: ['inventory'], response: { 200: itemList, ...errors } } },
-    async () => queries.lowStock(),
+    {
+      onRequest: view,
+      schema: {
+        summary: 'Items at or below their threshold (with asOf, at that moment)',
+        tags: ['inventory'],
+        querystring: { type: 'object', additionalProperties: false, properties: { asOf: { type: 'string', format: 'date-time' } } },
+        response: { 200: itemList, ...errors },
+      },
+    },
+    async (request) => (request.query.asOf ? asOf.lowStock(checkMoment(new Date(request.query.asOf))) : queries.lowStock()),
   );
 
   app.get<{ Querystring: { q: string; limit: number } }>(
     '/inventory/search',
     {
       onRequest: view,
+      config: checkedInQuery,
       schema: {
-        summary: 'Typo-tolerant search over name, SKU, description and category',
+        summary: 'Typo-tolerant search over name, SKU, barcode, description and category',
         tags: ['inventory'],
         querystring: {
           type: 'object',
@@ -88,17 +128,68 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
         response: { 200: itemList, ...errors },
       },
     },
-    async (request) => queries.search(request.query.q, request.query.limit),
+    async (request) => queries.search(request.query.q, request.query.limit, principalCheck(request)),
+  );
+
+  app.get<{ Querystring: ItemExportFilter }>(
+    '/inventory/export.csv',
+    {
+      onRequest: view,
+      schema: {
+        summary:
+          "Items as CSV, in the columns the import reads. categoryId, q, sort and order: a category page's filters; q alone: the Inventory page's search; none: every item",
+        tags: ['inventory'],
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            categoryId: { type: 'string', format: 'uuid' },
+            q: { type: 'string', maxLength: 200 },
+            sort: { type: 'string', enum: ['name', 'price', 'stock'], default: 'name' },
+            order: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+          },
+        },
+        response: { 200: { type: 'string', description: 'text/csv' }, 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const rows = await queries.export(request.query);
+      // Streamed page by page, like the activity export: no store is too big to export.
+      const lines = (async function* () {
+        yield itemCsvHeader();
+        for await (const row of rows) yield itemCsvRow(row);
+      })();
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="inventory.csv"')
+        .send(Readable.from(lines));
+    },
+  );
+
+  app.get<{ Params: { code: string } }>(
+    '/inventory/by-barcode/:code',
+    {
+      onRequest: view,
+      config: checkedInQuery,
+      schema: {
+        summary: "The item with this barcode (what a scan looks up); 404 'Item not found' for an unknown or malformed code",
+        tags: ['inventory'],
+        params: { type: 'object', properties: { code: { type: 'string', maxLength: 200 } }, required: ['code'] },
+        response: { 200: itemSchema, ...errors },
+      },
+    },
+    async (request) => queries.requireByBarcode(request.params.code, principalCheck(request)),
   );
 
   app.get<WithId & { Querystring: { asOf?: string } }>(
     '/inventory/:id',
     {
       onRequest: view,
+      config: checkedInQuery,
       schema: {
         summary: 'One item; with asOf, the item as it was at that moment',
         tags: ['inventory'],
-        params: idParams,
+        params: itemIdParams,
         querystring: {
           type: 'object',
           additionalProperties: false,
@@ -108,8 +199,10 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
       },
     },
     async (request) => {
-      if (request.query.asOf) return queries.asOf(request.params.id, new Date(request.query.asOf));
-      return queries.require(request.params.id);
+      const check = principalCheck(request);
+      if (!request.query.asOf) return queries.require(request.params.id, check);
+      await check.confirm();
+      return queries.asOf(request.params.id, new Date(request.query.asOf));
     },
   );
 
@@ -117,7 +210,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
     '/inventory/:id/history',
     {
       onRequest: view,
-      schema: { summary: "The item's events with who, when, why and what changed", tags: ['inventory'], params: idParams, response: { 200: historySchema, ...errors } },
+      schema: { summary: "The item's events with who, when, why and what changed", tags: ['inventory'], params: itemIdParams, response: { 200: historySchema, ...errors } },
     },
     async (request) => queries.history(request.params.id),
   );
@@ -139,7 +232,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
       schema: {
         summary: 'Update an item (partial). Send If-Match or expected_version: a stale version gets 409 with the current item.',
         tags: ['inventory'],
-        params: idParams,
+        params: itemIdParams,
         body: updateItemBody,
         response: { 200: itemSchema, ...errors },
       },
@@ -158,7 +251,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
       schema: {
         summary: 'Delete an item. If-Match or ?expected_version guard against deleting a changed item.',
         tags: ['inventory'],
-        params: idParams,
+        params: itemIdParams,
         querystring: versionQuery,
         response: { 204: { type: 'null' }, ...errors },
       },
@@ -173,14 +266,19 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
     '/inventory/:id/adjust',
     {
       onRequest: requirePermission('stock:update'),
+      // Its batch checks the cached principal, and looks up and stores the Idempotency-Key's answer.
+      config: { ...checkedInQuery, idempotency: 'by-handler' },
       schema: {
         summary: "Adjust stock atomically by a delta; 409 'Insufficient stock' below 0",
         tags: ['inventory'],
-        params: idParams,
+        params: itemIdParams,
         body: adjustBody,
         response: { 200: itemSchema, ...errors },
       },
     },
-    async (request) => items.adjust(request.params.id, request.body, commandMeta(request)),
+    async (request, reply) => {
+      const answer = await items.adjustAnswering(request.params.id, request.body, commandMeta(request), principalCheck(request), answerKey(request));
+      return 'replay' in answer ? replayAnswer(request, reply, answer.replay) : answer.item;
+    },
   );
 };

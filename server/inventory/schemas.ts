@@ -1,9 +1,13 @@
 // JSON schemas for the inventory and category routes: request bodies in the spec's
 // snake_case, responses in the entity shapes of spec section 3.
 import { ADJUST_REASONS } from '../../shared/inventory.js';
+import { namingParams } from '../http/validation.js';
 
 const uuid = { type: 'string', format: 'uuid' } as const;
-export const idParams = { type: 'object', properties: { id: uuid }, required: ['id'] } as const;
+const idParams = { type: 'object', properties: { id: uuid }, required: ['id'] } as const;
+/** An id that is not a uuid names no item: 404 'Item not found', as for an unknown one. */
+export const itemIdParams = namingParams(idParams, 'Item not found');
+export const categoryIdParams = namingParams(idParams, 'Category not found');
 export const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
 
 export const itemSchema = {
@@ -22,6 +26,7 @@ export const itemSchema = {
     imageUrl: { type: ['string', 'null'] },
     image_url: { type: ['string', 'null'] },
     expiryDate: { type: ['string', 'null'] },
+    barcode: { type: ['string', 'null'] },
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
     version: { type: 'integer' },
@@ -46,6 +51,9 @@ const itemFields = {
   threshold: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
   image_url: { type: ['string', 'null'], maxLength: 2000 },
   expiry_date: { type: ['string', 'null'], maxLength: 10 },
+  // Checked by shared/barcode.ts in the decision (check digits, at most 48 characters once
+  // trimmed); the schema only bounds the size. Empty or null clears it.
+  barcode: { type: ['string', 'null'], maxLength: 64 },
 } as const;
 
 export const createItemBody = {
@@ -76,6 +84,11 @@ export const adjustBody = {
     delta: { type: 'integer', minimum: -1_000_000_000, maximum: 1_000_000_000, not: { const: 0 } },
     reason: { type: 'string', enum: ADJUST_REASONS },
     note: text(500),
+    occurredAt: {
+      type: 'string',
+      format: 'date-time',
+      description: "when the change was made, by the device's clock, for a change sent later (offline); at most 2 minutes ahead, at most 7 days old",
+    },
   },
 } as const;
 
@@ -126,6 +139,14 @@ export const historySchema = {
         type: 'array',
         items: { type: 'object', properties: { field: { type: 'string' }, from: {}, to: {} } },
       },
+      eventId: { type: 'string' },
+      reverts: {
+        anyOf: [
+          { type: 'null' },
+          { type: 'object', properties: { eventId: { type: 'string' }, summary: { type: 'string' }, reason: { type: ['string', 'null'] } } },
+        ],
+      },
+      revertedBy: { anyOf: [{ type: 'null' }, { type: 'object', properties: { name: { type: 'string' }, at: { type: 'string' } } }] },
     },
   },
 } as const;

@@ -1,6 +1,20 @@
 // Who may see which events on the feed. Each event falls in one audience by its stream
 // type; each connection holds a bit mask of the audiences its permissions open. The mask
 // is computed once per (re)authentication so the fan-out only does a bitwise AND.
+//
+// The rules, in short:
+//   - item, category      -> inventory       (inventory:view)
+//   - settings            -> everyone        (every signed-in screen)
+//   - user, role          -> userManagement  (users:view or users:manage)
+//   - stocktake           -> stocktake       (stock:update or stocktake:run: whoever counts;
+//                                              guests never count, so they get none)
+//   - webhook, api-token  -> integrations    (settings:manage)
+//   - anything else       -> unknown         (users:manage: a new stream never leaks by default)
+//   - a user's own streams (user-<uid>, alerts-<uid>) also reach that user (ownerOfStream).
+// An audience is all or nothing for an event: the same bytes go to every member. So an event
+// must carry nothing some member may not see. Stocktake events in particular carry no expected
+// quantity, difference or value (staff count blind): the API computes those on read for those
+// who may run stocktakes, and an approval's numbers are read from the `count` adjustment it posted.
 import type { Permission } from '../../shared/permissions.js';
 
 export const Audience = {
@@ -12,6 +26,10 @@ export const Audience = {
   userManagement: 4,
   /** Stream types this file does not know yet: managers only, so a new stream never leaks by default. */
   unknown: 8,
+  /** Webhook endpoints and API tokens: those who manage settings (the Integrations tab, the header's alert). */
+  integrations: 16,
+  /** Stocktake sessions and counts (issue 15): those who count (Update stock levels) or run counts. */
+  stocktake: 32,
 } as const;
 
 export type AudienceBit = (typeof Audience)[keyof typeof Audience];
@@ -22,6 +40,10 @@ const STREAM_AUDIENCES: Record<string, AudienceBit> = {
   settings: Audience.everyone,
   user: Audience.userManagement,
   role: Audience.userManagement,
+  // The counting phones follow each other live; no expected quantities in these events (above).
+  stocktake: Audience.stocktake,
+  webhook: Audience.integrations,
+  'api-token': Audience.integrations,
 };
 
 export function audienceOfStreamType(streamType: string): AudienceBit {
@@ -33,6 +55,8 @@ export function audienceMask(permissions: readonly Permission[]): number {
   if (permissions.includes('inventory:view')) mask |= Audience.inventory;
   if (permissions.includes('users:view') || permissions.includes('users:manage')) mask |= Audience.userManagement;
   if (permissions.includes('users:manage')) mask |= Audience.unknown;
+  if (permissions.includes('settings:manage')) mask |= Audience.integrations;
+  if (permissions.includes('stock:update') || permissions.includes('stocktake:run')) mask |= Audience.stocktake;
   return mask;
 }
 
@@ -49,5 +73,6 @@ export function ownerOfStream(streamType: string, streamId: string): string | nu
 
 /** Stream types whose events can change who a connected principal is or whether it may stay. */
 export function affectsPrincipals(streamType: string): boolean {
-  return streamType === 'user' || streamType === 'role' || streamType === 'settings';
+  // api-token: a revoked token closes the feeds signed in with it at once.
+  return streamType === 'user' || streamType === 'role' || streamType === 'settings' || streamType === 'api-token';
 }

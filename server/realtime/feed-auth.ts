@@ -19,13 +19,23 @@ export class FeedClose extends Error {
 export interface FeedIdentity {
   token: VerifiedToken;
   principal: Principal;
+  /** Signed in with an API token (srk_...): kept to check it again (revoked, expired, owner changed). */
+  apiToken?: string;
+}
+
+/** API tokens (server/api-tokens): the same sign-in the HTTP routes use for `srk_` bearers. */
+export interface FeedApiTokens {
+  matches(token: string): boolean;
+  authenticate(token: string): Promise<Principal>;
 }
 
 export async function authenticate(
   rawToken: string,
   verifier: TokenVerifier,
   resolvePrincipal: PrincipalResolver,
+  apiTokens?: FeedApiTokens,
 ): Promise<FeedIdentity> {
+  if (apiTokens?.matches(rawToken)) return authenticateApiToken(rawToken, apiTokens);
   let token: VerifiedToken;
   try {
     token = await verifier.verify(rawToken);
@@ -40,6 +50,23 @@ export async function authenticate(
   return { token, principal: await resolve(token, resolvePrincipal) };
 }
 
+/**
+ * A script or till on the feed with its API token: the token's own principal (its
+ * permissions, never more than its owner's now). The connection ends when the token
+ * expires, like an ID token's.
+ */
+export async function authenticateApiToken(rawToken: string, apiTokens: FeedApiTokens): Promise<FeedIdentity> {
+  let principal: Principal;
+  try {
+    principal = await apiTokens.authenticate(rawToken);
+  } catch (error) {
+    throw closeForRefusal(error, { provider: 'api-token' });
+  }
+  // The authenticator hands the resolver the token's expiry in seconds, the feed counts in ms.
+  const expiresAt = principal.token.expiresAt < 1e12 ? principal.token.expiresAt * 1000 : principal.token.expiresAt;
+  return { token: { ...principal.token, expiresAt }, principal, apiToken: rawToken };
+}
+
 /** Re-resolves the principal (periodically and after user, role or settings events). */
 export async function resolve(token: VerifiedToken, resolvePrincipal: PrincipalResolver): Promise<Principal> {
   try {
@@ -49,7 +76,7 @@ export async function resolve(token: VerifiedToken, resolvePrincipal: PrincipalR
   }
 }
 
-function closeForRefusal(error: unknown, token: VerifiedToken): FeedClose {
+function closeForRefusal(error: unknown, token: Pick<VerifiedToken, 'provider'>): FeedClose {
   if (error instanceof DomainError && (error.status === 403 || error.status === 401)) {
     if (error.status === 401) return new FeedClose(CLOSE_CODES.authRequired, error.message);
     // A resolver refuses a signed-in token for a disabled account, or for a guest (anonymous,

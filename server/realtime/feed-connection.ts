@@ -8,9 +8,10 @@ import type { PrincipalResolver } from '../auth/principal.js';
 import type { TokenVerifier } from '../auth/verify-token.js';
 import type { EventStore } from '../eventstore/event-store.js';
 import { formatCursor, type Cursor } from '../eventstore/types.js';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { compareCursors } from './cursor-order.js';
 import { audienceMask } from './event-visibility.js';
-import { authenticate, closeReason, FeedClose, resolve, type FeedIdentity } from './feed-auth.js';
+import { authenticate, authenticateApiToken, closeReason, FeedClose, resolve, type FeedApiTokens, type FeedIdentity } from './feed-auth.js';
 import { encodeEvents, serialize, type EncodedEvent } from './feed-messages.js';
 import type { ItemLabels } from './item-labels.js';
 import type { Limiter } from './limiter.js';
@@ -31,6 +32,8 @@ export interface FeedContext {
   checkResume(cursor: string, target: Cursor): Promise<ResumeCheck>;
   verifier: TokenVerifier;
   resolvePrincipal: PrincipalResolver;
+  /** `srk_` API tokens sign in here too (scripts and tills following the feed). */
+  apiTokens?: FeedApiTokens;
   labels: ItemLabels;
   /** Bounds concurrent catch-up reads across all connections. */
   readLimiter: Limiter;
@@ -131,8 +134,12 @@ export class FeedConnection {
     const identity = this.identity;
     if (!identity || this.state === 'closed') return;
     try {
-      const principal = await resolve(identity.token, this.ctx.resolvePrincipal);
-      if (this.identity === identity) this.setIdentity({ token: identity.token, principal });
+      // An API token is checked again as a whole: revoked or expired closes the connection.
+      const next =
+        identity.apiToken && this.ctx.apiTokens
+          ? await authenticateApiToken(identity.apiToken, this.ctx.apiTokens)
+          : { token: identity.token, principal: await resolve(identity.token, this.ctx.resolvePrincipal) };
+      if (this.identity === identity) this.setIdentity({ ...identity, ...next });
     } catch (error) {
       const close = error as FeedClose;
       // A database hiccup is not a reason to drop everyone; the next check tries again.
@@ -193,7 +200,7 @@ export class FeedConnection {
     clearTimeout(this.authTimer);
     this.state = 'authenticating';
     try {
-      const identity = await authenticate(token, this.ctx.verifier, this.ctx.resolvePrincipal);
+      const identity = await authenticate(token, this.ctx.verifier, this.ctx.resolvePrincipal, this.ctx.apiTokens);
       if (this.state !== 'authenticating') return; // closed meanwhile
       this.setIdentity(identity);
       await this.start(cursor);
@@ -204,7 +211,7 @@ export class FeedConnection {
 
   private async reauthenticate(token: string): Promise<void> {
     try {
-      const identity = await authenticate(token, this.ctx.verifier, this.ctx.resolvePrincipal);
+      const identity = await authenticate(token, this.ctx.verifier, this.ctx.resolvePrincipal, this.ctx.apiTokens);
       if (this.state === 'closed') return;
       if (identity.token.uid !== this.identity?.token.uid) {
         this.close(CLOSE_CODES.forbidden, 'The refreshed token is for another user');
@@ -327,6 +334,10 @@ export class FeedConnection {
   private fail(error: unknown): void {
     if (error instanceof FeedClose) {
       this.close(error.code, error.reason);
+    } else if (isDatabaseUnavailable(error)) {
+      // Not the client's fault and not fatal: it reconnects with its cursor once the database is back.
+      this.ctx.log.warn({ err: error }, 'feed connection closed: database unavailable');
+      this.close(CLOSE_CODES.tryAgainLater, DATABASE_UNAVAILABLE_MESSAGE);
     } else {
       this.ctx.log.error({ err: error }, 'feed connection failed');
       this.close(1011, 'Server error');

@@ -106,6 +106,8 @@ export class FeedDispatcher {
     try {
       const events = await store.readAfter(this.cursorValue, batchSize);
       if (events.length === 0 || this.stopped) return { busyMs: 0, more: false };
+      // Other readers of every instance's events (the principal cache's invalidation).
+      store.dispatched(events);
       const encodeStarted = performance.now();
       const encoded = await encodeEvents(events, labels);
       const last = events[events.length - 1]!;

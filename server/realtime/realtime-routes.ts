@@ -5,7 +5,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import { sql } from 'kysely';
-import { FEED_PROTOCOL } from '../../shared/realtime.js';
+import { CLOSE_CODES, FEED_PROTOCOL } from '../../shared/realtime.js';
+import { apiTokenSignIn } from '../api-tokens/api-tokens-feature.js';
 import type { AppContext } from '../app.js';
 import type { PrincipalResolver } from '../auth/principal.js';
 import { createCommitNotifier, EVENTS_CHANNEL } from './commit-notifier.js';
@@ -55,6 +56,7 @@ export const realtimeRoutes: FastifyPluginAsync<RealtimeRoutesOptions> = async (
     checkResume: (cursor, target) => checkResumeCursor(database.db, cursor, target, settings.maxCatchUpEvents),
     verifier,
     resolvePrincipal,
+    apiTokens: apiTokenSignIn(ctx, resolvePrincipal),
     labels,
     readLimiter: createLimiter(4),
     liveCursor: () => dispatcher.cursor,
@@ -90,8 +92,9 @@ export const realtimeRoutes: FastifyPluginAsync<RealtimeRoutesOptions> = async (
       handleProtocols: (protocols) => (protocols.has(FEED_PROTOCOL) ? FEED_PROTOCOL : false),
     },
     preClose(done) {
-      // Tell clients to come back (1001 going away): they reconnect, to this or another instance.
-      for (const client of this.websocketServer.clients) client.close(1001, 'Server restarting');
+      // 1012 "service restart": clients reconnect (to this server once it is back, or to
+      // another instance behind the same URL) and catch up from their cursor, with no reload.
+      for (const client of this.websocketServer.clients) client.close(CLOSE_CODES.serverRestarting, 'Server restarting');
       this.websocketServer.close(() => done());
     },
   });

@@ -1,6 +1,7 @@
 // Opens the store the way the server would (DATABASE_URL or PGlite in DATA_DIR), for CLI scripts.
 import { ConfigError, loadConfigWithEmulator } from '../config.js';
 import { openStore } from '../main.js';
+import { DataFolderInUseError } from '../db/data-folder-lock.js';
 
 export async function openConfiguredStore() {
   try {
@@ -9,6 +10,10 @@ export async function openConfiguredStore() {
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
+      process.exit(2);
+    }
+    if (error instanceof DataFolderInUseError) {
+      console.error(error.message);
       process.exit(2);
     }
     throw error;

@@ -1,6 +1,7 @@
 // The spec's sample store, written through the same services (so as events) as any user's
 // writes: categories Electronics, Clothing, Food & Beverages and three items with
-// thresholds 5, 10 and 5, two of them already low so alerts have something to show.
+// thresholds 5, 10 and 5, two of them already low so alerts have something to show. Each
+// carries a real EAN-13 (check digit right), so scanning and labels can be tried at once.
 import type { EventStore } from '../eventstore/event-store.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { CategoryService } from '../categories/category-service.js';
@@ -27,6 +28,7 @@ export async function seedDemoStore(store: EventStore, logins: DemoLogin[]): Pro
       name: 'Wireless Mouse',
       description: 'Ergonomic 2.4 GHz wireless mouse with USB receiver',
       sku: 'EL-MOUSE-001',
+      barcode: '5901234123457',
       category_id: electronics.id,
       quantity: 3,
       price: 24.99,
@@ -39,6 +41,7 @@ export async function seedDemoStore(store: EventStore, logins: DemoLogin[]): Pro
       name: 'Cotton T-Shirt',
       description: 'Crew-neck t-shirt, 100% cotton, assorted sizes',
       sku: 'CL-TSHIRT-001',
+      barcode: '4001234567891',
       category_id: clothing.id,
       quantity: 40,
       price: 15,
@@ -51,6 +54,7 @@ export async function seedDemoStore(store: EventStore, logins: DemoLogin[]): Pro
       name: 'Organic Coffee Beans',
       description: 'Whole-bean medium roast, 1 kg bag',
       sku: 'FB-COFFEE-001',
+      barcode: '8712345678906',
       category_id: food.id,
       quantity: 4,
       price: 18.5,

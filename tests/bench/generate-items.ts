@@ -75,6 +75,7 @@ export class BenchCatalog {
             threshold: 10,
             imageUrl: null,
             expiryDate: null,
+            barcode: null,
           };
           await append(itemStream(itemId), 0, createItem({ itemId, fields }, null), meta);
           ids.push(itemId);

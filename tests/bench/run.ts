@@ -1,6 +1,11 @@
 // `npm run bench`: runs every benchmark and prints one table, each result beside its target.
 import { appendBench } from './append-bench.js';
 import { inventoryBench } from './inventory-bench.js';
+import { lighthouseBench } from './lighthouse-bench.js';
+import { commandPathBench } from './command-path-bench.js';
+import { importBench } from './import-bench.js';
+import { webhookBench } from './webhook-bench.js';
+import { asOfBench } from './as-of-bench.js';
 import type { Row } from './bench-kit.js';
 
 const log = (s: string) => console.error(s);
@@ -8,6 +13,11 @@ const only = process.argv[2];
 const suites: [string, () => Promise<Row[]>][] = [
   ['append', appendBench],
   ['inventory', () => inventoryBench(log)],
+  ['lighthouse', () => lighthouseBench(log)],
+  ['command-path', () => commandPathBench(log)],
+  ['import', () => importBench(log)],
+  ['webhooks', () => webhookBench(log)],
+  ['as-of', () => asOfBench(log)],
 ];
 try {
   const { realtimeBench } = await import('./realtime-bench.js' as string);

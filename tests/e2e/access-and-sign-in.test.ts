@@ -93,7 +93,7 @@ describe('access rules and sign-in flows', () => {
     const staff = newUiAccount('staff', 'Sam Staff');
     await signUpViaUi(page, staff, 'staff');
     expect(await roleLabel(page)).toBe('Staff');
-    expect(await navLabels(page)).toEqual(['Dashboard', 'Items', 'Logs', 'Alerts', 'Setup']);
+    expect(await navLabels(page)).toEqual(['Dashboard', 'Items', 'Logs', 'Alerts', 'Count', 'Setup']);
 
     await page.goto('/inventory/add');
     await page.waitForURL('**/dashboard');

@@ -50,6 +50,7 @@ describe('manager inventory flow', () => {
       'Users',
       'Logs',
       'Alerts',
+      'Count',
       'Roles',
       'Setup',
     ]);

@@ -39,7 +39,7 @@ export interface OpenPage {
 export async function openPage(
   browser: Browser,
   server: E2EServer,
-  options: { theme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {},
+  options: Parameters<typeof newAppContext>[2] = {},
 ): Promise<OpenPage> {
   const context = await newAppContext(browser, server, options);
   const page = await context.newPage();

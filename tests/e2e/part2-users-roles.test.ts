@@ -97,7 +97,7 @@ describe('users and roles', () => {
 
     // Same page, no sign-out: the dock gains Users and Roles, the menu says Manager.
     await requester.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).waitFor({ timeout: ROLE_CHANGE_MS });
-    expect(await navLabels(requester.page)).toEqual(['Dashboard', 'Items', 'Users', 'Logs', 'Alerts', 'Roles', 'Setup']);
+    expect(await navLabels(requester.page)).toEqual(['Dashboard', 'Items', 'Users', 'Logs', 'Alerts', 'Count', 'Roles', 'Setup']);
     expect(await roleBadge(requester.page)).toBe('Manager');
     await requester.page.goto('/users');
     await requester.page.getByTestId('user-card').first().waitFor();

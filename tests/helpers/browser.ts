@@ -6,6 +6,14 @@ export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 }
 
+/**
+ * Arguments for a fake camera that plays a video file (Y4M or MJPEG, looped) and a
+ * camera permission granted without a prompt: pass to launchBrowser.
+ */
+export function fakeCameraArgs(videoFile: string): string[] {
+  return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${videoFile}`];
+}
+
 export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),

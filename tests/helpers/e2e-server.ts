@@ -27,11 +27,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startE2EServer(): Promise<E2EServer> {
-  const clientDir = await buildClientForTests();
+/**
+ * `clientDir`: serve a copy of the build instead (a test that changes files, e.g. a new sw.js).
+ * `env`: settings on top of the test config (e.g. a short webhook retry window).
+ */
+export async function startE2EServer(options: { clientDir?: string; env?: Record<string, string> } = {}): Promise<E2EServer> {
+  const clientDir = options.clientDir ?? (await buildClientForTests());
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const config = testConfig({ PORT: String(port), ALLOWED_ORIGINS: url });
+  const config = testConfig({ ...options.env, PORT: String(port), ALLOWED_ORIGINS: url });
   exposeEmulatorToFirebaseAdmin(config);
   const store = await openTestStore({ name: 'pglite' });
   const verifier = createTokenVerifier(config.firebaseProjectId);

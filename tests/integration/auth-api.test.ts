@@ -14,7 +14,7 @@ describe('authentication on /api', () => {
   it('answers /api/health without a token', async () => {
     const res = await server.request('GET', '/api/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', database: 'pglite', version: expect.any(String) });
+    expect(res.body).toEqual({ status: 'ok', database: 'pglite', databaseStatus: 'up', version: expect.any(String) });
   });
 
   it('accepts a real emulator ID token and exposes the user', async () => {

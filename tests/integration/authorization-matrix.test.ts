@@ -90,6 +90,9 @@ const MATRIX: Record<string, Entry> = {
   },
   'GET /api/inventory/low-stock': everyone(200),
   'GET /api/inventory/search': { ...everyone(200), path: () => '/api/inventory/search?q=matrix' },
+  'GET /api/inventory/export.csv': everyone(200),
+  // A code no item carries: anyone who may read items gets the lookup's 404.
+  'GET /api/inventory/by-barcode/:code': { ...everyone(404), path: () => '/api/inventory/by-barcode/4006381333931' },
   'GET /api/inventory/:id': { ...everyone(200), path: (f) => `/api/inventory/${f.itemId}` },
   'PUT /api/inventory/:id': { ...managersOnly(200), path: (f) => `/api/inventory/${f.itemId}`, body: () => ({ description: `Edited ${unique()}` }) },
   'DELETE /api/inventory/:id': { ...managersOnly(404), path: (f) => `/api/inventory/${f.missingUuid}` },
@@ -122,6 +125,70 @@ const MATRIX: Record<string, Entry> = {
 
   // The realtime feed: the HTTP upgrade is public, the token comes in the first message.
   'GET /api/ws': { ...everyone(200), ws: true },
+  // CSV import: managers (inventory create and manage).
+  'POST /api/inventory/import/dry-run': {
+    ...managersOnly(200),
+    body: () => ({ fileName: 'matrix.csv', columns: ['name'], rows: [{ row: 2, cells: ['Matrix thing'] }] }),
+  },
+  'POST /api/inventory/import/categories': {
+    ...managersOnly(200),
+    body: () => ({ importId: randomUUID(), fileName: 'matrix.csv', names: [`Matrix ${unique()}`] }),
+  },
+  'POST /api/inventory/import/commit': {
+    ...managersOnly(200),
+    body: () => ({ importId: randomUUID(), fileName: 'matrix.csv', columns: ['name'], rows: [{ row: 2, problem: 'Unterminated quote' }] }),
+  },
+
+  // History: anyone who reads the inventory sees the store as it was and what changed.
+  'GET /api/history/change-at': { ...everyone(200), path: (f) => `/api/history/change-at?streamId=item-${f.itemId}&version=1` },
+  'GET /api/history/change-of-write': { ...everyone(404), path: () => '/api/history/change-of-write?key=matrix-no-such-write' },
+  'GET /api/history/counts': everyone(200),
+  'GET /api/changes': { ...everyone(200), path: () => `/api/changes?from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}` },
+  'GET /api/changes/export.csv': {
+    ...everyone(200),
+    path: () => `/api/changes/export.csv?from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
+  },
+  'GET /api/events/:eventId/revert': { ...everyone(404), path: (f) => `/api/events/${f.missingUuid}/revert` },
+  'POST /api/events/:eventId/revert': { ...everyone(404), path: (f) => `/api/events/${f.missingUuid}/revert`, body: () => ({}) },
+
+  // Integrations (webhooks and API tokens): managers only; an id that names nothing is 404.
+  'GET /api/webhooks': managersOnly(200),
+  'GET /api/webhooks/payload-schema': managersOnly(200),
+  'POST /api/webhooks': { ...managersOnly(201), body: () => ({ url: 'http://127.0.0.1:9/matrix', eventTypes: ['*'] }) },
+  'GET /api/webhooks/:id': { ...managersOnly(404), path: (f) => `/api/webhooks/${f.missingUuid}` },
+  'PATCH /api/webhooks/:id': { ...managersOnly(404), path: (f) => `/api/webhooks/${f.missingUuid}`, body: () => ({ enabled: false }) },
+  'DELETE /api/webhooks/:id': { ...managersOnly(404), path: (f) => `/api/webhooks/${f.missingUuid}` },
+  'GET /api/webhooks/:id/deliveries': { ...managersOnly(404), path: (f) => `/api/webhooks/${f.missingUuid}/deliveries` },
+  'POST /api/webhooks/:id/test': { ...managersOnly(404), path: (f) => `/api/webhooks/${f.missingUuid}/test`, body: () => ({}) },
+  'POST /api/webhooks/:id/replay': {
+    ...managersOnly(404),
+    path: (f) => `/api/webhooks/${f.missingUuid}/replay`,
+    body: () => ({ from: new Date().toISOString() }),
+  },
+  'GET /api/tokens': managersOnly(200),
+  'POST /api/tokens': {
+    ...managersOnly(201),
+    body: () => ({ name: `Matrix ${unique()}`, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), permissions: ['inventory:view'] }),
+  },
+  'DELETE /api/tokens/:id': { ...managersOnly(404), path: (f) => `/api/tokens/${f.missingUuid}` },
+
+  // Stocktakes (issue 15): staff see sessions and count; Run stocktakes (managers) starts and approves.
+  'GET /api/stocktakes': { guest: 403, staff: 200, manager: 200 },
+  'POST /api/stocktakes': { ...managersOnly(201), body: (f) => ({ scope: 'category', categoryId: f.categoryId }) },
+  'GET /api/stocktakes/:id': { guest: 403, staff: 404, manager: 404, path: (f) => `/api/stocktakes/${f.missingUuid}` },
+  'POST /api/stocktakes/:id/counts': {
+    guest: 403,
+    staff: 404,
+    manager: 404,
+    path: (f) => `/api/stocktakes/${f.missingUuid}/counts`,
+    body: (f) => ({ itemId: f.itemId, counted: 1, countedAt: new Date().toISOString() }),
+  },
+  'POST /api/stocktakes/:id/lines/:itemId/approve': {
+    ...managersOnly(404),
+    path: (f) => `/api/stocktakes/${f.missingUuid}/lines/${f.itemId}/approve`,
+    body: () => ({}),
+  },
+  'POST /api/stocktakes/:id/approve': { ...managersOnly(404), path: (f) => `/api/stocktakes/${f.missingUuid}/approve`, body: () => ({}) },
 };
 
 /** "METHOD /api/path" of every route the app serves (HEAD twins of GET routes left out). */

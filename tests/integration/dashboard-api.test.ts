@@ -51,7 +51,7 @@ describe.each(backends())('dashboard API on $name', (backend) => {
   it('shows an empty store as zeros, empty lists and a flat 30-day series', async () => {
     const empty = await dashboard(guest);
     expect(empty.totals).toEqual({ items: 0, categories: 0, units: 0, value: 0, lowStock: 0 });
-    expect(empty.revenue).toEqual({ last30Days: 0, previous30Days: 0, changePercent: null, unitsSold: 0 });
+    expect(empty.revenue).toEqual({ last30Days: 0, previous30Days: 0, changePercent: null, unitsSold: 0, forecastNext30Days: 0, forecastBasisDays: 30 });
     expect(empty.topSelling).toEqual([]);
     expect(empty.nearExpiry).toEqual([]);
     expect(empty.recentActivity).toEqual([]);
@@ -80,7 +80,8 @@ describe.each(backends())('dashboard API on $name', (backend) => {
     const d = await dashboard(staff);
     // Units: 12 + 8 + 13 + 6 + 0; value: 12*4.5 + 8*3.25 + 13*1.99 + 6*2 + 0
     expect(d.totals).toEqual({ items: 5, categories: 2, units: 39, value: 117.87, lowStock: 1 });
-    expect(d.revenue).toEqual({ last30Days: 42.5, previous30Days: 0, changePercent: null, unitsSold: 10 });
+    // The store is a day old: the forecast takes today's pace for each of the next 30 days.
+    expect(d.revenue).toEqual({ last30Days: 42.5, previous30Days: 0, changePercent: null, unitsSold: 10, forecastNext30Days: 1275, forecastBasisDays: 1 });
     expect(d.topSelling).toEqual([
       { itemId: coffee.id, name: 'Cold Brew', category: 'Drinks', sold: 8, revenue: 36 },
       { itemId: tea.id, name: 'Green Tea', category: 'Drinks', sold: 2, revenue: 6.5 },
@@ -110,7 +111,10 @@ describe.each(backends())('dashboard API on $name', (backend) => {
   it('compares the last 30 days with the 30 before, seen from a later day', async () => {
     const later = new DashboardQueries(server.store.database.db, () => new Date(Date.now() + 31 * DAY));
     const summary = await later.summary();
-    expect(summary.revenue).toEqual({ last30Days: 0, previous30Days: 42.5, changePercent: -100, unitsSold: 0 });
+    expect(summary.revenue).toEqual({ last30Days: 0, previous30Days: 42.5, changePercent: -100, unitsSold: 0, forecastNext30Days: 0, forecastBasisDays: 30 });
+    // Ten days on, the pace is the ten days' sales spread over those ten days.
+    const tenDaysOn = await new DashboardQueries(server.store.database.db).revenue(new Date(Date.now() + 9 * DAY));
+    expect(tenDaysOn).toMatchObject({ last30Days: 42.5, forecastBasisDays: 10, forecastNext30Days: 127.5 });
     expect(summary.topSelling).toEqual([]);
     // Nothing changed since: the series is flat at today's stock.
     expect(new Set(summary.stockValue.map((p) => p.value))).toEqual(new Set([117.87]));

@@ -112,12 +112,12 @@ describe('feed access', { timeout: 120_000 }, () => {
       expect((await garbled.closed).code).toBe(CLOSE_CODES.badMessage);
     });
 
-    it('tells connected clients to come back (1001) when the server shuts down', async () => {
+    it('tells connected clients to come back (1012 service restart) when the server shuts down', async () => {
       const other = await startTestServer(backends()[0]!, { store: server.store });
       const client = await connectFeed(other.url, { token: staff.idToken });
       await client.waitFor(hasHello);
       await other.close();
-      expect(await client.closed).toEqual({ code: 1001, reason: 'Server restarting' });
+      expect(await client.closed).toEqual({ code: 1012, reason: 'Server restarting' });
     });
 
     it('answers ping with pong', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { CreateItemBody, Item } from '../../shared/inventory.js';
 import { addItemWizardMachine, wizardStep } from '../../client/features/inventory/add-item-wizard.machine.js';
-import { firstProblem, toCreateBody, EMPTY_DRAFT, type DraftField } from '../../client/features/inventory/item-draft.js';
+import { firstProblem, toCreateBody, EMPTY_DRAFT, STEP_OF, type DraftField } from '../../client/features/inventory/item-draft.js';
 
 function start(create: (body: CreateItemBody) => Promise<Item> = async (body) => ({ id: 'new', name: body.name }) as Item) {
   const createItem = vi.fn(create);
@@ -70,7 +70,7 @@ describe('add item wizard', () => {
 
   it('creates the item with numbers converted, and ends with it', async () => {
     const { actor, createItem, fill } = start();
-    fill({ ...complete, description: ' Ready to drink ', expiryDate: '2030-06-30', imageUrl: '' });
+    fill({ ...complete, description: ' Ready to drink ', expiryDate: '2030-06-30', imageUrl: '', barcode: ' 4006381333931 ' });
     actor.send({ type: 'NEXT' });
     actor.send({ type: 'NEXT' });
     actor.send({ type: 'SUBMIT' });
@@ -86,6 +86,7 @@ describe('add item wizard', () => {
       threshold: 3,
       image_url: null,
       expiry_date: '2030-06-30',
+      barcode: '4006381333931',
     });
     expect(actor.getSnapshot().output?.item?.id).toBe('new');
   });
@@ -112,6 +113,16 @@ describe('item draft rules', () => {
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, threshold: 'x' }, ids)?.field).toBe('threshold');
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'not a url' }, ids)?.message).toBe('Image URL must be a valid URL');
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, expiryDate: '2030-02-30' }, ids)?.field).toBe('expiryDate');
+  });
+
+  it("checks a barcode with the shared check and shows its message; an empty one is no barcode", () => {
+    expect(firstProblem({ ...EMPTY_DRAFT, ...complete, barcode: '4006381333932' }, ids)).toEqual({
+      field: 'barcode',
+      message: 'Barcode check digit is wrong (EAN-13, expected 1)',
+    });
+    expect(firstProblem({ ...EMPTY_DRAFT, ...complete, barcode: 'SHELF-7' }, ids)).toBeNull();
+    expect(toCreateBody({ ...EMPTY_DRAFT, ...complete, barcode: '  ' }).barcode).toBeNull();
+    expect(STEP_OF.barcode).toBe(1);
   });
 
   it('rounds prices to cents', () => {

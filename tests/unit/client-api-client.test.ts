@@ -92,6 +92,16 @@ describe('api client', () => {
     expect(sleeps).toEqual([2000]);
   });
 
+  it('waits for Retry-After on a 503 (database restarting), then retries with the same key', async () => {
+    const { client, calls, sleeps } = harness([
+      json(503, { error: 'Database unavailable, try again shortly' }, { 'retry-after': '2' }),
+      json(200, { ok: true }),
+    ]);
+    expect(await client.post('/x', { a: 1 })).toEqual({ ok: true });
+    expect(sleeps).toEqual([2000]);
+    expect(calls[0]!.headers['idempotency-key']).toBe(calls[1]!.headers['idempotency-key']);
+  });
+
   it('falls back to 1 s x attempt for a 429 without Retry-After, and gives up after the third', async () => {
     const { client, calls, sleeps } = harness([json(429, {}), json(429, {}), json(429, { error: 'Too many requests. Try again in 30 seconds' })]);
     const error = await failure(client.get('/inventory'));

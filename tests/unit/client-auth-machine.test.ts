@@ -1,72 +1,11 @@
 // The auth machine: restoring a session, each sign-in flow through POST /api/session, the
 // token refresh when the server changed the role claim, the client-side password check,
 // the spec's error messages per flow, and logout.
-import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
-import type { SessionBody, SessionResponse } from '../../shared/accounts.js';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
 import { ApiError } from '../../client/lib/api-client.js';
-import { authMachine, type AuthEvent } from '../../client/features/auth/auth.machine.js';
 import { AUTH_MESSAGES, googleErrorMessage, loginErrorMessage, signupErrorMessage } from '../../client/features/auth/auth-errors.js';
-import type { AuthUser } from '../../client/features/auth/firebase.js';
-
-const user: AuthUser = { uid: 'u1', email: 'sam@stockroom.test', displayName: 'Sam', isAnonymous: false, providerId: 'password' };
-
-function session(overrides: Partial<SessionResponse> = {}): SessionResponse {
-  return {
-    user: { id: 'u1', name: 'Sam', email: 'sam@stockroom.test', role: 'staff', status: 'active', provider: 'password', createdAt: '', avatar: null, managerRequest: null },
-    permissions: ['inventory:view', 'stock:update'],
-    refreshToken: false,
-    ...overrides,
-  };
-}
-
-function start(options: {
-  signIn?: () => Promise<AuthUser>;
-  signUp?: () => Promise<AuthUser>;
-  google?: () => Promise<AuthUser>;
-  guest?: () => Promise<AuthUser>;
-  startSession?: (body: SessionBody) => Promise<SessionResponse>;
-  signOut?: () => Promise<void>;
-  refreshToken?: () => Promise<void>;
-}) {
-  let emit: (event: AuthEvent) => void = () => undefined;
-  const spies = {
-    signIn: vi.fn(options.signIn ?? (async () => user)),
-    signUp: vi.fn(options.signUp ?? (async () => user)),
-    google: vi.fn(options.google ?? (async () => user)),
-    guest: vi.fn(options.guest ?? (async () => ({ ...user, isAnonymous: true }))),
-    startSession: vi.fn(options.startSession ?? (async () => session())),
-    signOut: vi.fn(options.signOut ?? (async () => undefined)),
-    refreshToken: vi.fn(options.refreshToken ?? (async () => undefined)),
-    signedIn: vi.fn(),
-    signedOut: vi.fn(),
-    logoutFailed: vi.fn(),
-  };
-  const actor = createActor(
-    authMachine.provide({
-      actors: {
-        authState: fromCallback<AuthEvent>(({ sendBack }) => {
-          emit = sendBack;
-          return () => undefined;
-        }),
-        emailSignIn: fromPromise(() => spies.signIn()),
-        emailSignUp: fromPromise(() => spies.signUp()),
-        googleSignIn: fromPromise(() => spies.google()),
-        guestSignIn: fromPromise(() => spies.guest()),
-        startSession: fromPromise(({ input }: { input: SessionBody }) => spies.startSession(input)),
-        refreshToken: fromPromise(() => spies.refreshToken()),
-        signOut: fromPromise(() => spies.signOut()),
-      },
-      actions: {
-        signedInEffects: () => spies.signedIn(),
-        signedOutEffects: () => spies.signedOut(),
-        logoutFailedEffects: () => spies.logoutFailed(),
-      },
-    }),
-  );
-  actor.start();
-  return { actor, spies, firebaseUser: (u: AuthUser | null) => emit({ type: 'FIREBASE_USER', user: u }) };
-}
+import { startAuthMachine as start, testSession as session, testUser as user } from '../helpers/auth-machine-harness.js';
 
 const signup = { name: 'Sam Staff', email: 'sam@stockroom.test', password: 'secret123', confirmPassword: 'secret123', role: 'manager' as const };
 

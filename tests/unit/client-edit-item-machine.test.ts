@@ -21,6 +21,7 @@ const base: Item = {
   imageUrl: null,
   image_url: null,
   expiryDate: null,
+  barcode: null,
   createdAt: '',
   updatedAt: '',
   version: 4,
@@ -34,7 +35,7 @@ function start(update: (input: { body: UpdateItemBody; version: number }) => Pro
     editItemMachine.provide({
       actors: {
         load: fromPromise(async () => ({ item: base, categories })),
-        update: fromPromise(({ input }: { input: { id: string; body: UpdateItemBody; version: number } }) => updates(input)),
+        update: fromPromise<Item | null, { id: string; body: UpdateItemBody; version: number; name: string }>(({ input }) => updates(input)),
         remove: fromPromise(() => removes()),
       },
     }),
@@ -51,7 +52,7 @@ describe('edit item machine', () => {
     actor.send({ type: 'CHANGE', field: 'price', value: '5.25' });
     actor.send({ type: 'SAVE' });
     await waitFor(actor, (s) => s.matches('saved'));
-    expect(updates).toHaveBeenCalledWith({ id: 'i1', body: { price: 5.25 }, version: 4 });
+    expect(updates).toHaveBeenCalledWith({ id: 'i1', body: { price: 5.25 }, version: 4, name: 'Cold Brew' });
   });
 
   it('leaves without a request when nothing changed', async () => {
@@ -93,7 +94,7 @@ describe('edit item machine', () => {
     await waitFor(actor, (s) => s.matches('conflict'));
     actor.send({ type: 'OVERWRITE' });
     await waitFor(actor, (s) => s.matches('saved'));
-    expect(updates.mock.calls[1]![0]).toEqual({ id: 'i1', body: { name: 'Cold Brew Coffee', price: 4.5 }, version: 6 });
+    expect(updates.mock.calls[1]![0]).toEqual({ id: 'i1', body: { name: 'Cold Brew Coffee', price: 4.5 }, version: 6, name: 'Cold Brew' });
   });
 
   it("shows the server's reason and re-enables the form when saving fails", async () => {

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
 import { CLOSE_CODES, type FeedEvent } from '../../shared/realtime.js';
-import { backoffMs, feedMachine, feedStatusOf, MAX_BACKOFF_MS, type FeedEmitted, type SocketEvent, type SocketInput } from '../../client/lib/realtime-feed.machine.js';
+import { backoffMs, feedMachine, feedStatusOf, MAX_BACKOFF_MS, reconnectDelayMs, RESTART_SPREAD_MS, shownFeedStatus, type FeedEmitted, type SocketEvent, type SocketInput } from '../../client/lib/realtime-feed.machine.js';
 
 function harness() {
   const sockets: { input: SocketInput; send: (event: SocketEvent) => void; closed: boolean }[] = [];
@@ -119,6 +119,26 @@ describe('feed machine', () => {
     expect(sockets[0]!.closed).toBe(true);
     expect(actor.getSnapshot().context.cursor).toBeNull();
     expect(feedStatusOf(actor.getSnapshot().value)).toBe('offline');
+  });
+
+  it('spreads the first reconnect after a server restart over seconds, so screens do not arrive in one burst', () => {
+    const delays = Array.from({ length: 500 }, (_, i) => reconnectDelayMs(0, 1012, () => i / 500));
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(RESTART_SPREAD_MS.min);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(RESTART_SPREAD_MS.max);
+    // No more than a tenth of 500 displays within any 400 ms.
+    for (let t = 0; t < RESTART_SPREAD_MS.max; t += 100) {
+      expect(delays.filter((d) => d >= t && d < t + 400).length).toBeLessThanOrEqual(60);
+    }
+    expect(reconnectDelayMs(0, 1013, () => 0)).toBe(RESTART_SPREAD_MS.min);
+    // Other drops and later attempts back off as usual.
+    expect(reconnectDelayMs(0, 4000, () => 0.5)).toBe(500);
+    expect(reconnectDelayMs(3, 1012, () => 0.5)).toBe(4000);
+  });
+
+  it('shows Offline while reconnecting with the browser offline, and Reconnecting otherwise', () => {
+    expect(shownFeedStatus('connecting', false)).toBe('offline');
+    expect(shownFeedStatus('connecting', true)).toBe('connecting');
+    expect(shownFeedStatus('live', true)).toBe('live');
   });
 
   it('backs off exponentially with jitter, capped', () => {

@@ -26,6 +26,7 @@ function item(overrides: Partial<Item> = {}): Item {
     imageUrl: null,
     image_url: null,
     expiryDate: null,
+    barcode: null,
     createdAt: '2030-01-01T00:00:00Z',
     updatedAt: '2030-01-01T00:00:00Z',
     version: 2,

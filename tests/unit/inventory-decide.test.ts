@@ -16,6 +16,7 @@ const fields: ItemFields = {
   threshold: 5,
   imageUrl: null,
   expiryDate: null,
+  barcode: null,
 };
 const state = (over: Partial<ItemState> = {}): ItemState => ({
   ...fields,

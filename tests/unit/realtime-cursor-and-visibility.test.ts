@@ -46,6 +46,22 @@ describe('feed visibility', () => {
     expect(audienceMask([]) & Audience.inventory).toBe(0);
   });
 
+  it('shows webhook endpoint and API token events to those who manage settings only', () => {
+    expect(sees('manager', 'webhook')).toBe(true);
+    expect(sees('staff', 'webhook')).toBe(false);
+    expect(sees('guest', 'api-token')).toBe(false);
+    expect(audienceMask(['settings:manage']) & audienceOfStreamType('webhook')).toBeTruthy();
+    expect(audienceMask(['users:manage']) & audienceOfStreamType('api-token')).toBe(0);
+  });
+
+  it('shows stocktake events to those who count or run counts, never to guests', () => {
+    expect(sees('staff', 'stocktake')).toBe(true);
+    expect(sees('manager', 'stocktake')).toBe(true);
+    expect(sees('guest', 'stocktake')).toBe(false);
+    expect(audienceMask(['inventory:view']) & audienceOfStreamType('stocktake')).toBe(0);
+    expect(audienceMask(['stocktake:run']) & audienceOfStreamType('stocktake')).toBeTruthy();
+  });
+
   it('keeps stream types it does not know to managers', () => {
     expect(sees('manager', 'something-new')).toBe(true);
     expect(sees('staff', 'something-new')).toBe(false);

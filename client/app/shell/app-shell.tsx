@@ -1,12 +1,15 @@
-// The shared layout of signed-in screens: the header (product title, live indicator, theme
-// toggle, user menu), the dock, and the page.
+// The shared layout of signed-in screens: the header (product title, Scan, live indicator,
+// theme toggle, user menu), the dock, and the page.
 import { Link, Outlet } from 'react-router-dom';
 import { Icon } from '../../components/icons';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { useSession } from '../../lib/session-context';
 import { DockNav } from './dock-nav';
 import { LiveIndicator } from './live-indicator';
+import { OutboxBadge } from '../../offline/outbox-badge';
+import { IntegrationsAlert } from '../../features/settings/integrations/integrations-alert';
 import { visibleEntries } from './nav-entries';
+import { ScannerHost } from './scanner-host';
 import { UserMenu } from './user-menu';
 import './shell.css';
 
@@ -22,6 +25,9 @@ export function AppShell({ onLogout }: { onLogout: () => void }) {
           <span className="brand-name">Stockroom</span>
         </Link>
         <div className="shell-header-actions">
+          <ScannerHost />
+          <IntegrationsAlert />
+          <OutboxBadge />
           <LiveIndicator />
           <ThemeToggle />
           <UserMenu onLogout={onLogout} />

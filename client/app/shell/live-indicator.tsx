@@ -5,7 +5,7 @@ const LABELS = { live: 'Live', connecting: 'Reconnecting…', offline: 'Offline'
 const TITLES = {
   live: 'Connected: changes by your team appear instantly',
   connecting: 'Reconnecting to live updates; missed changes will be caught up',
-  offline: 'Live updates are off',
+  offline: 'Offline: no network connection; live updates resume and missed changes are caught up when it returns',
   stopped: 'Live updates stopped; reload the page to reconnect',
 } as const;
 

@@ -16,6 +16,8 @@ export const NAV_ENTRIES: NavEntry[] = [
   { to: '/users', label: 'Users', icon: 'users', permission: 'users:manage' },
   { to: '/activity', label: 'Logs', icon: 'list' },
   { to: '/alerts', label: 'Alerts', icon: 'bell' },
+  // Stocktake (issue 15): within a staff phone's five (Setup is also in the user menu).
+  { to: '/stocktake', label: 'Count', icon: 'check-circle', permission: 'stock:update' },
   { to: '/roles', label: 'Roles', icon: 'shield', permission: 'users:manage' },
   { to: '/settings', label: 'Setup', icon: 'settings' },
 ];

@@ -1,10 +1,11 @@
-// The user menu: name, email and role label (Manager, Staff or Guest), links to Profile and
-// Settings, and Logout. Closes on Escape, outside clicks and navigation.
+// The user menu: name, email and role label (Manager, Staff or Guest, or a custom role's
+// own name), links to Profile and Settings, and Logout. Closes on Escape, outside clicks
+// and navigation.
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { roleLabel } from '../../../shared/permissions';
 import { Icon } from '../../components/icons';
 import { useSession } from '../../lib/session-context';
+import { useRoleLabel } from './use-role-label';
 
 export function initialsOf(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -19,7 +20,7 @@ export function UserMenu({ onLogout }: { onLogout: () => void }) {
   const menuId = useId();
   const location = useLocation();
   const name = user.name || user.email || (user.role === 'guest' ? 'Guest' : 'Unknown User');
-  const label = roleLabel(user.role);
+  const label = useRoleLabel(user.role);
 
   useEffect(() => setOpen(false), [location.pathname]);
   useEffect(() => {
@@ -56,7 +57,9 @@ export function UserMenu({ onLogout }: { onLogout: () => void }) {
           <div className="user-menu-header">
             <span className="user-menu-title">{name}</span>
             {user.email ? <span className="user-menu-email">{user.email}</span> : null}
-            <span className={`badge badge-role badge-role-${user.role === 'manager' ? 'manager' : user.role === 'guest' ? 'guest' : 'staff'}`}>{label}</span>
+            {label ? (
+              <span className={`badge badge-role badge-role-${user.role === 'manager' ? 'manager' : user.role === 'guest' ? 'guest' : 'staff'}`}>{label}</span>
+            ) : null}
           </div>
           <Link to="/profile" role="menuitem" className="user-menu-item">
             <Icon name="user" size={16} /> Profile

@@ -2,6 +2,7 @@
 // action filter and sort; more pages on demand (any size of log, by cursor); typing waits a
 // moment before searching; new entries from pushed events go on top when the log is
 // newest-first, and otherwise wait behind a "new activity" notice until the user refreshes.
+// A change reverted from this screen is marked at once; the reverting entry arrives live.
 import { assign, enqueueActions, fromPromise, not, setup } from 'xstate';
 import type { ActivityEntry, ActivityPage } from '../../../shared/inventory';
 import type { FeedEvent } from '../../../shared/realtime';
@@ -33,7 +34,8 @@ export type ActivityEvent =
   | { type: 'RETRY' }
   | { type: 'REFRESH' }
   | { type: 'FEED_EVENT'; event: FeedEvent }
-  | { type: 'RESYNC' };
+  | { type: 'RESYNC' }
+  | { type: 'REVERTED'; eventId: string };
 
 const SEARCH_DELAY_MS = 300;
 const LIVE_DELAY_MS = 200;
@@ -84,6 +86,10 @@ export const activityLogMachine = setup({
     setError: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load activity logs') }),
     setMoreError: assign({ moreError: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load more activity') }),
     markNew: assign({ newActivity: true }),
+    markReverted: assign({
+      entries: ({ context, event }) =>
+        event.type === 'REVERTED' ? context.entries.map((e) => (e.eventId === event.eventId ? { ...e, reverted: true } : e)) : context.entries,
+    }),
     markStale: assign({ stale: true }),
     clearStale: assign({ stale: false }),
   },
@@ -99,6 +105,7 @@ export const activityLogMachine = setup({
     SORT: { target: '.loading', actions: 'setSort' },
     RESET: { target: '.loading', actions: 'reset' },
     REFRESH: '.loading',
+    REVERTED: { actions: 'markReverted' },
   },
   states: {
     typing: {

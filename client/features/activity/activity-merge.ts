@@ -1,11 +1,24 @@
 // New log entries arriving while the log is open: the first page is fetched again and
 // whatever it holds above the newest entry already shown goes on top. When the whole page
-// is new (more arrived than a page holds), the page replaces what was shown.
+// is new (more arrived than a page holds), the page replaces what was shown. Entries shown
+// already take the page's `reverted` (someone reverted them meanwhile).
 import type { ActivityEntry } from '../../../shared/inventory';
 import type { FeedEvent } from '../../../shared/realtime';
 
-/** Events whose projection writes an activity entry. */
-const LOGGED = new Set(['ItemCreated', 'ItemUpdated', 'StockAdjusted', 'ItemDeleted', 'CategoryCreated', 'CategoryUpdated', 'CategoryDeleted']);
+/** Events whose projection writes an activity entry (the stocktake's too: server/stocktake/projection.ts). */
+const LOGGED = new Set([
+  'ItemCreated',
+  'ItemUpdated',
+  'StockAdjusted',
+  'ItemDeleted',
+  'CategoryCreated',
+  'CategoryUpdated',
+  'CategoryDeleted',
+  'StocktakeStarted',
+  'StockCounted',
+  'StocktakeLinesApproved',
+  'StocktakeClosed',
+]);
 
 export function writesActivity(event: FeedEvent): boolean {
   return LOGGED.has(event.type);
@@ -27,5 +40,10 @@ export function mergeLatest(current: readonly ActivityEntry[], latest: readonly 
   if (current.length > 0 && fresh.length === latest.length && latest.length > 0) {
     return { entries: [...latest], added: latest.map((e) => e.id), replaced: true };
   }
-  return { entries: [...fresh, ...current], added: fresh.map((e) => e.id), replaced: false };
+  const latestById = new Map(latest.map((e) => [e.id, e]));
+  const kept = current.map((e) => {
+    const now = latestById.get(e.id);
+    return now && now.reverted !== e.reverted ? { ...e, reverted: now.reverted } : e;
+  });
+  return { entries: [...fresh, ...kept], added: fresh.map((e) => e.id), replaced: false };
 }

@@ -1,5 +1,7 @@
 // Export CSV: the server streams the file; the browser saves it under a dated name. The
 // download needs the ID token, so the app passes in how to fetch with it.
+import { saveBlob } from '../../lib/save-file';
+
 export type AuthorizedFetch = (path: string) => Promise<Response>;
 
 export function csvFileName(now = new Date()): string {
@@ -18,13 +20,5 @@ export async function downloadCsv(fetchWithToken: AuthorizedFetch, path: string)
     }
     throw new Error(message);
   }
-  const url = URL.createObjectURL(await res.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = csvFileName();
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before the blob goes.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(await res.blob(), csvFileName());
 }

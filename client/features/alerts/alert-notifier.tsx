@@ -8,6 +8,7 @@ import type { Item } from '../../../shared/inventory';
 import { api } from '../../lib/api-client';
 import { onFeed } from '../../lib/realtime';
 import { showToast } from '../../lib/toasts';
+import { createBurstGate } from './alert-burst';
 import { currentAlertChoices, loadAlertChoices } from './alert-choices';
 import { showBrowserNotification } from './browser-notifications';
 
@@ -16,18 +17,34 @@ export function alertText(name: string, quantity: number, threshold: number): { 
   return { title: `Low stock: ${name}`, body: `${quantity} left, at or below the threshold of ${threshold}.` };
 }
 
+/** Alerts shown one by one within BURST_WINDOW_MS; the rest are summed up (alert-burst.ts). */
+const BURST_MAX = 3;
+const BURST_WINDOW_MS = 2000;
+
 export function AlertNotifier({ enabled }: { enabled: boolean }) {
   const navigate = useNavigate();
 
   useEffect(() => {
     if (!enabled) return;
     loadAlertChoices(true).catch(() => undefined);
-    const notify = (itemId: string, name: string, quantity: number, threshold: number) => {
-      const choices = currentAlertChoices();
-      const { title, body } = alertText(name || 'An item', quantity, threshold);
-      if (choices.browserNotifications) showBrowserNotification(title, body, `stockroom-alert-${itemId}-${quantity}`, () => navigate('/alerts'));
-      if (choices.inAppToasts) showToast(`${title} — ${body}`, quantity <= 0 ? 'error' : 'info', 6000);
-    };
+    const gate = createBurstGate({
+      max: BURST_MAX,
+      windowMs: BURST_WINDOW_MS,
+      onSummary: (held) => {
+        const choices = currentAlertChoices();
+        const title = `${held} more ${held === 1 ? 'item needs' : 'items need'} attention`;
+        const body = 'See Alerts for every low or out-of-stock item.';
+        if (choices.browserNotifications) showBrowserNotification(title, body, 'stockroom-alert-burst', () => navigate('/alerts'));
+        if (choices.inAppToasts) showToast(`${title} — ${body}`, 'info', 8000);
+      },
+    });
+    const notify = (itemId: string, name: string, quantity: number, threshold: number) =>
+      gate(() => {
+        const choices = currentAlertChoices();
+        const { title, body } = alertText(name || 'An item', quantity, threshold);
+        if (choices.browserNotifications) showBrowserNotification(title, body, `stockroom-alert-${itemId}-${quantity}`, () => navigate('/alerts'));
+        if (choices.inAppToasts) showToast(`${title} — ${body}`, quantity <= 0 ? 'error' : 'info', 6000);
+      });
     const offAlert = onFeed('alert', ({ message }) => {
       if (message.type !== 'alert') return;
       const choices = currentAlertChoices();

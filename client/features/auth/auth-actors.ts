@@ -6,9 +6,16 @@ import type { SessionBody, SessionResponse } from '../../../shared/accounts';
 import { startSession } from './api';
 import { authErrorCode } from './auth-errors';
 import type { AuthEvent, AuthFailure, LoginInput, SignupInput } from './auth.machine';
-import { emailSignIn, emailSignUp, googleSignIn, guestSignIn, idToken, signInMethods, signOutUser, watchAuthState, type AuthUser } from './firebase';
+import { emailSignIn, emailSignUp, googleSignIn, guestSignIn, idToken, signInMethods, signOutUser, watchAuthState, type AuthUser } from './firebase-lazy';
 
 const RETRY_CONFIG_MS = 3000;
+
+/** Firebase starts once this settles (a warm start holds it back behind the first screen). */
+let firebaseMayStart: Promise<unknown> = Promise.resolve();
+
+export function startFirebaseAfter(ready: Promise<unknown>): void {
+  firebaseMayStart = ready.catch(() => undefined);
+}
 
 function failure(error: unknown, methods?: string[]): AuthFailure {
   return { code: authErrorCode(error), ...(methods ? { methods } : {}) };
@@ -18,7 +25,9 @@ export const authActors = {
   authState: fromCallback<AuthEvent>(({ sendBack }) => {
     let stop: () => void = () => undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
     const watch = () => {
+      if (stopped) return;
       stop = watchAuthState(
         (user) => sendBack({ type: 'FIREBASE_USER', user }),
         (error) => {
@@ -28,8 +37,9 @@ export const authActors = {
         },
       );
     };
-    watch();
+    void firebaseMayStart.then(watch);
     return () => {
+      stopped = true;
       clearTimeout(timer);
       stop();
     };

@@ -40,6 +40,8 @@ export interface AuthFailure {
 
 export type AuthEvent =
   | { type: 'FIREBASE_USER'; user: AuthUser | null }
+  /** A returning user's last grant and Firebase's stored user (warm start): render now, confirm after. */
+  | { type: 'WARM_START'; user: AuthUser; session: SessionResponse }
   | ({ type: 'LOGIN' } & LoginInput)
   | ({ type: 'SIGNUP' } & SignupInput)
   | { type: 'GOOGLE'; mode: 'login' | 'signup'; role?: RequestedRole }
@@ -90,6 +92,26 @@ const signInEvents = {
   GUEST: { target: '#auth.signingIn.guest', actions: ['beginGuest'] },
 } as const;
 
+/**
+ * A signed-in user's grant asked for again (POST /api/session with nothing to register): the
+ * answer replaces it, with a token refresh when the server changed the role claim. What a
+ * failure does is the caller's: a background refresh keeps the grant, a warm start's
+ * confirmation ends the session when the server refuses.
+ */
+function askAgainForGrant<OnError>(onError: OnError) {
+  return {
+    invoke: {
+      src: 'startSession',
+      input: () => ({}),
+      onDone: [
+        { guard: 'mustRefreshToken', target: 'refreshingToken', actions: 'setSession' },
+        { target: 'idle', actions: 'setSession' },
+      ],
+      onError,
+    },
+  } as const;
+}
+
 export const authMachine = setup({
   types: {
     context: {} as AuthContext,
@@ -112,6 +134,11 @@ export const authMachine = setup({
     noUser: ({ event }) => event.type === 'FIREBASE_USER' && event.user === null,
     otherUser: ({ context, event }) => event.type === 'FIREBASE_USER' && event.user !== null && event.user.uid !== context.user?.uid,
     mustRefreshToken: ({ event }) => (event as unknown as { output?: SessionResponse }).output?.refreshToken === true,
+    /** The server answered no (account disabled, guests off), as opposed to no answer at all. */
+    sessionRefused: ({ event }) => {
+      const status = (event as unknown as { error?: { status?: unknown } }).error?.status;
+      return status === 401 || status === 403;
+    },
   },
   actions: {
     beginLogin: assign({ error: null, flow: 'login' as AuthFlow, sessionBody: {} }),
@@ -126,6 +153,9 @@ export const authMachine = setup({
       sessionBody: event.type === 'GOOGLE' && event.mode === 'signup' && event.role ? { requestedRole: event.role } : {},
     })),
     beginGuest: assign({ error: null, flow: 'guest' as AuthFlow, sessionBody: {} }),
+    warmStart: assign(({ event }) =>
+      event.type === 'WARM_START' ? { user: event.user, session: event.session, flow: 'session' as AuthFlow, sessionBody: {}, error: null } : {},
+    ),
     beginRestore: assign(({ event }) => ({
       user: event.type === 'FIREBASE_USER' ? event.user : null,
       flow: 'session' as AuthFlow,
@@ -156,6 +186,7 @@ export const authMachine = setup({
     loading: {
       on: {
         FIREBASE_USER: [{ guard: 'hasUser', target: 'signingIn.session', actions: 'beginRestore' }, { target: 'signedOut' }],
+        WARM_START: { target: 'signedIn.warm', actions: 'warmStart' },
       },
     },
     signedOut: {
@@ -252,17 +283,23 @@ export const authMachine = setup({
         idle: {
           on: { REFRESH_SESSION: 'refreshing' },
         },
-        refreshing: {
-          invoke: {
-            src: 'startSession',
-            input: () => ({}),
-            onDone: [
-              { guard: 'mustRefreshToken', target: 'refreshingToken', actions: 'setSession' },
-              { target: 'idle', actions: 'setSession' },
+        // Rendering from the last grant; Firebase has not spoken yet. The same user confirms
+        // it and the grant is asked for again (the server may have changed it meanwhile).
+        warm: {
+          on: {
+            FIREBASE_USER: [
+              { guard: 'noUser', target: '#auth.signedOut' },
+              { guard: 'otherUser', target: '#auth.signingIn.session', actions: 'beginRestore' },
+              { target: 'confirming' },
             ],
-            onError: 'idle',
           },
         },
+        confirming: askAgainForGrant([
+          { guard: 'sessionRefused', target: '#auth.signingIn.leaving', actions: 'setSessionFailure' },
+          // No answer (offline, restarting): keep the grant; the session watch asks again.
+          { target: 'idle' },
+        ] as const),
+        refreshing: askAgainForGrant('idle'),
         refreshingToken: {
           invoke: { src: 'refreshToken', onDone: 'idle', onError: 'idle' },
         },

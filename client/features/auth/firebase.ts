@@ -51,7 +51,8 @@ export function firebaseAuth(): Promise<Auth> {
     const app: FirebaseApp = initializeApp({ apiKey: config.apiKey, authDomain: config.authDomain, projectId: config.projectId });
     const auth = initializeAuth(app, {
       persistence: [indexedDBLocalPersistence, browserLocalPersistence],
-      popupRedirectResolver: browserPopupRedirectResolver,
+      // No popupRedirectResolver here: it loads Google's gapi script at start-up on every
+      // page; the Google sign-in passes it to signInWithPopup, the only place it is needed.
     });
     if (config.authEmulatorUrl) connectAuthEmulator(auth, config.authEmulatorUrl, { disableWarnings: true });
     return auth;
@@ -91,6 +92,8 @@ export function watchAuthState(callback: (user: AuthUser | null) => void, onErro
 
 export async function idToken(forceRefresh = false): Promise<string | null> {
   const auth = await firebaseAuth();
+  // Right after start-up the stored user is still being restored (a warm start asks early).
+  await auth.authStateReady();
   const user = auth.currentUser;
   return user ? user.getIdToken(forceRefresh) : null;
 }
@@ -115,7 +118,7 @@ export async function googleSignIn(): Promise<AuthUser> {
   const auth = await firebaseAuth();
   const provider = new GoogleAuthProvider();
   provider.setCustomParameters({ prompt: 'select_account' });
-  return toAuthUser((await signInWithPopup(auth, provider)).user);
+  return toAuthUser((await signInWithPopup(auth, provider, browserPopupRedirectResolver)).user);
 }
 
 export async function guestSignIn(): Promise<AuthUser> {

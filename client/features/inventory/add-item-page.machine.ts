@@ -1,11 +1,12 @@
 // The full-page add form (/inventory/add): one form, the same rules as the wizard, and on
 // success the new item's page. A failure keeps the input and shows the server's reason.
+// The Stock Threshold starts at the store's Default Low-Stock Threshold (Settings).
 import { assign, fromPromise, setup } from 'xstate';
 import type { Category, CreateItemBody, Item } from '../../../shared/inventory';
 import { errorMessage } from '../../lib/api-client';
 import { toast } from '../../lib/toasts';
 import { inventoryApi } from './api';
-import { EMPTY_DRAFT, firstProblem, toCreateBody, type DraftField, type ItemDraft } from './item-draft';
+import { EMPTY_DRAFT, firstProblem, startingThreshold, toCreateBody, type DraftField, type ItemDraft } from './item-draft';
 
 export interface AddPageContext {
   values: ItemDraft;
@@ -15,15 +16,33 @@ export interface AddPageContext {
   created: Item | null;
 }
 
+interface FormData {
+  categories: Category[];
+  defaultThreshold: number | null;
+}
+
+export interface AddPageInput {
+  /** A scanned code the new item starts with (/inventory/add?barcode=..., linked by the scanner). */
+  barcode?: string;
+}
+
 export type AddPageEvent = { type: 'CHANGE'; field: DraftField; value: string } | { type: 'SUBMIT' } | { type: 'RETRY' };
 
 export const addItemPageMachine = setup({
   types: {
     context: {} as AddPageContext,
     events: {} as AddPageEvent,
+    input: {} as AddPageInput,
   },
   actors: {
-    loadCategories: fromPromise<Category[], void>(() => inventoryApi.categories()),
+    loadForm: fromPromise<FormData, void>(async () => {
+      const [categories, defaultThreshold] = await Promise.all([
+        inventoryApi.categories(),
+        // Without it the field just starts empty: not worth failing the page for.
+        inventoryApi.defaultThreshold().catch(() => null),
+      ]);
+      return { categories, defaultThreshold };
+    }),
     createItem: fromPromise<Item, CreateItemBody>(({ input }) => inventoryApi.createItem(input)),
   },
   guards: {
@@ -37,7 +56,12 @@ export const addItemPageMachine = setup({
     change: assign({
       values: ({ context, event }) => (event.type === 'CHANGE' ? { ...context.values, [event.field]: event.value } : context.values),
     }),
-    setCategories: assign({ categories: ({ event }) => (event as unknown as { output: Category[] }).output }),
+    setForm: assign(({ context, event }) => {
+      const { categories, defaultThreshold } = (event as unknown as { output: FormData }).output;
+      // A retry after a failed load keeps whatever the user already typed.
+      const threshold = context.values.threshold || startingThreshold(defaultThreshold);
+      return { categories, values: { ...context.values, threshold } };
+    }),
     showProblem: assign(({ context }) => {
       const problem = firstProblem(
         context.values,
@@ -55,14 +79,20 @@ export const addItemPageMachine = setup({
   },
 }).createMachine({
   id: 'addItemPage',
-  context: { values: EMPTY_DRAFT, categories: [], error: null, invalidField: null, created: null },
+  context: ({ input }) => ({
+    values: { ...EMPTY_DRAFT, barcode: input?.barcode ?? '' },
+    categories: [],
+    error: null,
+    invalidField: null,
+    created: null,
+  }),
   initial: 'loading',
   on: { CHANGE: { actions: 'change' } },
   states: {
     loading: {
       invoke: {
-        src: 'loadCategories',
-        onDone: { target: 'editing', actions: 'setCategories' },
+        src: 'loadForm',
+        onDone: { target: 'editing', actions: 'setForm' },
         onError: { target: 'loadFailed', actions: 'showLoadFailure' },
       },
     },

@@ -8,12 +8,16 @@ import type { CreateItemBody, Item } from '../../../shared/inventory';
 import { errorMessage } from '../../lib/api-client';
 import { toast } from '../../lib/toasts';
 import { inventoryApi } from './api';
-import { EMPTY_DRAFT, firstProblem, STEP_OF, toCreateBody, type DraftField, type ItemDraft } from './item-draft';
+import { EMPTY_DRAFT, firstProblem, startingThreshold, STEP_OF, toCreateBody, type DraftField, type ItemDraft } from './item-draft';
 
 export interface WizardInput {
   categoryIds: string[];
   /** Pre-selected category (opened from a category). */
   categoryId?: string;
+  /** The store's Default Low-Stock Threshold (Settings): the threshold new items start with. */
+  defaultThreshold?: number | null;
+  /** A scanned code the new item starts with. */
+  barcode?: string;
 }
 
 export interface WizardContext {
@@ -73,7 +77,12 @@ export const addItemWizardMachine = setup({
 }).createMachine({
   id: 'addItemWizard',
   context: ({ input }) => ({
-    values: { ...EMPTY_DRAFT, categoryId: input.categoryId ?? '' },
+    values: {
+      ...EMPTY_DRAFT,
+      categoryId: input.categoryId ?? '',
+      threshold: startingThreshold(input.defaultThreshold),
+      barcode: input.barcode ?? '',
+    },
     categoryIds: input.categoryIds,
     error: null,
     invalidField: null,

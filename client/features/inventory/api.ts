@@ -9,7 +9,9 @@ import type {
   Item,
   UpdateItemBody,
 } from '../../../shared/inventory';
+import type { Settings } from '../../../shared/accounts';
 import { api } from '../../lib/api-client';
+import { sendOrThrowQueued } from '../../offline/outbox';
 
 export type ItemSort = 'name' | 'price' | 'stock';
 export type SortOrder = 'asc' | 'desc';
@@ -29,8 +31,11 @@ export const inventoryApi = {
   categories: () => api.get<Category[]>('/categories'),
   category: (id: string) => api.get<Category>(`/categories/${enc(id)}`),
   createCategory: (body: { name: string; description?: string }) => api.post<Category>('/categories', body),
-  categoryItems: (id: string, query: CategoryItemsQuery) => {
-    const params = new URLSearchParams({ sort: query.sort, order: query.order, page: String(query.page), pageSize: String(PAGE_SIZE) });
+  updateCategory: (id: string, body: { name: string; description: string }, version: number) =>
+    api.put<Category>(`/categories/${enc(id)}`, body, { ifMatch: version }),
+  deleteCategory: (id: string) => api.delete(`/categories/${enc(id)}`),
+  categoryItems: (id: string, query: CategoryItemsQuery, pageSize = PAGE_SIZE) => {
+    const params = new URLSearchParams({ sort: query.sort, order: query.order, page: String(query.page), pageSize: String(pageSize) });
     if (query.q.trim()) params.set('q', query.q.trim());
     return api.get<CategoryItemsPage>(`/categories/${enc(id)}/items?${params}`);
   },
@@ -38,7 +43,18 @@ export const inventoryApi = {
   history: (id: string) => api.get<HistoryEntry[]>(`/inventory/${enc(id)}/history`),
   search: (q: string) => api.get<Item[]>(`/inventory/search?q=${enc(q)}`),
   createItem: (body: CreateItemBody) => api.post<Item>('/inventory', body),
-  updateItem: (id: string, body: UpdateItemBody, version: number) => api.put<Item>(`/inventory/${enc(id)}`, body, { ifMatch: version }),
-  deleteItem: (id: string, version?: number) => api.delete(`/inventory/${enc(id)}`, version === undefined ? {} : { ifMatch: version }),
-  adjust: (id: string, body: AdjustStockBody) => api.post<Item>(`/inventory/${enc(id)}/adjust`, body),
+  // `key`: the write's Idempotency-Key, kept by a caller that offers Undo of it.
+  updateItem: (id: string, body: UpdateItemBody, version: number, key?: string) =>
+    api.put<Item>(`/inventory/${enc(id)}`, body, { ifMatch: version, idempotencyKey: key }),
+  deleteItem: (id: string, version?: number, key?: string) =>
+    api.delete(`/inventory/${enc(id)}`, version === undefined ? { idempotencyKey: key } : { ifMatch: version, idempotencyKey: key }),
+  adjust: (id: string, body: AdjustStockBody, key?: string) => api.post<Item>(`/inventory/${enc(id)}/adjust`, body, { idempotencyKey: key }),
+  // A single user change that must survive no network (issue 15): sent now, or kept in the
+  // outbox (rejects with QueuedOffline; wrap in orQueued) and replayed when back online.
+  adjustOrQueue: (id: string, body: AdjustStockBody, label: string, key?: string) =>
+    sendOrThrowQueued<Item>({ kind: 'adjust', method: 'POST', path: `/inventory/${enc(id)}/adjust`, body, idempotencyKey: key, label, itemId: id, currentPath: `/inventory/${enc(id)}` }),
+  updateItemOrQueue: (id: string, body: UpdateItemBody, version: number, label: string, key?: string) =>
+    sendOrThrowQueued<Item>({ kind: 'edit', method: 'PUT', path: `/inventory/${enc(id)}`, body, idempotencyKey: key, baseVersion: version, label, itemId: id, currentPath: `/inventory/${enc(id)}` }),
+  /** The store's Default Low-Stock Threshold, which new items start with (Settings). */
+  defaultThreshold: async () => (await api.get<Settings>('/settings')).lowStockThreshold,
 };

@@ -4,7 +4,9 @@
 // on screen until the server has said yes.
 import type { Item } from '../../../shared/inventory';
 import { createLiveQueryMachine } from '../../lib/live-query.machine';
+import { orQueued } from '../../offline/outbox';
 import { toast } from '../../lib/toasts';
+import { withUndo } from '../../components/undo';
 import { inventoryApi, type CategoryItemsQuery } from './api';
 import { categoryPageConcerns, reduceCategoryPage, type CategoryPageData } from './live-reducers';
 
@@ -26,20 +28,24 @@ export const categoryPageMachine = createLiveQueryMachine<CategoryPageData, Cate
   load: loadCategoryPage,
   reduce: (draft, event, params) => reduceCategoryPage(draft, event, params.categoryId),
   concerns: (event, params, data) => categoryPageConcerns(event, params.categoryId, data),
+  // Each write's toast carries Undo of exactly that write (issue 14).
   runWrite: (write) =>
     write.kind === 'adjust'
-      ? inventoryApi.adjust(write.itemId, { delta: write.delta, reason: 'correction' })
-      : inventoryApi.deleteItem(write.itemId),
+      ? orQueued(() =>
+          withUndo(
+            (key) => inventoryApi.adjustOrQueue(write.itemId, { delta: write.delta, reason: 'correction' }, `${write.name}: ${write.delta > 0 ? '+' : ''}${write.delta}`, key),
+            (item) => `Stock of "${write.name}" now ${item.quantity}`,
+          ),
+        )
+      : withUndo((key) => inventoryApi.deleteItem(write.itemId, undefined, key), () => `"${write.name}" deleted`),
   applyWrite: (draft, write, result) => {
     if (write.kind === 'delete') return 'refetch';
+    if (!result) return 'ignored'; // queued offline: the outbox shows it as pending
     const updated = result as Item;
     const item = draft.page.items.find((i) => i.id === write.itemId);
     if (!item || updated.version <= item.version) return 'ignored';
     Object.assign(item, updated);
     return 'applied';
-  },
-  onWriteDone: (write) => {
-    if (write.kind === 'delete') toast.success(`"${write.name}" deleted`);
   },
   onWriteFailed: (write, message) => {
     const what = write.kind === 'delete' ? 'Failed to delete inventory item' : 'Failed to update inventory item';

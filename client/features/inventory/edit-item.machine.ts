@@ -7,6 +7,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Category, Item, UpdateItemBody } from '../../../shared/inventory';
 import { ApiError, errorMessage } from '../../lib/api-client';
+import { withUndo } from '../../components/undo';
+import { orQueued } from '../../offline/outbox';
 import { inventoryApi } from './api';
 import { changedBody, differingFields, draftFromItem, EMPTY_DRAFT, firstProblem, type DraftField, type ItemDraft } from './item-draft';
 
@@ -55,8 +57,16 @@ export const editItemMachine = setup({
       const [item, categories] = await Promise.all([inventoryApi.item(input), inventoryApi.categories()]);
       return { item, categories };
     }),
-    update: fromPromise<Item, { id: string; body: UpdateItemBody; version: number }>(({ input }) => inventoryApi.updateItem(input.id, input.body, input.version)),
-    remove: fromPromise<void, { id: string; version: number }>(({ input }) => inventoryApi.deleteItem(input.id, input.version)),
+    // A saved change or a delete offers Undo of exactly that write (issue 14).
+    // Offline, the edit waits in the outbox with the version it was based on (issue 15): null.
+    update: fromPromise<Item | null, { id: string; body: UpdateItemBody; version: number; name: string }>(({ input }) =>
+      orQueued(() =>
+        withUndo((key) => inventoryApi.updateItemOrQueue(input.id, input.body, input.version, `Edit ${input.name}: ${Object.keys(input.body).join(', ')}`, key), () => 'Changes saved'),
+      ),
+    ),
+    remove: fromPromise<void, { id: string; version: number; name: string }>(({ input }) =>
+      withUndo((key) => inventoryApi.deleteItem(input.id, input.version, key), () => `"${input.name}" deleted`),
+    ),
   },
   guards: {
     isNotFound: ({ event }) => errorOf(event) instanceof ApiError && (errorOf(event) as ApiError).status === 404,
@@ -91,7 +101,7 @@ export const editItemMachine = setup({
     }),
     // Overwrite: keep my values, but build on the version that is current now.
     adoptCurrentVersion: assign(({ context }) => ({ original: context.conflict!.current, conflict: null })),
-    keepSaved: assign({ original: ({ event }) => (event as unknown as { output: Item }).output }),
+    keepSaved: assign({ original: ({ context, event }) => (event as unknown as { output: Item | null }).output ?? context.original }),
   },
 }).createMachine({
   id: 'editItem',
@@ -132,7 +142,7 @@ export const editItemMachine = setup({
     saving: {
       invoke: {
         src: 'update',
-        input: ({ context }) => ({ id: context.id, body: changedBody(context.original!, context.values), version: context.original!.version }),
+        input: ({ context }) => ({ id: context.id, body: changedBody(context.original!, context.values), version: context.original!.version, name: context.original!.name }),
         onDone: { target: 'saved', actions: 'keepSaved' },
         onError: [
           { guard: 'isConflict', target: 'conflict', actions: 'setConflict' },
@@ -160,7 +170,7 @@ export const editItemMachine = setup({
     deleting: {
       invoke: {
         src: 'remove',
-        input: ({ context }) => ({ id: context.id, version: context.original!.version }),
+        input: ({ context }) => ({ id: context.id, version: context.original!.version, name: context.original!.name }),
         onDone: 'deleted',
         onError: [
           { guard: 'isConflict', target: 'conflict', actions: 'setConflict' },

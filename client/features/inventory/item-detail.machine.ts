@@ -2,6 +2,8 @@
 // Adjust stock dialog's write (a delta with a reason and note).
 import type { AdjustReason, Item } from '../../../shared/inventory';
 import { createLiveQueryMachine } from '../../lib/live-query.machine';
+import { withUndo } from '../../components/undo';
+import { orQueued } from '../../offline/outbox';
 import { inventoryApi } from './api';
 import { itemDetailConcerns, reduceItemDetail, type ItemDetailData } from './live-reducers';
 
@@ -20,9 +22,23 @@ export const itemDetailMachine = createLiveQueryMachine<ItemDetailData, { id: st
   },
   reduce: (draft, event, params) => reduceItemDetail(draft, event, params.id),
   concerns: (event, params, data) => itemDetailConcerns(event, params.id, data),
+  // The toast's Undo reverts this adjustment, whatever else happened to the item since.
+  // Offline, the adjustment waits in the outbox (issue 15) and the page marks it pending.
   runWrite: (write, params) =>
-    inventoryApi.adjust(params.id, { delta: write.delta, reason: write.reason, ...(write.note.trim() ? { note: write.note.trim() } : {}) }),
+    orQueued(() =>
+      withUndo(
+        (key) =>
+          inventoryApi.adjustOrQueue(
+            params.id,
+            { delta: write.delta, reason: write.reason, ...(write.note.trim() ? { note: write.note.trim() } : {}) },
+            `Stock ${write.delta > 0 ? '+' : ''}${write.delta} (${write.reason})`,
+            key,
+          ),
+        () => 'Stock updated',
+      ),
+    ),
   applyWrite: (draft, _write, result) => {
+    if (!result) return 'ignored';
     const updated = result as Item;
     if (updated.version > draft.item.version) Object.assign(draft.item, updated);
     return 'refetch'; // the history gains an entry

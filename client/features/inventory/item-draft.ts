@@ -2,6 +2,7 @@
 // spec's messages (section 5), and its conversion to the API's snake_case body. Used by
 // the Add Item wizard, the /inventory/add page and the Edit page.
 import type { CreateItemBody, Item, UpdateItemBody } from '../../../shared/inventory';
+import { checkBarcode } from '../../../shared/barcode';
 
 export interface ItemDraft {
   name: string;
@@ -13,6 +14,7 @@ export interface ItemDraft {
   quantity: string;
   threshold: string;
   expiryDate: string;
+  barcode: string;
 }
 
 export type DraftField = keyof ItemDraft;
@@ -27,12 +29,19 @@ export const EMPTY_DRAFT: ItemDraft = {
   quantity: '',
   threshold: '',
   expiryDate: '',
+  barcode: '',
 };
+
+/** The threshold field of a new item: the store's default when known, else empty. */
+export function startingThreshold(defaultThreshold: number | null | undefined): string {
+  return typeof defaultThreshold === 'number' && Number.isInteger(defaultThreshold) && defaultThreshold >= 0 ? String(defaultThreshold) : '';
+}
 
 export const MESSAGES = {
   required: 'Please fill in all required fields',
   requiredCategory: 'Please fill in all required fields including category',
   price: 'Price must be a number of 0 or more',
+  priceCents: 'Price can have at most 2 decimals',
   quantity: 'Quantity must be a whole number of 0 or more',
   threshold: 'Stock threshold must be a whole number of 0 or more',
   imageUrl: 'Image URL must be a valid URL',
@@ -50,6 +59,7 @@ export const STEP_OF: Record<DraftField, 1 | 2 | 3> = {
   quantity: 3,
   threshold: 3,
   expiryDate: 3,
+  barcode: 1,
 };
 
 export interface DraftProblem {
@@ -59,7 +69,13 @@ export interface DraftProblem {
 
 const blank = (value: string) => value.trim() === '';
 const wholeNumber = (value: string) => /^\d+$/.test(value.trim());
-const decimal = (value: string) => /^\d+(\.\d{1,2})?$/.test(value.trim()) || /^\.\d{1,2}$/.test(value.trim());
+/** A price as typed: a number of 0 or more ('4.5', '.99', '1e3'), or null. */
+const priceOf = (value: string): number | null => {
+  const n = Number(value.trim());
+  return value.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : null;
+};
+/** Whole cents: '4.50' and '4.500' are, '4.505' is not (prices are kept to the cent). */
+const inCents = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
 
 export function isValidUrl(value: string): boolean {
   try {
@@ -85,11 +101,18 @@ export function firstProblem(draft: ItemDraft, categoryIds: readonly string[]): 
   const missing = required.find((field) => blank(draft[field]));
   if (missing) return { field: missing, message: MESSAGES.required };
   if (!categoryIds.includes(draft.categoryId)) return { field: 'categoryId', message: MESSAGES.requiredCategory };
-  if (!decimal(draft.price)) return { field: 'price', message: MESSAGES.price };
+  const price = priceOf(draft.price);
+  if (price === null) return { field: 'price', message: MESSAGES.price };
+  if (!inCents(price)) return { field: 'price', message: MESSAGES.priceCents };
   if (!wholeNumber(draft.quantity)) return { field: 'quantity', message: MESSAGES.quantity };
   if (!wholeNumber(draft.threshold)) return { field: 'threshold', message: MESSAGES.threshold };
   if (!blank(draft.imageUrl) && !isValidUrl(draft.imageUrl)) return { field: 'imageUrl', message: MESSAGES.imageUrl };
   if (!blank(draft.expiryDate) && !isValidDate(draft.expiryDate)) return { field: 'expiryDate', message: MESSAGES.expiryDate };
+  if (!blank(draft.barcode)) {
+    // The same check as the server's (shared/barcode.ts), so its message shows before a round trip.
+    const barcode = checkBarcode(draft.barcode);
+    if (!barcode.ok) return { field: 'barcode', message: barcode.error };
+  }
   return null;
 }
 
@@ -104,6 +127,7 @@ export function toCreateBody(draft: ItemDraft): CreateItemBody {
     threshold: parseInt(draft.threshold, 10),
     image_url: blank(draft.imageUrl) ? null : draft.imageUrl.trim(),
     expiry_date: blank(draft.expiryDate) ? null : draft.expiryDate,
+    barcode: blank(draft.barcode) ? null : draft.barcode.trim(),
   };
 }
 
@@ -118,6 +142,7 @@ export function draftFromItem(item: Item): ItemDraft {
     quantity: String(item.quantity),
     threshold: String(item.threshold),
     expiryDate: item.expiryDate ?? '',
+    barcode: item.barcode ?? '',
   };
 }
 
@@ -134,6 +159,7 @@ export function changedBody(original: Item, draft: ItemDraft): UpdateItemBody {
   if (next.threshold !== original.threshold) body.threshold = next.threshold;
   if ((next.image_url ?? null) !== (original.imageUrl ?? null)) body.image_url = next.image_url ?? null;
   if ((next.expiry_date ?? null) !== (original.expiryDate ?? null)) body.expiry_date = next.expiry_date ?? null;
+  if ((next.barcode ?? null) !== (original.barcode ?? null)) body.barcode = next.barcode ?? null;
   return body;
 }
 
@@ -148,10 +174,11 @@ export const FIELD_LABELS: Record<string, string> = {
   threshold: 'Stock Threshold',
   imageUrl: 'Image URL',
   expiryDate: 'Expiry Date',
+  barcode: 'Barcode',
 };
 
 /** Fields whose values differ between two versions of an item (for the conflict notice). */
 export function differingFields(a: Item, b: Item): string[] {
-  const fields: (keyof Item)[] = ['name', 'description', 'sku', 'category', 'quantity', 'price', 'threshold', 'imageUrl', 'expiryDate'];
+  const fields: (keyof Item)[] = ['name', 'description', 'sku', 'category', 'quantity', 'price', 'threshold', 'imageUrl', 'expiryDate', 'barcode'];
   return fields.filter((field) => (a[field] ?? null) !== (b[field] ?? null)).map((field) => String(field));
 }

@@ -72,6 +72,9 @@ function applyItemChanges(item: Draft<Item>, changes: Changes<Omit<ItemFields, '
       case 'expiryDate':
         item.expiryDate = (to as string | null) ?? null;
         break;
+      case 'barcode':
+        item.barcode = (to as string | null) ?? null;
+        break;
       case 'categoryId':
         item.categoryId = String(to);
         item.category_id = item.categoryId;
@@ -91,9 +94,23 @@ function applyCategoryChanges(category: Draft<Category>, changes: Changes<Catego
 
 export interface OverviewData {
   categories: Category[];
+  /** The store's Default Low-Stock Threshold for new items; null when unknown. */
+  defaultThreshold?: number | null;
+}
+
+/** A change of the store's Default Low-Stock Threshold (Settings), or null. */
+function thresholdChange(event: FeedEvent): number | null {
+  if (event.streamType !== 'settings' || event.type !== 'SettingsChanged') return null;
+  const value = (event.data as { changes?: { lowStockThreshold?: unknown } } | null)?.changes?.lowStockThreshold;
+  return typeof value === 'number' ? value : null;
 }
 
 export function reduceOverview(draft: Draft<OverviewData>, event: FeedEvent): FeedEffect {
+  const threshold = thresholdChange(event);
+  if (threshold !== null) {
+    draft.defaultThreshold = threshold;
+    return 'applied';
+  }
   const categoryId = categoryIdOf(event);
   if (categoryId) {
     const index = draft.categories.findIndex((c) => c.id === categoryId);
@@ -155,7 +172,7 @@ export function reduceOverview(draft: Draft<OverviewData>, event: FeedEvent): Fe
 }
 
 export function overviewConcerns(event: FeedEvent): boolean {
-  if (categoryIdOf(event)) return true;
+  if (categoryIdOf(event) || thresholdChange(event) !== null) return true;
   return itemIdOf(event) !== null && ['ItemCreated', 'ItemDeleted', 'ItemUpdated'].includes(event.type);
 }
 

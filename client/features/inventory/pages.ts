@@ -4,3 +4,4 @@ export { CategoryPage } from './components/category-page';
 export { ItemDetailPage } from './components/item-detail-page';
 export { AddItemPage } from './components/add-item-page';
 export { EditItemPage } from './components/edit-item-page';
+export { ChangesPage } from './components/changes-page';

@@ -1,13 +1,16 @@
 // Activity Log (/activity): server-side search, the action filter (All Activities, Created,
 // Updated, Deleted), Reset, sortable Timestamp/User/Action, more pages as you scroll, new
-// entries arriving live on top, 'No activity logs found', and Export CSV.
+// entries arriving live on top, 'No activity logs found', and Export CSV. Managers and
+// holders of Revert changes revert an entry's change from here (issue 14).
 import { useEffect, useRef, useState } from 'react';
 import { useMachine } from '@xstate/react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
+import { RevertDialog } from '../../../components/revert-dialog';
 import { errorMessage } from '../../../lib/api-client';
+import { useCan } from '../../../lib/session-context';
 import { toast } from '../../../lib/toasts';
 import { activityLogMachine } from '../activity-log.machine';
 import { activityApi, DEFAULT_ACTIVITY_PARAMS, type ActivityParams } from '../api';
@@ -20,6 +23,8 @@ export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFet
   const [state, send] = useMachine(activityLogMachine);
   const { params, entries, nextCursor, error, moreError, fresh, newActivity } = state.context;
   const [exporting, setExporting] = useState(false);
+  const [reverting, setReverting] = useState<string | null>(null);
+  const canRevert = useCan('changes:revert');
   const sentinel = useRef<HTMLDivElement>(null);
   const loadingFirst = state.matches('loading') || state.matches('typing');
   const loadingMore = state.matches({ ready: { paging: 'loadingMore' } });
@@ -96,7 +101,13 @@ export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFet
       ) : null}
       {entries.length > 0 ? (
         <div className={loadingFirst ? 'activity-results activity-results-busy' : 'activity-results'} aria-busy={loadingFirst}>
-          <ActivityTable entries={entries} params={params} fresh={fresh} onSort={(column) => send({ type: 'SORT', column })} />
+          <ActivityTable
+            entries={entries}
+            params={params}
+            fresh={fresh}
+            onSort={(column) => send({ type: 'SORT', column })}
+            onRevert={canRevert ? (entry) => setReverting(entry.eventId ?? null) : undefined}
+          />
           <div ref={sentinel} className="activity-more">
             {moreError ? <ErrorBox message={moreError} onRetry={() => send({ type: 'LOAD_MORE' })} /> : null}
             {nextCursor && !moreError ? (
@@ -107,6 +118,9 @@ export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFet
             {!nextCursor ? <p className="muted">{entries.length === 1 ? '1 entry' : `${entries.length} entries`} · that is everything</p> : null}
           </div>
         </div>
+      ) : null}
+      {reverting ? (
+        <RevertDialog eventId={reverting} onClose={() => setReverting(null)} onDone={() => send({ type: 'REVERTED', eventId: reverting })} />
       ) : null}
     </div>
   );

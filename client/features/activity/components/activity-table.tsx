@@ -1,5 +1,7 @@
 // The log as a table: Timestamp, User and Action sort on click (aria-sort says how), Details
-// does not. On a phone each row becomes a small card.
+// does not. On a phone each row becomes a small card. An entry that was reverted says so;
+// with `onRevert` (managers, Revert changes) each other entry of a change has Revert.
+// A reverting entry's details read "Reverted: {original details} (why: ...)" from the server.
 import type { ActivityEntry } from '../../../../shared/inventory';
 import { Icon } from '../../../components/icons';
 import { formatDateTime } from '../../../lib/format';
@@ -20,7 +22,19 @@ function SortHeader({ column, label, params, onSort }: { column: ActivitySort; l
   );
 }
 
-export function ActivityTable({ entries, params, fresh, onSort }: { entries: ActivityEntry[]; params: ActivityParams; fresh: string[]; onSort: (c: ActivitySort) => void }) {
+export function ActivityTable({
+  entries,
+  params,
+  fresh,
+  onSort,
+  onRevert,
+}: {
+  entries: ActivityEntry[];
+  params: ActivityParams;
+  fresh: string[];
+  onSort: (c: ActivitySort) => void;
+  onRevert?: (entry: ActivityEntry) => void;
+}) {
   const isFresh = new Set(fresh);
   return (
     <div className="activity-table-wrap card">
@@ -45,7 +59,23 @@ export function ActivityTable({ entries, params, fresh, onSort }: { entries: Act
                 <span className={`badge action-badge action-${entry.action}`}>{ACTION_LABELS[entry.action]}</span>
               </td>
               <td data-label="Details" className="activity-details">
-                {entry.details}
+                <span className="activity-details-row">
+                  <span className="activity-details-text">{entry.details}</span>
+                  {entry.reverted ? (
+                    <span className="badge activity-reverted" data-testid="activity-reverted">
+                      Reverted
+                    </span>
+                  ) : onRevert && entry.eventId ? (
+                    <button
+                      type="button"
+                      className="btn btn-secondary btn-sm activity-revert"
+                      aria-label={`Revert: ${entry.details}`}
+                      onClick={() => onRevert(entry)}
+                    >
+                      Revert
+                    </button>
+                  ) : null}
+                </span>
               </td>
             </tr>
           ))}

@@ -15,8 +15,53 @@ import { StatCards } from './stat-cards';
 import { StockValueCard } from './stock-value-card';
 import { TopSellingCard } from './top-selling-card';
 import '../dashboard.css';
+import { useEffect, useState } from 'react';
+import type { DashboardSummary } from '../../../../shared/dashboard';
+import { api } from '../../../lib/api-client';
+import { AsOfBanner, AsOfControl, useAsOf } from '../../../components/as-of';
+
+/** The dashboard as it was at a moment (?asOf=, issue 14): the same cards, read-only. */
+function AsOfDashboard({ asOf }: { asOf: string }) {
+  const [data, setData] = useState<DashboardSummary | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api.get<DashboardSummary>(`/dashboard?asOf=${encodeURIComponent(asOf)}`).then(setData, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+  }, [asOf]);
+  return (
+    <div className="page dashboard">
+      <AsOfBanner asOf={asOf} />
+      <AsOfControl />
+      <h1 className="page-title">Dashboard</h1>
+      {error ? <ErrorBox title="Failed to load the dashboard" message={error} /> : null}
+      {!data && !error ? <TruckLoader label="Loading dashboard..." fullScreen={false} /> : null}
+      {data ? <DashboardCards data={data} /> : null}
+    </div>
+  );
+}
+
+function DashboardCards({ data }: { data: DashboardSummary }) {
+  return (
+    <>
+      <StatCards totals={data.totals} />
+      <div className="dash-grid">
+        <RevenueCard revenue={data.revenue} />
+        <StockValueCard points={data.stockValue} />
+        <TopSellingCard items={data.topSelling} />
+        <NearExpiryCard items={data.nearExpiry} />
+        <HealthCard health={data.health} items={data.totals.items} />
+        <RecentActivityCard entries={data.recentActivity} />
+      </div>
+    </>
+  );
+}
 
 export function DashboardPage() {
+  const asOf = useAsOf();
+  if (asOf) return <AsOfDashboard key={asOf} asOf={asOf} />;
+  return <LiveDashboard />;
+}
+
+function LiveDashboard() {
   const dashboard = useActorRef(dashboardMachine, { input: { params: null } });
   const failed = useSelector(dashboard, (s) => s.matches('error'));
   const data = useSelector(dashboard, (s) => s.context.data);
@@ -36,6 +81,7 @@ export function DashboardPage() {
           </Link>
         </div>
       </header>
+      <AsOfControl />
       {failed ? <ErrorBox title="Failed to load the dashboard" message={error ?? 'Failed to load the dashboard'} onRetry={() => dashboard.send({ type: 'RETRY' })} /> : null}
       {!data && !failed ? <TruckLoader label="Loading dashboard..." fullScreen={false} /> : null}
       {data ? (

@@ -1,5 +1,6 @@
-// Revenue: sales adjustments x unit price over the last 30 days, with the change against
-// the 30 days before (in place of the spec's hard-coded forecast).
+// Revenue Forecast (the spec's card, with real figures): the revenue projected for the next
+// 30 days at the pace of the last 30, the change of the last 30 days against the 30 before,
+// and both periods' actual revenue (sales adjustments x unit price).
 import type { RevenueFigures } from '../../../../shared/dashboard';
 import { Icon } from '../../../components/icons';
 import { formatPrice } from '../../../lib/format';
@@ -10,21 +11,28 @@ export function changeLabel(changePercent: number | null): string {
   return `${sign}${changePercent.toFixed(1)}% vs previous 30 days`;
 }
 
+/** What the projection is based on, in words. */
+export function forecastBasis(days: number): string {
+  if (days >= 30) return 'At the pace of the last 30 days';
+  return `At the pace of the store's ${days === 1 ? 'first day' : `first ${days} days`}`;
+}
+
 export function RevenueCard({ revenue }: { revenue: RevenueFigures }) {
-  const { last30Days, previous30Days, changePercent, unitsSold } = revenue;
+  const { last30Days, previous30Days, changePercent, unitsSold, forecastNext30Days, forecastBasisDays } = revenue;
   const top = Math.max(last30Days, previous30Days, 1);
   const tone = changePercent === null ? 'neutral' : changePercent >= 0 ? 'up' : 'down';
   return (
     <section className="card dash-card revenue-card" aria-labelledby="revenue-title">
       <header className="dash-card-header">
         <h2 id="revenue-title" className="card-title">
-          <Icon name="chart" size={18} /> Revenue
+          <Icon name="chart" size={18} /> Revenue Forecast
         </h2>
-        <span className="dash-card-caption">Last 30 days</span>
+        <span className="dash-card-caption">Next 30 days</span>
       </header>
-      <p className="big-figure" data-testid="revenue-value">
-        {formatPrice(last30Days)}
+      <p className="big-figure" data-testid="revenue-forecast">
+        {formatPrice(forecastNext30Days)}
       </p>
+      <p className="revenue-basis">{forecastBasis(forecastBasisDays)}</p>
       <p className={`change change-${tone}`}>
         {tone !== 'neutral' ? <Icon name="trending-down" size={16} className={tone === 'up' ? 'flip-up' : undefined} /> : null}
         {changeLabel(changePercent)}
@@ -36,7 +44,9 @@ export function RevenueCard({ revenue }: { revenue: RevenueFigures }) {
             <span className="bar">
               <span className="bar-fill" style={{ width: `${(last30Days / top) * 100}%` }} />
             </span>
-            <span className="bar-figure">{formatPrice(last30Days)}</span>
+            <span className="bar-figure" data-testid="revenue-value">
+              {formatPrice(last30Days)}
+            </span>
           </dd>
         </div>
         <div>
@@ -50,7 +60,7 @@ export function RevenueCard({ revenue }: { revenue: RevenueFigures }) {
         </div>
       </dl>
       <p className="dash-footnote">
-        {unitsSold} {unitsSold === 1 ? 'unit' : 'units'} sold
+        {unitsSold} {unitsSold === 1 ? 'unit' : 'units'} sold in the last 30 days
       </p>
     </section>
   );

@@ -1,12 +1,12 @@
 // The full-page add form (/inventory/add, managers): Basic Information, Stock Information
 // and Image sections; after success, the new item's page.
+import { offerUndo } from '../../../components/undo';
 import { useEffect } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useMachine } from '@xstate/react';
 import { ErrorBox } from '../../../components/error-box';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
-import { toast } from '../../../lib/toasts';
 import { addItemPageMachine } from '../add-item-page.machine';
 import type { DraftField } from '../item-draft';
 import { isValidUrl } from '../item-draft';
@@ -15,14 +15,16 @@ import { ItemImage } from './item-image';
 import '../inventory.css';
 
 export function AddItemPage() {
-  const [snapshot, send] = useMachine(addItemPageMachine);
+  // The scanner sends an unknown code here as ?barcode=, so the new item carries it.
+  const [search] = useSearchParams();
+  const [snapshot, send] = useMachine(addItemPageMachine, { input: { barcode: search.get('barcode') ?? '' } });
   const navigate = useNavigate();
   const { values, categories, error, invalidField, created } = snapshot.context;
   const submitting = snapshot.matches('submitting');
 
   useEffect(() => {
     if (snapshot.matches('created') && created) {
-      toast.success(`"${created.name}" added`);
+      offerUndo(`"${created.name}" added`, { streamId: `item-${created.id}`, version: created.version });
       navigate(`/inventory/${created.id}`);
     }
   }, [snapshot, created, navigate]);
@@ -62,7 +64,7 @@ export function AddItemPage() {
           <section className="card form-section">
             <h2 className="card-title">Basic Information</h2>
             <div className="form-grid">
-              <ItemFormFields {...fieldProps} fields={['name', 'sku', 'categoryId']} />
+              <ItemFormFields {...fieldProps} fields={['name', 'sku', 'categoryId', 'barcode']} />
             </div>
             <ItemFormFields {...fieldProps} fields={['description']} />
           </section>

@@ -10,23 +10,29 @@ import type { DraftField } from '../item-draft';
 import { ItemFormFields } from './item-form-fields';
 
 const STEPS: { title: string; fields: DraftField[] }[] = [
-  { title: 'Details', fields: ['name', 'description', 'sku', 'categoryId'] },
+  { title: 'Details', fields: ['name', 'description', 'sku', 'barcode', 'categoryId'] },
   { title: 'Pricing', fields: ['price', 'imageUrl'] },
   { title: 'Stock', fields: ['quantity', 'threshold', 'expiryDate'] },
 ];
 
 export function AddItemWizard({
   categories,
+  defaultThreshold = null,
+  barcode,
   onClose,
   onCreated,
   onAddCategory,
 }: {
   categories: Category[];
+  /** The store's Default Low-Stock Threshold: the Stock Threshold field starts with it. */
+  defaultThreshold?: number | null;
+  /** A scanned code the new item should carry (/inventory?barcode=...). */
+  barcode?: string;
   onClose: () => void;
   onCreated: (item: Item) => void;
   onAddCategory?: () => void;
 }) {
-  const [snapshot, send] = useMachine(addItemWizardMachine, { input: { categoryIds: categories.map((c) => c.id) } });
+  const [snapshot, send] = useMachine(addItemWizardMachine, { input: { categoryIds: categories.map((c) => c.id), defaultThreshold, barcode } });
   const submitting = snapshot.matches('submitting');
   const step = wizardStep(snapshot.value);
   const { values, error, invalidField } = snapshot.context;

@@ -1,6 +1,8 @@
 // A category on the Inventory page: name, 'N items', description; opens the category.
+// Managers also get its menu (Edit, Delete), beside the link rather than inside it.
 import { Link } from 'react-router-dom';
 import type { Category } from '../../../../shared/inventory';
+import { ActionMenu, type MenuAction } from '../../../components/action-menu';
 import { Icon } from '../../../components/icons';
 
 /** A stable accent colour per category, so cards are easy to tell apart at a glance. */
@@ -10,20 +12,26 @@ export function toneOf(name: string): number {
   return (hash % 6) + 1;
 }
 
-export function CategoryCard({ category }: { category: Category }) {
+/** 'N items' with the right plural: '1 item', '2 items', '0 items'. */
+export function itemCountLabel(count: number): string {
+  return `${count} ${count === 1 ? 'item' : 'items'}`;
+}
+
+export function CategoryCard({ category, actions = [] }: { category: Category; actions?: MenuAction[] }) {
   return (
-    <Link to={`/inventory/category/${category.id}`} className={`card category-card tone-${toneOf(category.name)}`}>
-      <span className="category-card-icon" aria-hidden="true">
-        <Icon name="folder" size={22} />
-      </span>
-      <span className="category-card-body">
-        <span className="category-card-name">{category.name}</span>
-        <span className="category-card-count">
-          {category.itemCount} {category.itemCount === 1 ? 'item' : 'items'}
+    <div className={`card category-card tone-${toneOf(category.name)}${actions.length ? ' has-menu' : ''}`} data-testid="category-card">
+      <Link to={`/inventory/category/${category.id}`} className="category-card-link">
+        <span className="category-card-icon" aria-hidden="true">
+          <Icon name="folder" size={22} />
         </span>
-        {category.description ? <span className="category-card-description">{category.description}</span> : null}
-      </span>
-      <Icon name="chevron-right" size={18} className="category-card-arrow" />
-    </Link>
+        <span className="category-card-body">
+          <span className="category-card-name">{category.name}</span>
+          <span className="category-card-count">{itemCountLabel(category.itemCount)}</span>
+          {category.description ? <span className="category-card-description">{category.description}</span> : null}
+        </span>
+        <Icon name="chevron-right" size={18} className="category-card-arrow" />
+      </Link>
+      {actions.length ? <ActionMenu className="category-card-menu" label={`Actions for ${category.name}`} actions={actions} /> : null}
+    </div>
   );
 }

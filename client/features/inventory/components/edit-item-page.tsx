@@ -33,10 +33,8 @@ function EditItem({ id }: { id: string }) {
 
   useEffect(() => {
     if (snapshot.matches('saved')) {
-      toast.success('Changes saved');
       navigate(`/inventory/${id}`);
     } else if (snapshot.matches('deleted')) {
-      toast.success(`"${original?.name ?? 'Item'}" deleted`);
       navigate('/inventory');
     } else if (snapshot.matches('cancelled')) {
       navigate(`/inventory/${id}`);
@@ -116,7 +114,7 @@ function EditItem({ id }: { id: string }) {
         <section className="card form-section">
           <h2 className="card-title">Details</h2>
           <div className="form-grid">
-            <ItemFormFields {...fieldProps} fields={['name', 'sku']} />
+            <ItemFormFields {...fieldProps} fields={['name', 'sku', 'barcode']} />
           </div>
           <ItemFormFields {...fieldProps} fields={['description']} />
           <div className="form-grid">

@@ -1,7 +1,11 @@
-// The Inventory page (/inventory): search, Add Category, Add Item, and the categories
+// The Inventory page (/inventory): search, Export CSV, Add Category, Add Item, and the categories
 // that hold items as cards with live counts. Loading, empty and error states per spec;
 // a failed load shows the red box with Retry, never made-up data.
+import { useAsOf, AsOfControl } from '../../../components/as-of';
+import { useUndoShortcut, offerUndo } from '../../../components/undo';
+import { AsOfInventory } from './as-of-views';
 import { useCallback, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useActorRef, useMachine, useSelector } from '@xstate/react';
 import type { Category, Item } from '../../../../shared/inventory';
 import { EmptyState } from '../../../components/empty-state';
@@ -9,12 +13,13 @@ import { ErrorBox } from '../../../components/error-box';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
 import { useCan } from '../../../lib/session-context';
-import { toast } from '../../../lib/toasts';
 import { inventoryOverviewMachine } from '../inventory-overview.machine';
 import { itemSearchMachine } from '../item-search.machine';
 import { AddCategoryModal } from './add-category-modal';
 import { AddItemWizard } from './add-item-wizard';
 import { CategoryCard } from './category-card';
+import { ExportCsvButton } from './export-csv-button';
+import { useCategoryAdmin } from './category-dialogs';
 import { SearchResults } from './search-results';
 import '../inventory.css';
 import { SearchField } from '../../../components/search-field';
@@ -22,30 +27,58 @@ import { SearchField } from '../../../components/search-field';
 type Dialog = 'none' | 'category' | 'item';
 
 export function InventoryPage() {
+  const asOf = useAsOf();
+  useUndoShortcut();
+  // ?asOf=: the whole store as it was then, read-only (issue 14).
+  if (asOf) return <AsOfInventory key={asOf} asOf={asOf} />;
+  return <LiveInventoryPage />;
+}
+
+function LiveInventoryPage() {
   const overview = useActorRef(inventoryOverviewMachine, { input: { params: null } });
   const state = useSelector(overview, (s) => (s.matches('loading') ? 'loading' : s.matches('error') ? 'error' : 'ready'));
   const categories = useSelector(overview, (s) => s.context.data?.categories ?? null);
   const loadError = useSelector(overview, (s) => s.context.error);
   const [search, sendSearch] = useMachine(itemSearchMachine);
-  const [dialog, setDialog] = useState<Dialog>('none');
   const canCreate = useCan('inventory:create');
+  const canImport = useCan('inventory:manage');
+  // /inventory?barcode=CODE opens Add Item with the code filled in (a scan of an unknown code).
+  const [searchParams, setSearchParams] = useSearchParams();
+  const scannedBarcode = searchParams.get('barcode') ?? undefined;
+  const [dialog, setDialog] = useState<Dialog>(scannedBarcode && canCreate ? 'item' : 'none');
+  const admin = useCategoryAdmin();
+  const defaultThreshold = useSelector(overview, (s) => s.context.data?.defaultThreshold ?? null);
 
-  const closeDialog = useCallback(() => setDialog('none'), []);
+  const closeDialog = useCallback(() => {
+    setDialog('none');
+    // The code was for that one item: a later Add Item starts empty.
+    setSearchParams((params) => {
+      params.delete('barcode');
+      return params;
+    }, { replace: true });
+  }, [setSearchParams]);
   const categoryAdded = useCallback((category: Category) => {
-    toast.success(`Category "${category.name}" added`);
+    offerUndo(`Category "${category.name}" added`, { streamId: `category-${category.id}`, version: category.version });
     setDialog('none');
   }, []);
-  const itemCreated = useCallback((item: Item) => {
-    toast.success(`"${item.name}" added to ${item.category}`);
-    setDialog('none');
-  }, []);
+  const itemCreated = useCallback(
+    (item: Item) => {
+      offerUndo(`"${item.name}" added to ${item.category}`, { streamId: `item-${item.id}`, version: item.version });
+      closeDialog();
+    },
+    [closeDialog],
+  );
 
   const withItems = (categories ?? []).filter((c) => c.itemCount > 0);
+  // The spec's grid shows only categories with items; those who manage categories also
+  // see the empty ones below it, or they could never reach them to rename or delete.
+  const empty = admin.canEdit || admin.canDelete ? (categories ?? []).filter((c) => c.itemCount === 0) : [];
   const totalItems = withItems.reduce((sum, c) => sum + c.itemCount, 0);
   const query = search.context.query;
 
   return (
     <div className="page">
+      <AsOfControl />
       <header className="page-header">
         <div>
           <h1 className="page-title">Inventory</h1>
@@ -53,16 +86,25 @@ export function InventoryPage() {
             {categories ? `${withItems.length} ${withItems.length === 1 ? 'category' : 'categories'} · ${totalItems} ${totalItems === 1 ? 'item' : 'items'}` : 'Your stock, by category'}
           </p>
         </div>
-        {canCreate ? (
-          <div className="page-actions">
-            <button type="button" className="btn btn-secondary" onClick={() => setDialog('category')}>
-              <Icon name="folder-plus" size={18} /> Add Category
-            </button>
-            <button type="button" className="btn btn-primary" onClick={() => setDialog('item')} disabled={!categories}>
-              <Icon name="plus" size={18} /> Add Item
-            </button>
-          </div>
-        ) : null}
+        <div className="page-actions">
+          {/* What the search shows, or every item when nothing is searched. */}
+          <ExportCsvButton filter={{ q: query }} />
+          {canImport ? (
+            <Link className="btn btn-secondary" to="/inventory/import">
+              <Icon name="list" size={18} /> Import CSV
+            </Link>
+          ) : null}
+          {canCreate ? (
+            <>
+              <button type="button" className="btn btn-secondary" onClick={() => setDialog('category')}>
+                <Icon name="folder-plus" size={18} /> Add Category
+              </button>
+              <button type="button" className="btn btn-primary" onClick={() => setDialog('item')} disabled={!categories}>
+                <Icon name="plus" size={18} /> Add Item
+              </button>
+            </>
+          ) : null}
+        </div>
       </header>
 
       <SearchField placeholder="Search items..." label="Search items" value={query} onChange={(value) => sendSearch({ type: 'TYPE', query: value })} />
@@ -90,15 +132,29 @@ export function InventoryPage() {
           <h2 className="section-title">Categories</h2>
           <div className="category-grid">
             {withItems.map((category) => (
-              <CategoryCard key={category.id} category={category} />
+              <CategoryCard key={category.id} category={category} actions={admin.actionsFor(category)} />
             ))}
           </div>
         </section>
       ) : null}
+      {state === 'ready' && empty.length > 0 ? (
+        <section aria-labelledby="empty-categories-title" className="empty-categories">
+          <h2 className="section-title" id="empty-categories-title">
+            Empty categories
+          </h2>
+          <p className="section-hint">Categories without items yet. Everyone else sees them here once they hold an item.</p>
+          <div className="category-grid">
+            {empty.map((category) => (
+              <CategoryCard key={category.id} category={category} actions={admin.actionsFor(category)} />
+            ))}
+          </div>
+        </section>
+      ) : null}
+      {admin.dialogs}
 
       {dialog === 'category' ? <AddCategoryModal onClose={closeDialog} onAdded={categoryAdded} /> : null}
       {dialog === 'item' ? (
-        <AddItemWizard categories={categories ?? []} onClose={closeDialog} onCreated={itemCreated} onAddCategory={() => setDialog('category')} />
+        <AddItemWizard categories={categories ?? []} defaultThreshold={defaultThreshold} barcode={scannedBarcode} onClose={closeDialog} onCreated={itemCreated} onAddCategory={() => setDialog('category')} />
       ) : null}
     </div>
   );

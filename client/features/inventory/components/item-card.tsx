@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { isLowStock, type Item } from '../../../../shared/inventory';
 import { Icon } from '../../../components/icons';
 import { formatPrice } from '../../../lib/format';
+import { PendingMark, usePendingQuantity } from '../../../offline/pending-mark';
 import { ItemImage } from './item-image';
 
 export interface ItemCardProps {
@@ -20,7 +21,9 @@ export interface ItemCardProps {
 
 export function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, onAdjust, onDelete }: ItemCardProps) {
   const low = isLowStock(item);
-  const atZero = item.quantity + pendingDelta <= 0;
+  // Changes kept offline (issue 15) count as made: shown applied, marked Pending.
+  const queued = usePendingQuantity(item.id, item.quantity);
+  const atZero = queued.quantity + pendingDelta <= 0;
   return (
     <article className={low ? 'card item-card item-card-low' : 'card item-card'} aria-label={item.name}>
       <div className="item-card-media">
@@ -53,9 +56,10 @@ export function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, on
         <div className="item-card-meta">
           <span className={low ? 'badge badge-danger stock-badge' : 'badge badge-success stock-badge'} data-testid="stock-badge">
             {low ? <Icon name="alert" size={13} /> : null}
-            {item.quantity} in stock
+            {queued.quantity} in stock
             {low ? <span className="visually-hidden"> (low stock)</span> : null}
           </span>
+          {queued.waiting ? <PendingMark count={queued.waiting} /> : null}
           <span className="item-card-sku">{item.sku}</span>
         </div>
       </div>
@@ -70,7 +74,7 @@ export function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, on
                 <Icon name="minus" size={16} />
               </button>
               <span className="stepper-value" aria-live="polite">
-                {item.quantity}
+                {queued.quantity}
               </span>
               <button type="button" className="stepper-button" aria-label={`Increase quantity of ${item.name}`} onClick={() => onAdjust(1)}>
                 <Icon name="plus" size={16} />

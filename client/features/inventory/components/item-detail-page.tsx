@@ -13,16 +13,23 @@ import { TruckLoader } from '../../../components/truck-loader';
 import { formatDate, formatDateTime, formatPrice } from '../../../lib/format';
 import { newWriteId } from '../../../lib/live-query.machine';
 import { useCan } from '../../../lib/session-context';
-import { toast } from '../../../lib/toasts';
 import { itemDetailMachine } from '../item-detail.machine';
 import { AdjustStockDialog } from './adjust-stock-dialog';
 import { ItemHistory } from './item-history';
+import { useUndoShortcut } from '../../../components/undo';
+import { AsOfControl, useAsOf } from '../../../components/as-of';
+import { AsOfItem } from './as-of-views';
 import { ItemImage } from './item-image';
 import { StockStatusPanel } from './stock-status-panel';
+import { PendingQuantity } from '../../../offline/pending-mark';
 import '../inventory.css';
 
 export function ItemDetailPage() {
   const { id = '' } = useParams();
+  const asOf = useAsOf();
+  useUndoShortcut();
+  // ?asOf=: the item as it was then, read-only (issue 14).
+  if (asOf) return <AsOfItem key={`${id}@${asOf}`} id={id} asOf={asOf} />;
   return <ItemDetail key={id} id={id} />;
 }
 
@@ -42,7 +49,6 @@ function ItemDetail({ id }: { id: string }) {
     if (!adjustDone) return;
     setAdjustOpen(false);
     setAdjustId(null);
-    toast.success('Stock updated');
   }, [adjustDone]);
 
   if (snapshot.matches('notFound')) {
@@ -81,6 +87,7 @@ function ItemDetail({ id }: { id: string }) {
 
   return (
     <div className="page">
+      <AsOfControl />
       <div className="detail-topbar">
         {backLink}
         <div className="page-actions">
@@ -96,6 +103,9 @@ function ItemDetail({ id }: { id: string }) {
               <Icon name="box" size={18} /> Adjust stock
             </button>
           ) : null}
+          <Link to={`/inventory/labels?items=${encodeURIComponent(item.id)}`} className="btn btn-secondary">
+            <Icon name="printer" size={18} /> Print label
+          </Link>
           {canEdit ? (
             <Link to={`/inventory/${item.id}/edit`} className="btn btn-primary">
               <Icon name="edit" size={18} /> Edit Item
@@ -125,6 +135,11 @@ function ItemDetail({ id }: { id: string }) {
           <h1 className="page-title">{item.name}</h1>
           <p className="detail-sku">
             SKU <code>{item.sku}</code>
+            {item.barcode ? (
+              <span className="detail-barcode">
+                Barcode <code data-testid="item-barcode">{item.barcode}</code>
+              </span>
+            ) : null}
           </p>
           <p className="detail-description">{item.description || 'No description.'}</p>
         </div>
@@ -139,7 +154,7 @@ function ItemDetail({ id }: { id: string }) {
             <div>
               <dt>Current Stock</dt>
               <dd className={low ? 'tone-danger' : ''} data-testid="current-stock">
-                {item.quantity}
+                <PendingQuantity itemId={item.id} quantity={item.quantity} />
               </dd>
             </div>
             <div>
@@ -180,7 +195,7 @@ function ItemDetail({ id }: { id: string }) {
         </section>
       </div>
 
-      <ItemHistory entries={history} categoryNames={categoryNames} />
+      <ItemHistory entries={history} categoryNames={categoryNames} onReverted={() => detail.send({ type: 'REFETCH' })} />
 
       {adjustOpen ? (
         <AdjustStockDialog

@@ -44,6 +44,12 @@ const SPECS: Record<DraftField, FieldSpec> = {
     hint: 'Alert when stock falls below this number',
   },
   expiryDate: { label: 'Expiry Date', required: false, type: 'date', hint: 'Optional: for perishable goods' },
+  barcode: {
+    label: 'Barcode',
+    required: false,
+    placeholder: 'e.g. 4006381333931',
+    hint: 'EAN-13, UPC-A or EAN-8 (check digit checked), or your own label text',
+  },
 };
 
 export function fieldLabel(field: DraftField, overrides: Partial<Record<DraftField, string>> = {}): string {

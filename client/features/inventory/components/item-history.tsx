@@ -3,6 +3,9 @@ import type { FieldChange, HistoryEntry } from '../../../../shared/inventory';
 import { Icon, type IconName } from '../../../components/icons';
 import { formatDate, formatDateTime, formatPrice, formatRelative } from '../../../lib/format';
 import { FIELD_LABELS } from '../item-draft';
+import { useState } from 'react';
+import { RevertDialog } from '../../../components/revert-dialog';
+import { useCan, useSession } from '../../../lib/session-context';
 
 const REASONS: Record<string, string> = { sale: 'Sale', restock: 'Restock', correction: 'Correction', damage: 'Damage', count: 'Stock count' };
 
@@ -54,8 +57,21 @@ function Change({ change, created, categoryNames }: { change: FieldChange; creat
   );
 }
 
-export function ItemHistory({ entries, categoryNames }: { entries: HistoryEntry[]; categoryNames: Record<string, string> }) {
+export function ItemHistory({
+  entries,
+  categoryNames,
+  onReverted,
+  readOnly = false,
+}: {
+  entries: HistoryEntry[];
+  categoryNames: Record<string, string>;
+  onReverted?: () => void;
+  readOnly?: boolean;
+}) {
   const newestFirst = [...entries].sort((a, b) => b.version - a.version);
+  const [reverting, setReverting] = useState<string | null>(null);
+  const canRevertAny = useCan('changes:revert');
+  const me = useSession().user?.id;
   return (
     <section className="card detail-card" aria-labelledby="history-title">
       <h2 id="history-title" className="card-title">
@@ -92,11 +108,27 @@ export function ItemHistory({ entries, categoryNames }: { entries: HistoryEntry[
                   </ul>
                 ) : null}
                 {entry.note ? <p className="history-note">“{entry.note}”</p> : null}
+                {entry.reverts ? (
+                  <p className="history-note">
+                    Reverted: {entry.reverts.summary}
+                    {entry.reverts.reason ? ` — why: ${entry.reverts.reason}` : ''}
+                  </p>
+                ) : null}
+                {entry.revertedBy ? (
+                  <p className="muted">
+                    Reverted by {entry.revertedBy.name} on {formatDateTime(entry.revertedBy.at)}
+                  </p>
+                ) : !readOnly && entry.eventId && (canRevertAny || entry.actor?.uid === me) ? (
+                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => setReverting(entry.eventId!)}>
+                    Revert
+                  </button>
+                ) : null}
               </div>
             </li>
           );
         })}
       </ol>
+      {reverting ? <RevertDialog eventId={reverting} onClose={() => setReverting(null)} onDone={() => onReverted?.()} /> : null}
     </section>
   );
 }

@@ -1,7 +1,8 @@
 // Appearance: light, dark or the system's choice. It applies at once and is kept in this
-// browser (local storage), as the spec says; nothing to save.
-import { useState } from 'react';
-import { setThemeChoice, storedChoice, type ThemeChoice } from '../../../lib/theme';
+// browser (local storage), as the spec says; nothing to save. With nothing stored it shows
+// the theme in use: Light, the spec's default, unless the device asks for dark.
+import { useEffect, useState } from 'react';
+import { setThemeChoice, storedChoice, useTheme, type ThemeChoice } from '../../../lib/theme';
 import { Icon, type IconName } from '../../../components/icons';
 
 const CHOICES: { key: ThemeChoice; label: string; hint: string; icon: IconName }[] = [
@@ -12,6 +13,9 @@ const CHOICES: { key: ThemeChoice; label: string; hint: string; icon: IconName }
 
 export function AppearanceTab() {
   const [choice, setChoice] = useState<ThemeChoice>(storedChoice);
+  const theme = useTheme();
+  // The header's theme toggle changes the choice too.
+  useEffect(() => setChoice(storedChoice()), [theme]);
   const choose = (next: ThemeChoice) => {
     setChoice(next);
     setThemeChoice(next);

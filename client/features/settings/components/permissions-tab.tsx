@@ -1,5 +1,5 @@
-// Permissions: the role/permission matrix, every role against every permission. Managers
-// change roles on the Roles page; everyone else sees the note.
+// Permissions (managers only): the spec's note, then the role/permission matrix, every
+// role against every permission. Roles change on the Roles page.
 import { Link } from 'react-router-dom';
 import type { Role } from '../../../../shared/accounts';
 import { PERMISSIONS } from '../../../../shared/permissions';
@@ -15,16 +15,13 @@ function NoMark() {
   );
 }
 
-export function PermissionsTab({ roles, canManage }: { roles: Role[]; canManage: boolean }) {
+export function PermissionsTab({ roles }: { roles: Role[] }) {
   return (
     <div className="permissions-tab">
-      {canManage ? (
-        <p className="settings-aside">
-          What each role may do. Add or change roles on the <Link to="/roles">Roles</Link> page.
-        </p>
-      ) : (
-        <ManagerNote />
-      )}
+      <ManagerNote />
+      <p className="settings-aside">
+        What each role may do. Add or change roles on the <Link to="/roles">Roles</Link> page.
+      </p>
       <div className="matrix-wrap">
         <table className="permission-matrix">
           <caption className="visually-hidden">Permissions of each role</caption>

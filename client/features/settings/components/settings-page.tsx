@@ -1,9 +1,11 @@
-// Settings (/settings): tabs General, Notifications, Appearance and Permissions. Store
-// settings are saved on the server with Save Changes (a toast confirms); only those who
-// may manage settings can change them, everyone else reads them with the managers' note.
+// Settings (/settings): tabs General, Notifications, Appearance and, for managers only
+// (spec section 2: those who manage users and their roles), Permissions. Store settings
+// are saved on the server with Save Changes (a toast confirms); only those who may manage
+// settings can change them, everyone else reads them with the managers' note.
 // Appearance sets the theme on this device at once.
 import { useState } from 'react';
 import { useMachine } from '@xstate/react';
+import { useSearchParams } from 'react-router-dom';
 import type { Settings } from '../../../../shared/accounts';
 import { ErrorBox } from '../../../components/error-box';
 import { TruckLoader } from '../../../components/truck-loader';
@@ -15,22 +17,30 @@ import { ManagerNote } from './manager-note';
 import { NotificationsTab } from './notifications-tab';
 import { PermissionsTab } from './permissions-tab';
 import { Tabs, type TabSpec } from './tabs';
+import { IntegrationsTab } from '../integrations/integrations-tab';
 import '../settings.css';
 
-type TabKey = 'general' | 'notifications' | 'appearance' | 'permissions';
+type TabKey = 'general' | 'notifications' | 'appearance' | 'permissions' | 'integrations';
 
 const TABS: TabSpec<TabKey>[] = [
   { key: 'general', label: 'General' },
   { key: 'notifications', label: 'Notifications' },
   { key: 'appearance', label: 'Appearance' },
   { key: 'permissions', label: 'Permissions' },
+  { key: 'integrations', label: 'Integrations' },
 ];
 
 export function SettingsPage() {
   const [state, send] = useMachine(settingsMachine);
-  const [tab, setTab] = useState<TabKey>('general');
+  // ?tab= opens a section directly (the header's "Webhook disabled" alert links to Integrations).
+  const [searchParams] = useSearchParams();
+  const [chosenTab, setTab] = useState<TabKey>(() => (TABS.find((t) => t.key === searchParams.get('tab'))?.key ?? 'general'));
   const canEdit = useCan('settings:manage');
   const canManageRoles = useCan('users:manage');
+  // Integrations (webhooks, API tokens) are for those who manage settings.
+  const tabs = TABS.filter((t) => (t.key !== 'permissions' || canManageRoles) && (t.key !== 'integrations' || canEdit));
+  // A role change while on Permissions takes the tab away: fall back to General.
+  const tab = tabs.some((t) => t.key === chosenTab) ? chosenTab : 'general';
   const { draft, roles, error, saveError } = state.context;
   const saving = state.matches('saving');
   const dirty = isDirty(state.context);
@@ -48,12 +58,13 @@ export function SettingsPage() {
       {state.matches('error') ? <ErrorBox title="Failed to load settings" message={error ?? 'Failed to load settings'} onRetry={() => send({ type: 'RETRY' })} /> : null}
       {state.matches('loading') ? <TruckLoader label="Loading settings..." fullScreen={false} /> : null}
       {draft ? (
-        <Tabs tabs={TABS} current={tab} onSelect={setTab} label="Settings sections">
+        <Tabs tabs={tabs} current={tab} onSelect={setTab} label="Settings sections">
           {storeTab && !canEdit ? <ManagerNote /> : null}
           {tab === 'general' ? <GeneralTab draft={draft} canEdit={canEdit && !saving} onEdit={edit} /> : null}
           {tab === 'notifications' ? <NotificationsTab draft={draft} canEdit={canEdit && !saving} onEdit={edit} /> : null}
           {tab === 'appearance' ? <AppearanceTab /> : null}
-          {tab === 'permissions' ? <PermissionsTab roles={roles} canManage={canManageRoles} /> : null}
+          {tab === 'permissions' && canManageRoles ? <PermissionsTab roles={roles} /> : null}
+          {tab === 'integrations' && canEdit ? <IntegrationsTab /> : null}
           {storeTab && canEdit ? (
             <div className="settings-actions">
               {saveError ? <ErrorBox message={saveError} /> : null}

@@ -1,0 +1,128 @@
+// The store as of a moment (issue 14): the time control (date and time picker plus a
+// scrubber over the last 90 days with each day's changes marked), the banner that says which
+// moment is shown and returns to live, and links that keep the moment (?asOf= in the URL).
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { AS_OF_SCRUB_DAYS, type EventCountsByDay } from '../../shared/inventory-history';
+import { historyApi } from './history-api';
+
+const DAY = 86_400_000;
+
+/** The moment shown (ISO), or null when live. */
+export function useAsOf(): string | null {
+  const [params] = useSearchParams();
+  const value = params.get('asOf');
+  return value && !Number.isNaN(Date.parse(value)) ? value : null;
+}
+
+/** A link target that keeps the moment. */
+export function withAsOf(path: string, asOf: string | null): string {
+  if (!asOf) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}asOf=${encodeURIComponent(asOf)}`;
+}
+
+export const formatMoment = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** yyyy-MM-ddTHH:mm:ss in local time, as a datetime-local input with seconds wants it. */
+const toLocalInput = (ms: number) => {
+  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
+  return d.toISOString().slice(0, 19);
+};
+
+export function AsOfBanner({ asOf }: { asOf: string }) {
+  const [, setParams] = useSearchParams();
+  return (
+    <div className="as-of-banner" role="status">
+      <span>
+        Showing the store <strong>as of {formatMoment(asOf)}</strong> · read-only
+      </span>
+      <span className="as-of-banner-actions">
+        <Link className="btn btn-secondary btn-sm" to={`/inventory/changes?from=${encodeURIComponent(asOf)}`}>
+          Compare with now
+        </Link>
+        <button type="button" className="btn btn-primary btn-sm" onClick={() => setParams((p) => (p.delete('asOf'), p))}>
+          Back to live
+        </button>
+      </span>
+    </div>
+  );
+}
+
+/** The time control: pick a moment, or scrub the last 90 days (bars: changes per day). */
+export function AsOfControl() {
+  const asOf = useAsOf();
+  const [, setParams] = useSearchParams();
+  const [open, setOpen] = useState(Boolean(asOf));
+  const [counts, setCounts] = useState<EventCountsByDay | null>(null);
+  const now = Date.now();
+  const start = now - AS_OF_SCRUB_DAYS * DAY;
+  const current = asOf ? Date.parse(asOf) : now;
+  const [draft, setDraft] = useState(current);
+  useEffect(() => setDraft(current), [current]);
+  useEffect(() => {
+    if (open && !counts) historyApi.counts().then(setCounts, () => setCounts({ days: [] }));
+  }, [open, counts]);
+  const go = (ms: number) =>
+    setParams((p) => {
+      if (ms >= Date.now() - 1000) p.delete('asOf');
+      else p.set('asOf', new Date(ms).toISOString());
+      return p;
+    });
+  if (!open) {
+    return (
+      <button type="button" className="btn btn-secondary as-of-toggle" onClick={() => setOpen(true)}>
+        View as of…
+      </button>
+    );
+  }
+  const max = Math.max(1, ...(counts?.days.map((d) => d.events) ?? [1]));
+  const byDay = new Map(counts?.days.map((d) => [d.day, d.events]) ?? []);
+  return (
+    <div className="as-of-control" aria-label="Time control">
+      <label className="as-of-picker">
+        <span>As of</span>
+        <input
+          type="datetime-local"
+          aria-label="As of date and time"
+          step={1}
+          value={toLocalInput(draft)}
+          max={toLocalInput(now)}
+          onChange={(e) => {
+            const ms = Date.parse(e.target.value);
+            if (!Number.isNaN(ms)) go(Math.min(ms, now));
+          }}
+        />
+      </label>
+      <div className="as-of-scrubber">
+        <svg className="as-of-counts" viewBox={`0 0 ${AS_OF_SCRUB_DAYS} 20`} preserveAspectRatio="none" aria-hidden="true">
+          {Array.from({ length: AS_OF_SCRUB_DAYS }, (_, i) => {
+            const day = new Date(start + (i + 1) * DAY).toISOString().slice(0, 10);
+            const h = ((byDay.get(day) ?? 0) / max) * 20;
+            return <rect key={day} x={i + 0.1} y={20 - h} width={0.8} height={h} />;
+          })}
+        </svg>
+        <input
+          type="range"
+          aria-label="Scrub the last 90 days"
+          min={start}
+          max={now}
+          step={3_600_000}
+          value={Math.max(start, draft)}
+          onChange={(e) => setDraft(Number(e.target.value))}
+          onPointerUp={() => go(draft)}
+          onKeyUp={() => go(draft)}
+        />
+        <div className="as-of-scale">
+          <span>90 days ago</span>
+          <span>now</span>
+        </div>
+      </div>
+      {asOf ? null : (
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => setOpen(false)}>
+          Close
+        </button>
+      )}
+    </div>
+  );
+}

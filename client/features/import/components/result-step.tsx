@@ -1,0 +1,43 @@
+// Step 5: what the import did, and the rejected rows as a CSV to fix and import again.
+import { Link } from 'react-router-dom';
+
+export function ResultStep(props: {
+  fileName: string;
+  counts: { created: number; updated: number; unchanged: number; rejected: number };
+  onDownloadRejected: () => void;
+  onStartOver: () => void;
+}) {
+  const { counts } = props;
+  return (
+    <section className="card import-step" aria-labelledby="result-title">
+      <h2 id="result-title" className="card-title">Imported {props.fileName}</h2>
+      <ul className="import-counts" aria-label="Import result">
+        <li>
+          <strong>{counts.created.toLocaleString()}</strong> created
+        </li>
+        <li>
+          <strong>{counts.updated.toLocaleString()}</strong> updated
+        </li>
+        <li>
+          <strong>{counts.unchanged.toLocaleString()}</strong> unchanged
+        </li>
+        <li className={counts.rejected ? 'import-count-bad' : ''}>
+          <strong>{counts.rejected.toLocaleString()}</strong> rejected
+        </li>
+      </ul>
+      <div className="import-actions">
+        {counts.rejected ? (
+          <button type="button" className="btn btn-secondary" onClick={props.onDownloadRejected}>
+            Download rejected rows (CSV)
+          </button>
+        ) : null}
+        <button type="button" className="btn btn-secondary" onClick={props.onStartOver}>
+          Import another file
+        </button>
+        <Link className="btn btn-primary" to="/inventory">
+          Go to inventory
+        </Link>
+      </div>
+    </section>
+  );
+}

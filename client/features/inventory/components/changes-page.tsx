@@ -1,0 +1,99 @@
+// What changed between two moments (issue 14): items created, deleted and changed, with
+// field diffs and net stock movement, grouped by category, totals, and a CSV export.
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import type { ChangesReport } from '../../../../shared/inventory-history';
+import { historyApi } from '../../../components/history-api';
+import { formatMoment } from '../../../components/as-of';
+import { ErrorBox } from '../../../components/error-box';
+import { TruckLoader } from '../../../components/truck-loader';
+import { api } from '../../../lib/api-client';
+
+const show = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
+
+export function ChangesPage() {
+  const [params, setParams] = useSearchParams();
+  const from = params.get('from') ?? new Date(Date.now() - 7 * 86_400_000).toISOString();
+  const to = params.get('to') ?? undefined;
+  const [report, setReport] = useState<ChangesReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    setReport(null);
+    historyApi.changes(from, to).then(setReport, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+  }, [from, to]);
+  const exportCsv = async () => {
+    const query = `from=${encodeURIComponent(from)}${to ? `&to=${encodeURIComponent(to)}` : ''}`;
+    const text = await api.get<string>(`/changes/export.csv?${query}`);
+    const url = URL.createObjectURL(new Blob([typeof text === 'string' ? text : JSON.stringify(text)], { type: 'text/csv' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = 'stockroom-changes.csv';
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+  const toLocal = (iso: string) => new Date(Date.parse(iso) - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  return (
+    <div className="page">
+      <Link to={`/inventory?asOf=${encodeURIComponent(from)}`} className="btn btn-ghost back-link">
+        ← Back to the store as of {formatMoment(from)}
+      </Link>
+      <h1 className="page-title">What changed</h1>
+      <div className="as-of-control">
+        <label className="as-of-picker">
+          <span>From</span>
+          <input type="datetime-local" value={toLocal(from)} onChange={(e) => setParams((p) => (p.set('from', new Date(e.target.value).toISOString()), p))} />
+        </label>
+        <label className="as-of-picker">
+          <span>To</span>
+          <input
+            type="datetime-local"
+            value={to ? toLocal(to) : ''}
+            onChange={(e) => setParams((p) => (e.target.value ? p.set('to', new Date(e.target.value).toISOString()) : p.delete('to'), p))}
+          />
+        </label>
+        <span>{to ? '' : 'to now'}</span>
+        <button type="button" className="btn btn-secondary" onClick={exportCsv} disabled={!report}>
+          Export CSV
+        </button>
+      </div>
+      {error ? <ErrorBox title="Failed to compare" message={error} /> : null}
+      {!report && !error ? <TruckLoader label="Comparing..." fullScreen={false} /> : null}
+      {report ? (
+        <>
+          <p data-testid="changes-totals">
+            {report.totals.created} created · {report.totals.deleted} deleted · {report.totals.changed} changed · net stock{' '}
+            {report.totals.stockMovement >= 0 ? '+' : ''}
+            {report.totals.stockMovement}
+          </p>
+          {report.groups.map((g) => (
+            <section key={g.categoryId} className="card detail-card">
+              <h2 className="card-title">
+                {g.category} <span className="muted">({g.created} created, {g.deleted} deleted, {g.changed} changed, stock {g.stockMovement >= 0 ? '+' : ''}{g.stockMovement})</span>
+              </h2>
+              <table className="as-of-table">
+                <thead>
+                  <tr>
+                    <th>Item</th>
+                    <th>Status</th>
+                    <th>Changes</th>
+                    <th>Stock</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {g.items.map((c) => (
+                    <tr key={c.itemId}>
+                      <td>{c.name}</td>
+                      <td>{c.status}</td>
+                      <td>{c.diffs.map((d) => `${d.field}: ${show(d.from)} → ${show(d.to)}`).join('; ') || '—'}</td>
+                      <td>{c.stockMovement >= 0 ? '+' : ''}{c.stockMovement}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          ))}
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+// The printable labels: pages of the chosen label stock, each label at its exact place in
+// millimetres, with the item's QR code, name, price and Code 128. Used for the on-screen
+// preview and, unchanged, for printing.
+import type { Item } from '../../../../shared/inventory';
+import { formatPrice } from '../../../lib/format';
+import type { LabelCodes } from '../label-codes';
+import { labelPosition, paginate, type LabelPreset } from '../label-presets';
+
+const mm = (value: number) => `${value}mm`;
+
+/** Sizes inside a label, from its height, so every stock keeps the same proportions. */
+function labelLayout(preset: LabelPreset) {
+  const { width, height } = preset.label;
+  const padding = Math.min(2.5, height * 0.07);
+  const qr = Math.min(height - 2 * padding, width * 0.4);
+  return {
+    padding,
+    qr,
+    nameSize: Math.max(2.4, height * 0.085),
+    barHeight: height * 0.28,
+    codeSize: Math.max(1.9, height * 0.07),
+  };
+}
+
+export function LabelSheet({ preset, items, codes }: { preset: LabelPreset; items: readonly Item[]; codes: Record<string, LabelCodes> }) {
+  const layout = labelLayout(preset);
+  return (
+    <div className="label-sheet">
+      {paginate(preset, items).map((page, pageIndex) => (
+        <section key={pageIndex} className="label-page" aria-label={`Label sheet ${pageIndex + 1}`} style={{ width: mm(preset.page.width), height: mm(preset.page.height) }}>
+          {page.map((item, index) => {
+            const position = labelPosition(preset, index);
+            const itemCodes = codes[item.id];
+            return (
+              <div
+                key={item.id}
+                className="label"
+                style={{
+                  left: mm(position.left),
+                  top: mm(position.top),
+                  width: mm(preset.label.width),
+                  height: mm(preset.label.height),
+                  padding: mm(layout.padding),
+                  gap: mm(layout.padding),
+                }}
+              >
+                {itemCodes ? <img className="label-qr" src={itemCodes.qrSvg} alt={`QR code: ${itemCodes.url}`} style={{ width: mm(layout.qr), height: mm(layout.qr) }} /> : null}
+                <div className="label-info">
+                  <p className="label-name" style={{ fontSize: mm(layout.nameSize) }}>
+                    {item.name}
+                  </p>
+                  <p className="label-price" style={{ fontSize: mm(layout.nameSize * 1.1) }}>
+                    {formatPrice(item.price)}
+                  </p>
+                  {itemCodes ? (
+                    <div className="label-barcode">
+                      <img src={itemCodes.code128Svg} alt={`Code 128: ${itemCodes.code}`} style={{ height: mm(layout.barHeight) }} />
+                      <span style={{ fontSize: mm(layout.codeSize) }}>{itemCodes.code}</span>
+                    </div>
+                  ) : null}
+                </div>
+              </div>
+            );
+          })}
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+// Stocktake calls through the shared API client (token, idempotency keys, retries). Counts
+// go through submit-count.ts instead: they must survive having no signal.
+import type { Category, Item } from '../../../shared/inventory';
+import type { StartStocktakeBody, StocktakeSession, StocktakeSummary } from '../../../shared/stocktake';
+import { api } from '../../lib/api-client';
+
+const enc = encodeURIComponent;
+
+export const stocktakeApi = {
+  list: async () => (await api.get<{ stocktakes: StocktakeSummary[] }>('/stocktakes')).stocktakes,
+  session: (id: string) => api.get<StocktakeSession>(`/stocktakes/${enc(id)}`),
+  start: (body: StartStocktakeBody) => api.post<StocktakeSession>('/stocktakes', body),
+  approveLine: (id: string, itemId: string, countId?: string) =>
+    api.post<StocktakeSession>(`/stocktakes/${enc(id)}/lines/${enc(itemId)}/approve`, countId ? { countId } : {}),
+  approveAll: (id: string) => api.post<StocktakeSession>(`/stocktakes/${enc(id)}/approve`, {}),
+  categories: () => api.get<Category[]>('/categories'),
+  searchItems: (q: string) => api.get<Item[]>(`/inventory/search?q=${enc(q)}`),
+};

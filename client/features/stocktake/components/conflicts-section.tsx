@@ -1,0 +1,38 @@
+// Items counted twice with different numbers: each count with who and when (and, for those
+// who run stocktakes, the difference it implies), and "Keep this count" to approve one.
+import type { StocktakeLine } from '../../../../shared/stocktake';
+import { formatDateTime } from '../../../lib/format';
+import { signed } from './variance-format';
+
+export function ConflictsSection({ lines, canApprove, onKeep }: { lines: StocktakeLine[]; canApprove: boolean; onKeep: (line: StocktakeLine, countId: string) => void }) {
+  if (lines.length === 0) return null;
+  return (
+    <section className="card stocktake-conflicts" aria-labelledby="stocktake-conflicts-title">
+      <h2 id="stocktake-conflicts-title" className="card-title">
+        Counted twice with different numbers ({lines.length})
+      </h2>
+      <ul className="stocktake-conflict-list">
+        {lines.map((line) => (
+          <li key={line.itemId} data-testid="conflict">
+            <strong>{line.name}</strong>
+            <ul>
+              {line.counts.map((c) => (
+                <li key={c.id} className="stocktake-conflict-count">
+                  <span>
+                    <strong>{c.counted}</strong> by {c.countedBy}, {formatDateTime(c.countedAt)}
+                    {c.difference !== null ? ` (difference ${signed(c.difference)})` : ''}
+                  </span>
+                  {canApprove ? (
+                    <button type="button" className="btn btn-sm btn-secondary" onClick={() => onKeep(line, c.id)}>
+                      Keep {c.counted}
+                    </button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

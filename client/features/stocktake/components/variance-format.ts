@@ -1,0 +1,5 @@
+// How differences read: +2, −3, 0 (a real minus sign), and money the same way.
+import { formatPrice } from '../../../lib/format';
+
+export const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
+export const signedMoney = (n: number) => (n > 0 ? `+${formatPrice(n)}` : n < 0 ? `−${formatPrice(-n)}` : formatPrice(0));

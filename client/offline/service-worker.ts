@@ -1,0 +1,59 @@
+// Registers the service worker (built by vite-plugin-pwa into /sw.js, see vite.config.ts)
+// from the signed-in shell, so the landing page's JavaScript stays as it was. A new build
+// waits until the user chooses "Reload" (the UpdateBanner), instead of changing the app
+// under them. When the worker first takes over the page, the API reads the page already
+// made are asked again through it, so they are cached for offline use right away.
+import { Workbox } from 'workbox-window';
+import { useSyncExternalStore } from 'react';
+import { api } from '../lib/api-client';
+
+const UPDATE_CHECK_MS = 60 * 60_000;
+
+let registered = false;
+let applyUpdate: (() => void) | null = null;
+const listeners = new Set<() => void>();
+
+function setUpdate(next: (() => void) | null): void {
+  applyUpdate = next;
+  for (const listener of listeners) listener();
+}
+
+/** The Reload action when a new version is waiting, else null. */
+export function useUpdateReady(): (() => void) | null {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => applyUpdate,
+  );
+}
+
+async function warmApiCache(): Promise<void> {
+  // Firebase's config is read with a plain fetch, the rest through the API client.
+  // CSV downloads are not screens' data, and the worker does not cache them.
+  const paths = ['/client-config', ...api.recentGets().filter((path) => !path.split('?')[0]!.endsWith('.csv'))];
+  await Promise.allSettled(paths.map((path) => (path === '/client-config' ? fetch('/api/client-config') : api.get(path))));
+}
+
+export function registerServiceWorker(): void {
+  if (registered || !import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  registered = true;
+  const wb = new Workbox('/sw.js', { scope: '/' });
+  wb.addEventListener('waiting', () =>
+    setUpdate(() => {
+      // Reload once the new worker has taken over, so the page and its files match.
+      wb.addEventListener('controlling', () => window.location.reload());
+      wb.messageSkipWaiting();
+    }),
+  );
+  wb.addEventListener('controlling', (event) => {
+    if (!event.isUpdate) void warmApiCache();
+  });
+  wb.register().catch((error: unknown) => console.error('Service worker registration failed', error));
+  // A tab left open for days still hears about new versions.
+  setInterval(() => void wb.update().catch(() => undefined), UPDATE_CHECK_MS);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void wb.update().catch(() => undefined);
+  });
+}

@@ -1,0 +1,58 @@
+// How a route checks a cached principal without a round trip of its own: it adds
+// `stampColumns` to the statement it runs anyway (the current versions of the principals'
+// user, role and settings rows: three primary-key lookups) and hands the row back to
+// `confirmPrincipal` (auth-plugin.ts), which resolves afresh only if a version moved. See
+// principal-cache.ts for why.
+import type { FastifyRequest } from 'fastify';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { confirmPrincipal } from './auth-plugin.js';
+import type { Principal, PrincipalStamp } from './principal.js';
+
+/** The column's name: rows that carry it are read by stampIn. */
+const STAMPS = 'principal_stamps';
+
+/** The key a principal's stamp goes by in the column (a user's requests may hold different roles). */
+const keyOf = (principal: Principal) => JSON.stringify([principal.uid, principal.role]);
+
+/**
+ * A column reporting the current stamps of these principals' rows (migration 008's
+ * principal_stamp, whose lookups are planned once per connection).
+ */
+export function stampColumns(principals: Principal[]): RawBuilder<unknown> {
+  const unique = new Map(principals.map((p) => [keyOf(p), p]));
+  const pairs = [...unique].map(([key, p]) => sql`${key}::text, principal_stamp(${p.uid}, ${p.role})`);
+  return sql`json_build_object(${sql.join(pairs)}) as ${sql.id(STAMPS)}`;
+}
+
+/** The principal's stamp as a row with stampColumns reports it; null when there is no such row. */
+export function stampIn(report: object | undefined, principal: Principal): PrincipalStamp | null {
+  if (!report || !(STAMPS in report)) return null;
+  const value = (report as Record<string, unknown>)[STAMPS];
+  const stamps = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, Array<number | null>> | null;
+  const stamp = stamps?.[keyOf(principal)];
+  if (!stamp) return null;
+  return { user: stamp[0] ?? null, role: stamp[1] ?? null, settings: stamp[2] ?? null };
+}
+
+/** One request's check, as its route uses it. */
+export interface PrincipalCheck {
+  /** The principal as the request started with it (from the cache when tentative). */
+  readonly principal: Principal;
+  /** Columns for the route's statement; undefined when there is nothing to check. */
+  readonly columns: RawBuilder<unknown> | undefined;
+  /**
+   * Checks the stamp in `row` (a row of the statement that carried `columns`; none: resolve
+   * afresh), on `db` when inside a transaction. Throws the refusal; returns the principal the
+   * request runs as.
+   */
+  confirm(row?: object, db?: Kysely<any>): Promise<Principal>;
+}
+
+export function principalCheck(request: FastifyRequest): PrincipalCheck {
+  const principal = request.principal!;
+  return {
+    principal,
+    columns: principal.tentative ? stampColumns([principal]) : undefined,
+    confirm: (row, db) => confirmPrincipal(request, stampIn(row, principal), db),
+  };
+}

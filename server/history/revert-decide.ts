@@ -1,0 +1,173 @@
+// Revert decisions: pure functions from (the change to revert, the stream as it stands) to
+// compensating events. Nothing is read or deleted here: the events they return are appended
+// with `reverts: <eventId>` in their metadata, and the reverts table refuses a second one.
+import type { CategoryEvent, InventoryEvent, ItemFields } from '../../shared/inventory-events.js';
+import type { RevertField, RevertKind } from '../../shared/inventory-history.js';
+import { ConflictError, ValidationError } from '../errors.js';
+import { adjustStock, createItem, deleteItem, updateItem } from '../inventory/decide.js';
+import type { ItemState } from '../inventory/item-state.js';
+import type { StoredEvent } from '../eventstore/types.js';
+import { deleteCategory, updateCategory, type CategoryState } from '../categories/decide.js';
+
+const EDITABLE = ['name', 'description', 'sku', 'categoryId', 'price', 'threshold', 'imageUrl', 'expiryDate', 'barcode'] as const;
+
+export function revertKind(type: string): RevertKind {
+  switch (type) {
+    case 'StockAdjusted':
+      return 'adjust';
+    case 'ItemUpdated':
+      return 'edit';
+    case 'ItemCreated':
+      return 'create';
+    case 'ItemDeleted':
+      return 'delete';
+    case 'CategoryCreated':
+      return 'category-create';
+    case 'CategoryUpdated':
+      return 'category-edit';
+    case 'CategoryDeleted':
+      return 'category-delete';
+    default:
+      throw new ValidationError('This entry follows from a stock change and cannot be reverted on its own: revert that change');
+  }
+}
+
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+
+/** The change in words: what "Reverted: ..." repeats. */
+export function describeChange(event: StoredEvent, name: string): string {
+  const d = event.data as Record<string, any>;
+  switch (event.type) {
+    case 'StockAdjusted':
+      return `Adjusted stock of ${name} by ${signed(d.delta)} (${d.reason})`;
+    case 'ItemUpdated':
+      return `Updated ${name}: ${Object.keys(d.changes).sort().join(', ')}`;
+    case 'ItemCreated':
+      return `Created ${name}`;
+    case 'ItemDeleted':
+      return `Deleted ${name}`;
+    case 'CategoryCreated':
+      return `Created category ${name}`;
+    case 'CategoryUpdated':
+      return `Updated category ${name}: ${Object.keys(d.changes).sort().join(', ')}`;
+    case 'CategoryDeleted':
+      return `Deleted category ${name}`;
+    default:
+      return `${event.type} ${name}`;
+  }
+}
+
+/** Each field an edit changed: what a revert restores, and whether a later edit changed it again. */
+export function fieldsOfEdit(original: StoredEvent, current: Record<string, unknown> | null, later: StoredEvent[]): RevertField[] {
+  const changes = (original.data as { changes: Record<string, { from: unknown; to: unknown }> }).changes;
+  return Object.entries(changes)
+    .map(([field, change]): RevertField => {
+      const edits = later.filter((e) => e.type === original.type && (e.data as any).changes?.[field] !== undefined);
+      const last = edits.at(-1);
+      const now = current ? current[field] : undefined;
+      const changedSince = last && now !== change.to ? { by: last.metadata.actor.name, at: last.createdAt.toISOString() } : null;
+      return { field, restore: change.from, edited: change.to, current: now ?? null, changedSince };
+    })
+    .sort((a, b) => a.field.localeCompare(b.field));
+}
+
+/** The fields a revert of an edit restores: those chosen, else those not changed since. */
+export function fieldsToRestore(fields: RevertField[], chosen: string[] | undefined): RevertField[] {
+  if (chosen) {
+    const unknown = chosen.filter((f) => !fields.some((x) => x.field === f));
+    if (unknown.length) throw new ValidationError(`fields: this change did not edit ${unknown.join(', ')}`);
+    return fields.filter((f) => chosen.includes(f.field));
+  }
+  const free = fields.filter((f) => !f.changedSince);
+  if (free.length === 0) {
+    const list = fields.map((f) => `${f.field} (changed since by ${f.changedSince!.by} on ${f.changedSince!.at})`).join(', ');
+    throw new ConflictError(`Every field of this change was changed since: ${list}. Pick the fields to restore anyway.`);
+  }
+  return free;
+}
+
+/**
+ * The compensating events of one item event, decided on the item's current state (null:
+ * never created; `deleted`: deleted). Stock deltas always revert, but never below 0.
+ */
+export function revertItemEvent(
+  original: StoredEvent,
+  state: ItemState | null,
+  later: StoredEvent[],
+  chosenFields?: string[],
+): InventoryEvent[] {
+  const live = state && !state.deleted ? state : null;
+  switch (original.type) {
+    case 'StockAdjusted': {
+      const delta = -(original.data as { delta: number }).delta;
+      if (!live) throw new ConflictError('Cannot revert: the item was deleted since. Restore it first.');
+      const after = live.quantity + delta;
+      if (after < 0) {
+        throw new ConflictError(
+          `Cannot revert: ${live.name} has ${live.quantity} in stock now; taking back ${signed(-delta)} would leave ${after}, below 0`,
+          { quantity: live.quantity },
+        );
+      }
+      return adjustStock({ delta, reason: 'correction', note: null }, live);
+    }
+    case 'ItemUpdated': {
+      if (!live) throw new ConflictError('Cannot revert: the item was deleted since. Restore it first.');
+      const fields = fieldsToRestore(fieldsOfEdit(original, live as unknown as Record<string, unknown>, later), chosenFields);
+      const changes: Partial<ItemFields> = {};
+      for (const f of fields) (changes as Record<string, unknown>)[f.field] = f.restore;
+      const events = updateItem({ changes }, live);
+      if (events.length === 0) throw new ConflictError('Nothing to revert: every field already has its old value');
+      return events;
+    }
+    case 'ItemCreated': {
+      if (!live) throw new ConflictError('Cannot revert: the item is already deleted');
+      return deleteItem(live);
+    }
+    case 'ItemDeleted': {
+      if (!state) throw new ConflictError('Cannot revert: the item has no history');
+      if (!state.deleted) throw new ConflictError('Cannot revert: the item is not deleted (it was restored since)');
+      const fields: ItemFields = {} as ItemFields;
+      for (const key of [...EDITABLE, 'quantity'] as const) (fields as unknown as Record<string, unknown>)[key] = state[key];
+      // The same stream carries on: decided as a create on no state, so it is checked as one.
+      return createItem({ itemId: state.id, fields }, null);
+    }
+    default:
+      revertKind(original.type);
+      throw new ValidationError(`${original.type} is not an item change`);
+  }
+}
+
+/** A category folded from its stream: its last fields, also once deleted. */
+export type CategoryFold = CategoryState & { deleted: boolean };
+
+/** The compensating events of one category event, on the category's folded state. */
+export function revertCategoryEvent(
+  original: StoredEvent,
+  folded: CategoryFold,
+  later: StoredEvent[],
+  chosenFields?: string[],
+): CategoryEvent[] {
+  const state = folded.deleted ? null : folded;
+  switch (original.type) {
+    case 'CategoryUpdated': {
+      if (!state) throw new ConflictError('Cannot revert: the category was deleted since');
+      const fields = fieldsToRestore(fieldsOfEdit(original, state as unknown as Record<string, unknown>, later), chosenFields);
+      const changes: Record<string, unknown> = {};
+      for (const f of fields) changes[f.field] = f.restore;
+      const events = updateCategory(changes, state);
+      if (events.length === 0) throw new ConflictError('Nothing to revert: every field already has its old value');
+      return events;
+    }
+    case 'CategoryCreated':
+      if (!state) throw new ConflictError('Cannot revert: the category is already deleted');
+      if (state.itemCount > 0) throw new ConflictError(`Cannot revert: the category still has ${state.itemCount} item(s); move or delete them first`);
+      return deleteCategory(state);
+    case 'CategoryDeleted': {
+      if (state) throw new ConflictError('Cannot revert: the category exists (it was restored since)');
+      return [{ type: 'CategoryCreated', data: { categoryId: folded.id, name: folded.name, description: folded.description } }];
+    }
+    default:
+      revertKind(original.type);
+      throw new ValidationError(`${original.type} is not a category change`);
+  }
+}

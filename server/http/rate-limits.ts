@@ -1,0 +1,94 @@
+// Request budgets for the API: RATE_LIMIT_PER_MINUTE per signed-in user (uid) for
+// authenticated calls, and per address for everything else (public routes, failed sign-ins,
+// unknown /api paths), so ten staff behind one shop router never share a budget.
+// Static files and /api/health are never counted: a page load fetches dozens of assets,
+// and a load balancer's health checks must not lock out the shop.
+//
+// @fastify/rate-limit counts (its store and window), these hooks decide when and under which
+// key. A request is counted once, at the first point its key is known:
+//   - onRequest, before the auth check, when it carries no bearer token (key: address);
+//   - preParsing, after the auth check, otherwise (key: uid, or address on a public route),
+//     so a refused request costs neither a body read nor any work;
+//   - onSend, for a request whose sign-in failed (the auth check threw, so the hooks above
+//     never ran): counted against its address, and answered 429 instead once that is spent.
+// Register this plugin before the auth plugin, so its onRequest hook runs first.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { bearerToken } from '../auth/auth-plugin.js';
+
+export interface RateLimitOptions {
+  perMinute: number;
+}
+
+const WINDOW_MS = 60_000;
+const EXEMPT_ROUTES = new Set(['/api/health']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rateLimitCounted: boolean;
+  }
+}
+
+/** The budget a request is counted against: an API token has its own, apart from its owner's. */
+export function rateLimitKey(request: FastifyRequest): string {
+  if (request.principal?.apiToken) return `token:${request.principal.apiToken.id}`;
+  return request.principal ? `uid:${request.principal.uid}` : `ip:${request.ip}`;
+}
+
+function isLimited(request: FastifyRequest): boolean {
+  const path = request.url;
+  if (!(path === '/api' || path.startsWith('/api/') || path.startsWith('/api?'))) return false;
+  return !EXEMPT_ROUTES.has(request.routeOptions.url ?? '');
+}
+
+function tooManyRequests(ttlInSeconds: number): FastifyError {
+  const error = new Error(`Too many requests. Try again in ${ttlInSeconds} seconds`) as FastifyError;
+  error.statusCode = 429;
+  return error;
+}
+
+export const rateLimits = fp<RateLimitOptions>(
+  async (app, { perMinute }) => {
+    // global: false — no route hooks of the library's own; the hooks below call it.
+    // cache: how many budgets (users and addresses) the in-memory store keeps.
+    await app.register(rateLimit, { global: false, max: perMinute, timeWindow: WINDOW_MS, keyGenerator: rateLimitKey, cache: 20_000 });
+    const count = app.createRateLimit();
+    app.decorateRequest('rateLimitCounted', false);
+
+    /** Counts the request; returns the seconds to wait when its budget is spent, else null. */
+    async function take(request: FastifyRequest, reply: FastifyReply): Promise<number | null> {
+      request.rateLimitCounted = true;
+      const result = await count(request);
+      if (result.isAllowed) return null;
+      reply.header('x-ratelimit-limit', result.max);
+      reply.header('x-ratelimit-remaining', result.remaining);
+      reply.header('x-ratelimit-reset', result.ttlInSeconds);
+      if (!result.isExceeded) return null;
+      reply.header('retry-after', result.ttlInSeconds);
+      return result.ttlInSeconds;
+    }
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (!isLimited(request) || bearerToken(request.headers.authorization)) return;
+      const wait = await take(request, reply);
+      if (wait !== null) throw tooManyRequests(wait);
+    });
+
+    app.addHook('preParsing', async (request, reply, payload) => {
+      if (request.rateLimitCounted || !isLimited(request)) return payload;
+      const wait = await take(request, reply);
+      if (wait !== null) throw tooManyRequests(wait);
+      return payload;
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.rateLimitCounted || !isLimited(request)) return payload;
+      const wait = await take(request, reply);
+      if (wait === null) return payload;
+      reply.code(429).type('application/json; charset=utf-8');
+      return JSON.stringify({ error: tooManyRequests(wait).message });
+    });
+  },
+  { name: 'stockroom-rate-limits' },
+);

@@ -1,0 +1,59 @@
+// /api/inventory/import routes: thin — a schema, a permission, one call. An import creates
+// and edits items, so it needs both permissions those need (managers have them).
+import type { FastifyPluginAsync } from 'fastify';
+import type { CommitBody, ImportCategoriesBody, ImportRowsBody } from '../../shared/import.js';
+import { requirePermission } from '../auth/auth-plugin.js';
+import { actorOf } from '../auth/principal.js';
+import type { ImportService } from './import-service.js';
+import { categoriesBody, categoriesReply, commitBody, commitReply, dryRunBody, dryRunReply, importErrors } from './schemas.js';
+
+const MB = 1024 * 1024;
+
+export const importRoutes: FastifyPluginAsync<{ imports: ImportService }> = async (app, { imports }) => {
+  const manage = [requirePermission('inventory:create'), requirePermission('inventory:manage')];
+
+  app.post<{ Body: ImportRowsBody }>(
+    '/inventory/import/dry-run',
+    {
+      onRequest: manage,
+      // A whole file in one request, so rows repeating each other anywhere in it are found.
+      bodyLimit: 48 * MB,
+      schema: {
+        summary: 'Check every row of a CSV file as the API would; writes nothing',
+        tags: ['import'],
+        body: dryRunBody,
+        response: { 200: dryRunReply, ...importErrors },
+      },
+    },
+    async (request) => imports.dryRun(request.body),
+  );
+
+  app.post<{ Body: ImportCategoriesBody }>(
+    '/inventory/import/categories',
+    {
+      onRequest: manage,
+      schema: {
+        summary: "Create the import's new categories the user confirmed (existing names are left as they are)",
+        tags: ['import'],
+        body: categoriesBody,
+        response: { 200: categoriesReply, ...importErrors },
+      },
+    },
+    async (request) => ({ categories: await imports.createCategories(request.body, actorOf(request.principal)) }),
+  );
+
+  app.post<{ Body: CommitBody }>(
+    '/inventory/import/commit',
+    {
+      onRequest: manage,
+      bodyLimit: 8 * MB,
+      schema: {
+        summary: 'Write one batch of rows in one transaction; rows written before (same import id and row) are not written again',
+        tags: ['import'],
+        body: commitBody,
+        response: { 200: commitReply, ...importErrors },
+      },
+    },
+    async (request) => ({ results: await imports.commit(request.body, actorOf(request.principal)) }),
+  );
+};

@@ -1,0 +1,100 @@
+// The item CSV export (GET /api/inventory/export.csv): every item, or those a screen's
+// filters show, read in keyset pages of 1,000 so a store of any size streams out without
+// being held in memory, and written in the columns the CSV import reads.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+// The export's columns are the import's fields, so an exported file imports back as it is.
+import { IMPORT_FIELDS } from '../../shared/import.js';
+import { csvLine, csvNumberCell, csvTextCell } from '../../shared/csv-cell.js';
+import type { DB } from '../db/schema.js';
+import { NotFoundError } from '../errors.js';
+import type { ItemRow } from './item-rows.js';
+
+export interface ItemExportFilter {
+  /** The category page's items only, filtered and sorted as that page does. */
+  categoryId?: string;
+  /**
+   * Text the screen is searching for. With a category: in name or description (the
+   * category page's search); without: every word in name, SKU, barcode, description or
+   * category (the Inventory page's search, without its typo guesses).
+   */
+  q?: string;
+  sort: 'name' | 'price' | 'stock';
+  order: 'asc' | 'desc';
+}
+
+const PAGE = 1000;
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const contains = (column: string, text: string) => sql`${sql.raw(column)} like ${`%${likeEscape(text)}%`}`;
+
+/** The sort keys, most significant first; the item id always ends them, so every row has its own place. */
+function sortKeys(filter: ItemExportFilter): string[] {
+  if (!filter.categoryId) return ['lower(category_name)', 'lower(name)'];
+  return [{ name: 'lower(name)', price: 'price', stock: 'quantity' }[filter.sort]];
+}
+
+function whereOf(filter: ItemExportFilter): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [sql`true`];
+  const q = filter.q?.trim().toLowerCase();
+  if (filter.categoryId) {
+    parts.push(sql`category_id = ${filter.categoryId}`);
+    if (q) parts.push(sql`(${contains('lower(name)', q)} or ${contains('lower(description)', q)})`);
+  } else if (q) {
+    for (const word of q.split(/\s+/).slice(0, 8)) parts.push(contains('search_text', word));
+  }
+  return sql.join(parts, sql` and `);
+}
+
+type ExportRow = ItemRow & Record<`k${number}`, unknown>;
+
+/**
+ * The matching items, to be read page by page. An unknown category is a NotFoundError
+ * here, before the response starts (a stream cannot change its status once it has begun).
+ */
+export async function exportedItems(db: Kysely<DB>, filter: ItemExportFilter, pageSize = PAGE): Promise<AsyncGenerator<ItemRow>> {
+  if (filter.categoryId) {
+    const found = await sql`select 1 from categories where id = ${filter.categoryId}`.execute(db);
+    if (found.rows.length === 0) throw new NotFoundError('Category not found');
+  }
+  return pages(db, filter, pageSize);
+}
+
+async function* pages(db: Kysely<DB>, filter: ItemExportFilter, pageSize: number): AsyncGenerator<ItemRow> {
+  const keys = [...sortKeys(filter), 'id'];
+  const order = filter.categoryId ? filter.order : 'asc';
+  const dir = sql.raw(order);
+  const keyList = sql.raw(keys.join(', '));
+  const keyColumns = sql.raw(keys.map((k, i) => `${k} as k${i}`).join(', '));
+  const orderBy = sql.join(keys.map((k) => sql`${sql.raw(k)} ${dir}`));
+  let after: unknown[] | null = null;
+  for (;;) {
+    const past: RawBuilder<unknown> = after
+      ? sql`and (${keyList}) ${sql.raw(order === 'desc' ? '<' : '>')} (${sql.join(after)})`
+      : sql``;
+    const rows = await sql<ExportRow>`select name, sku, barcode, category_name, quantity, price, threshold, description,
+        to_char(expiry_date, 'YYYY-MM-DD') as expiry_date, image_url, ${keyColumns}
+      from items where ${whereOf(filter)} ${past}
+      order by ${orderBy} limit ${pageSize}`.execute(db);
+    yield* rows.rows;
+    if (rows.rows.length < pageSize) return;
+    const last = rows.rows.at(-1)!;
+    after = keys.map((_, i) => last[`k${i}`]);
+  }
+}
+
+export const itemCsvHeader = (): string => csvLine([...IMPORT_FIELDS]);
+
+/** One item as a CSV line: text defused against formulas, numbers left as numbers. */
+export function itemCsvRow(row: ItemRow): string {
+  return csvLine([
+    csvTextCell(row.name),
+    csvTextCell(row.sku),
+    csvTextCell(row.barcode),
+    csvTextCell(row.category_name),
+    csvNumberCell(Number(row.quantity)),
+    csvNumberCell(Number(row.price)),
+    csvNumberCell(Number(row.threshold)),
+    csvTextCell(row.description),
+    csvTextCell(row.expiry_date === null ? null : String(row.expiry_date)),
+    csvTextCell(row.image_url),
+  ]);
+}

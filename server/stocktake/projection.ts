@@ -1,0 +1,76 @@
+// The stocktake projections (migration 013): sessions, their lines and counts; and the
+// sessions' entries in the activity log (the log is the activity feature's table; these
+// rows are written, and rebuilt, by this projection's handlers).
+import { sql } from 'kysely';
+import type { StocktakeEvent } from '../../shared/stocktake.js';
+import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
+
+type Data<T extends StocktakeEvent['type']> = Extract<StocktakeEvent, { type: T }>['data'];
+
+const idOf = (streamId: string) => streamId.slice('stocktake-'.length);
+
+async function bump(trx: Transaction, event: StoredEvent) {
+  await sql`update stocktakes set version = ${event.streamVersion} where id = ${idOf(event.streamId)}`.execute(trx);
+}
+
+/** One activity entry, worded after the session's name (and an item's, for a count). */
+async function logActivity(trx: Transaction, event: StoredEvent, action: 'create' | 'update', details: ReturnType<typeof sql>) {
+  const id = idOf(event.streamId);
+  await sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id, resource_name,
+      timestamp, details)
+    select ${event.eventId.replace(/-/g, '').slice(0, 16)}, ${event.position}, ${event.metadata.actor.uid},
+      ${event.metadata.actor.name}, ${action}, 'stocktake', ${id}, s.name, ${event.createdAt}, ${details}
+    from stocktakes s where s.id = ${id}`.execute(trx);
+}
+
+export const stocktakeProjection: Projection = {
+  name: 'stocktake',
+  tables: ['stocktakes', 'stocktake_lines', 'stocktake_counts'],
+  handlers: {
+    StocktakeStarted: async (event: StoredEvent<Data<'StocktakeStarted'>>, trx) => {
+      const d = event.data;
+      await sql`insert into stocktakes (id, name, scope, category_id, status, started_at, started_by, closed_at, version)
+        values (${d.stocktakeId}, ${d.name}, ${d.scope}, ${d.categoryId}, 'open', ${event.createdAt},
+          ${event.metadata.actor.name}, null, ${event.streamVersion})`.execute(trx);
+      await sql`insert into stocktake_lines (stocktake_id, item_id, ord)
+        select ${d.stocktakeId}, t.id::uuid, t.ord from jsonb_array_elements_text(${JSON.stringify(d.itemIds)}::jsonb) with ordinality as t(id, ord)`.execute(trx);
+      await logActivity(trx, event, 'create', sql`${`Started stocktake: ${d.name} (${d.itemIds.length} items to count)`}::text`);
+    },
+    StockCounted: async (event: StoredEvent<Data<'StockCounted'>>, trx) => {
+      const d = event.data;
+      await sql`insert into stocktake_counts (id, stocktake_id, item_id, counted, counted_at, counted_by, recorded_at)
+        values (${event.eventId}, ${idOf(event.streamId)}, ${d.itemId}, ${d.counted}, ${d.countedAt},
+          ${event.metadata.actor.name}, ${event.createdAt})`.execute(trx);
+      await bump(trx, event);
+      const item = sql`coalesce((select name from items where id = ${d.itemId}), 'an item')`;
+      await logActivity(trx, event, 'update', sql`'Counted ' || ${item} || ${`: ${d.counted} (stocktake `}::text || s.name || ')'`);
+    },
+    StocktakeLinesApproved: async (event: StoredEvent<Data<'StocktakeLinesApproved'>>, trx) => {
+      const id = idOf(event.streamId);
+      for (const line of event.data.lines) {
+        // The difference posted is the delta of the item's `count` adjustment written in the
+        // same commit (the event itself carries no numbers, see ApprovedLine); older events
+        // carried it themselves.
+        const delta =
+          line.delta !== undefined
+            ? sql`${line.delta}::int`
+            : line.adjustmentVersion === null
+              ? sql`0`
+              : sql`(select (e.data ->> 'delta')::int from events e
+                  where e.stream_id = ${`item-${line.itemId}`} and e.stream_version = ${line.adjustmentVersion})`;
+        await sql`update stocktake_lines set approved_at = ${event.createdAt}, approved_count_id = ${line.countId},
+            approved_counted = ${line.counted}, approved_expected = ${line.counted}::int - d.delta, approved_delta = d.delta
+          from (select ${delta} as delta) d
+          where stocktake_id = ${id} and item_id = ${line.itemId}`.execute(trx);
+      }
+      await bump(trx, event);
+      const n = event.data.lines.length;
+      await logActivity(trx, event, 'update', sql`'Approved stocktake: ' || s.name || ${` (${n} ${n === 1 ? 'line' : 'lines'})`}::text`);
+    },
+    StocktakeClosed: async (event: StoredEvent<Data<'StocktakeClosed'>>, trx) => {
+      await sql`update stocktakes set status = 'closed', closed_at = ${event.createdAt}, version = ${event.streamVersion}
+        where id = ${idOf(event.streamId)}`.execute(trx);
+      await logActivity(trx, event, 'update', sql`'Closed stocktake: ' || s.name`);
+    },
+  },
+};

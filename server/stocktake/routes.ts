@@ -1,0 +1,124 @@
+// /api/stocktakes routes. Counting (and seeing sessions) is Update stock levels; starting and
+// approving is Run stocktakes. People who only count see no expected quantities (a blind
+// count: a counter who knows the expected number tends to find it). Thin: schema, permission, one call.
+import type { FastifyPluginAsync } from 'fastify';
+import { hasPermission } from '../../shared/permissions.js';
+import type { ApproveLineBody, StartStocktakeBody, SubmitCountBody } from '../../shared/stocktake.js';
+import { principalOf, requirePermission } from '../auth/auth-plugin.js';
+import { commandMeta } from '../http/command-meta.js';
+import {
+  approveLineBody,
+  countBody,
+  countResponse,
+  emptyBody,
+  errors,
+  lineParams,
+  listResponse,
+  sessionResponse,
+  startBody,
+  stocktakeParams,
+} from './schemas.js';
+import type { StocktakeQueries } from './stocktake-queries.js';
+import type { StocktakeService } from './stocktake-service.js';
+
+type WithId = { Params: { id: string } };
+type WithLine = { Params: { id: string; itemId: string }; Body: ApproveLineBody | null };
+
+export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService; queries: StocktakeQueries }> = async (
+  app,
+  { stocktakes, queries },
+) => {
+  const count = requirePermission('stock:update');
+  const run = requirePermission('stocktake:run');
+  const tags = ['stocktakes'];
+  const showsVariance = (request: Parameters<typeof principalOf>[0]) => hasPermission(principalOf(request).permissions, 'stocktake:run');
+
+  app.get(
+    '/stocktakes',
+    { onRequest: count, schema: { summary: 'Stocktake sessions, newest first', tags, response: { 200: listResponse, ...errors } } },
+    async () => ({ stocktakes: await queries.list() }),
+  );
+
+  app.post<{ Body: StartStocktakeBody }>(
+    '/stocktakes',
+    {
+      onRequest: run,
+      schema: {
+        summary: 'Start a count of a category, some items or the whole store',
+        tags,
+        body: startBody,
+        response: { 201: sessionResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const id = await stocktakes.start(request.body, commandMeta(request));
+      return reply.status(201).send(await queries.session(id, true));
+    },
+  );
+
+  app.get<WithId>(
+    '/stocktakes/:id',
+    {
+      onRequest: count,
+      schema: {
+        summary: 'A session: progress, counts, items counted twice with different numbers, variance and totals',
+        tags,
+        params: stocktakeParams,
+        response: { 200: sessionResponse, ...errors },
+      },
+    },
+    async (request) => queries.session(request.params.id, showsVariance(request)),
+  );
+
+  app.post<WithId & { Body: SubmitCountBody }>(
+    '/stocktakes/:id/counts',
+    {
+      onRequest: count,
+      schema: {
+        summary: 'Record a count, with the moment it was counted (send an Idempotency-Key: a repeat is answered, not applied again)',
+        tags,
+        params: stocktakeParams,
+        body: countBody,
+        response: { 201: countResponse, ...errors },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await stocktakes.count(request.params.id, request.body, commandMeta(request))),
+  );
+
+  app.post<WithLine>(
+    '/stocktakes/:id/lines/:itemId/approve',
+    {
+      onRequest: run,
+      schema: {
+        summary: "Approve one item's count: posts a `count` adjustment of counted minus the quantity at the moment of counting",
+        tags,
+        params: lineParams,
+        body: approveLineBody,
+        response: { 200: sessionResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { id, itemId } = request.params;
+      await stocktakes.approveLine(id, itemId, request.body?.countId, commandMeta(request));
+      return queries.session(id, true);
+    },
+  );
+
+  app.post<WithId>(
+    '/stocktakes/:id/approve',
+    {
+      onRequest: run,
+      schema: {
+        summary: 'Approve every counted item (refused while counts disagree) and close the session',
+        tags,
+        params: stocktakeParams,
+        body: emptyBody,
+        response: { 200: sessionResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await stocktakes.approveAll(request.params.id, commandMeta(request));
+      return queries.session(request.params.id, true);
+    },
+  );
+};

@@ -1,0 +1,121 @@
+// JSON schemas of the /api/stocktakes routes: strict bodies, and the DTOs of shared/stocktake.ts.
+import { STOCKTAKE_SCOPES } from '../../shared/stocktake.js';
+import { namingParams } from '../http/validation.js';
+
+const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
+export const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema } as const;
+
+const uuid = { type: 'string', format: 'uuid' } as const;
+
+export const stocktakeParams = namingParams(
+  { type: 'object', additionalProperties: false, required: ['id'], properties: { id: uuid } } as const,
+  'Stocktake not found',
+);
+
+export const lineParams = namingParams(
+  { type: 'object', additionalProperties: false, required: ['id', 'itemId'], properties: { id: uuid, itemId: uuid } } as const,
+  'Stocktake not found',
+);
+
+export const startBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['scope'],
+  properties: {
+    name: { type: 'string', maxLength: 100, description: 'defaults to "Count: <category>", "Count: N items" or "Count: whole store"' },
+    scope: { type: 'string', enum: STOCKTAKE_SCOPES },
+    categoryId: { ...uuid, description: 'for scope "category"' },
+    itemIds: { type: 'array', items: uuid, minItems: 1, maxItems: 10_000, uniqueItems: true, description: 'for scope "items"' },
+  },
+} as const;
+
+export const countBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['itemId', 'counted', 'countedAt'],
+  properties: {
+    itemId: uuid,
+    counted: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+    countedAt: { type: 'string', format: 'date-time', description: "when it was counted, by the counting device's clock" },
+  },
+} as const;
+
+export const approveLineBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { countId: { ...uuid, description: 'which count to post, when the item was counted twice with different numbers' } },
+} as const;
+
+export const emptyBody = { type: ['object', 'null'], additionalProperties: false, properties: {} } as const;
+
+const nullableInt = { type: ['integer', 'null'] } as const;
+const nullableNumber = { type: ['number', 'null'] } as const;
+
+const countSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    itemId: { type: 'string' },
+    counted: { type: 'integer' },
+    countedAt: { type: 'string' },
+    countedBy: { type: 'string' },
+    expected: nullableInt,
+    difference: nullableInt,
+  },
+} as const;
+
+export const countResponse = countSchema;
+
+const summaryProperties = {
+  id: { type: 'string' },
+  name: { type: 'string' },
+  scope: { type: 'string', enum: STOCKTAKE_SCOPES },
+  categoryId: { type: ['string', 'null'] },
+  status: { type: 'string', enum: ['open', 'closed'] },
+  startedAt: { type: 'string' },
+  startedBy: { type: 'string' },
+  closedAt: { type: ['string', 'null'] },
+  toCount: { type: 'integer' },
+  counted: { type: 'integer' },
+  conflicts: { type: 'integer' },
+  approved: { type: 'integer' },
+  version: { type: 'integer' },
+} as const;
+
+export const listResponse = {
+  type: 'object',
+  properties: { stocktakes: { type: 'array', items: { type: 'object', properties: summaryProperties } } },
+} as const;
+
+export const sessionResponse = {
+  type: 'object',
+  properties: {
+    ...summaryProperties,
+    showsVariance: { type: 'boolean' },
+    totals: {
+      type: 'object',
+      properties: { expected: nullableInt, counted: { type: 'integer' }, difference: nullableInt, value: nullableNumber },
+    },
+    lines: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          itemId: { type: 'string' },
+          name: { type: 'string' },
+          sku: { type: 'string' },
+          barcode: { type: ['string', 'null'] },
+          price: { type: 'number' },
+          status: { type: 'string', enum: ['uncounted', 'counted', 'conflict', 'approved'] },
+          counted: nullableInt,
+          countedAt: { type: ['string', 'null'] },
+          expected: nullableInt,
+          difference: nullableInt,
+          value: nullableNumber,
+          approvedAt: { type: ['string', 'null'] },
+          counts: { type: 'array', items: countSchema },
+        },
+      },
+    },
+  },
+} as const;

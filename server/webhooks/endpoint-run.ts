@@ -1,0 +1,312 @@
+// One endpoint's delivery while this instance holds its lease: reads the log after the
+// endpoint's cursor, sends messages of different streams side by side (up to `inFlight`),
+// a stream's next message only once its previous one was answered, and writes down where
+// it is every FLUSH_EVERY_MS: the cursor (the smallest undelivered point, so a restart
+// sends again only from there), the delivery log rows, and the lease renewal, in one
+// statement that is refused once the lease is lost.
+//
+// A retryable failure (timeout, network error, 429, 5xx) stops new sends; once the
+// messages in flight are answered, the endpoint is given back with a retry time
+// (backoff.ts) and everything from the oldest undelivered message on is tried again then,
+// in order. While an endpoint is failing it is probed with one message at a time (its
+// oldest undelivered one); the first answer puts it back to full speed.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { WebhookConfig } from '../config.js';
+import type { EventStore } from '../eventstore/event-store.js';
+import { formatCursor, type Cursor, type StoredEvent } from '../eventstore/types.js';
+import { webhookTypeOf, WEBHOOK_DISABLED_REASON } from '../../shared/webhooks.js';
+import { retryDelayMs } from './backoff.js';
+import type { CursorStore, DeliveryRow, DueEndpoint } from './cursor-store.js';
+import { sendWebhook, type Attempt } from './send-webhook.js';
+import { payloadOf, wantedEvents } from './webhook-payload.js';
+
+/** What a run needs from its deliverer. */
+export interface RunHost {
+  store: EventStore;
+  db: Kysely<any>;
+  config: WebhookConfig;
+  log: FastifyBaseLogger;
+  cursors: CursorStore;
+  batchSize: number;
+  /** Aborted when the instance stops: messages in flight are abandoned. */
+  signal: AbortSignal;
+  isStopped(): boolean;
+  /** Runs a statement within the deliverer's share of the pool. */
+  query<T>(work: () => Promise<T>): Promise<T>;
+  wake(): void;
+  disable(endpointId: string, reason: string): Promise<void>;
+}
+
+/** Progress is written at most this often (and at least every lease / 3). */
+export const FLUSH_EVERY_MS = 100;
+/** ...or sooner once this many deliveries wait to be logged. */
+const FLUSH_ROWS = 200;
+/** New events are read at most this often, however many commits poke. */
+const MIN_READ_GAP_MS = 20;
+/** Messages read beyond the oldest undelivered one: bounds memory, and what a crash can send again. */
+const READ_AHEAD = 1000;
+/** A caught-up endpoint keeps its run (and lease) this long for the next events. */
+const LINGER_MS = 500;
+
+interface Entry {
+  event: StoredEvent;
+  /** Where the log was read up to just before this event: the cursor while this is the oldest undelivered. */
+  before: Cursor;
+  state: 'queued' | 'sending' | 'done';
+}
+
+interface Failure {
+  attempt: Attempt;
+  row: DeliveryRow;
+}
+
+export class EndpointRun {
+  /** Set by every wake-up (new commits); cleared when the log is read. */
+  poked = true;
+  private read: Cursor;
+  /** Wanted events read, in log order, from the oldest one not yet done. */
+  private readonly pending: Entry[] = [];
+  /** Per stream, its entries not yet done, in order; only the head may be sending. */
+  private readonly streams = new Map<string, Entry[]>();
+  /** Stream heads waiting for a slot, oldest first. */
+  private readonly ready: Entry[] = [];
+  private inFlight = 0;
+  private rows: DeliveryRow[] = [];
+  private attempts: number;
+  private failingSince: Date | null;
+  private probing: boolean;
+  private readonly failures: Failure[] = [];
+  /** Delivered beyond the stored cursor by an earlier holder: not sent again. */
+  private delivered = new Set<string>();
+  private more = true;
+  private lost = false;
+  private dirty = false;
+  private lastRead = -Infinity;
+  private lastFlush = 0;
+  private renewBy = 0;
+  private wakeUp: (() => void) | null = null;
+
+  constructor(
+    private readonly host: RunHost,
+    private readonly endpoint: DueEndpoint,
+  ) {
+    this.read = endpoint.cursor;
+    this.attempts = endpoint.attempts;
+    this.failingSince = endpoint.failingSince;
+    this.probing = endpoint.attempts > 0;
+  }
+
+  /** New events may be in the log. */
+  poke(): void {
+    this.poked = true;
+    this.notify();
+  }
+
+  async run(): Promise<void> {
+    try {
+      await this.deliver();
+    } finally {
+      // Never leave sends behind: a next run must not overtake them. Each is bounded by the timeout (or aborted on stop).
+      while (this.inFlight > 0) await this.sleep(this.host.config.timeoutMs);
+    }
+  }
+
+  private async deliver(): Promise<void> {
+    const { config, cursors } = this.host;
+    // Read before claiming: an idle endpoint costs no writes.
+    this.poked = false;
+    const first = await this.host.query(() => this.host.store.readAfter(this.read, this.host.batchSize));
+    if (first.length === 0) return;
+    if (!(await this.host.query(() => cursors.claim(this.endpoint)))) return;
+    this.lastFlush = performance.now();
+    this.renewBy = this.lastFlush + config.leaseMs / 3;
+    this.delivered = await this.host.query(() => cursors.deliveredAfter(this.endpoint.id, this.endpoint.cursor));
+    await this.take(first);
+
+    let idleSince: number | null = null;
+    for (;;) {
+      if (this.lost) return;
+      if (this.host.isStopped() || this.failures.length > 0) {
+        if (this.inFlight > 0) {
+          await this.sleep(config.timeoutMs);
+          continue;
+        }
+        if (this.failures.length > 0) return this.retryLater();
+        await this.flush(true, null);
+        return;
+      }
+      this.launch();
+      const now = performance.now();
+      const canRead = (this.more || this.poked) && this.pending.length < READ_AHEAD;
+      if (canRead && now - this.lastRead >= MIN_READ_GAP_MS) {
+        this.poked = false;
+        const events = await this.host.query(() => this.host.store.readAfter(this.read, Math.min(this.host.batchSize, READ_AHEAD - this.pending.length)));
+        await this.take(events);
+        continue;
+      }
+      if ((this.dirty && now - this.lastFlush >= FLUSH_EVERY_MS) || this.rows.length >= FLUSH_ROWS || now >= this.renewBy) {
+        await this.flush(false, null);
+        continue;
+      }
+      let wait = this.renewBy - now;
+      if (canRead) wait = Math.min(wait, this.lastRead + MIN_READ_GAP_MS - now);
+      if (this.dirty) wait = Math.min(wait, this.lastFlush + FLUSH_EVERY_MS - now);
+      if (this.inFlight === 0 && this.pending.length === 0 && !canRead) {
+        // Caught up: stay a little for the next events, then free the slot.
+        idleSince ??= now;
+        if (now - idleSince >= LINGER_MS && !this.dirty) return;
+        wait = Math.min(wait, idleSince + LINGER_MS - now);
+      } else {
+        idleSince = null;
+      }
+      await this.sleep(Math.max(1, wait));
+    }
+  }
+
+  /** Queues the wanted ones of `events` (just read after `this.read`). */
+  private async take(events: StoredEvent[]): Promise<void> {
+    this.lastRead = performance.now();
+    this.more = events.length >= this.host.batchSize;
+    if (events.length === 0) return;
+    const wanted = new Set((await this.host.query(() => wantedEvents(this.host.db, events, this.endpoint))).map((e) => e.eventId));
+    for (const event of events) {
+      const before = this.read;
+      this.read = { txId: event.txId, position: event.position };
+      if (!wanted.has(event.eventId)) continue;
+      const queue = this.streams.get(event.streamId);
+      // Delivered by the last holder beyond its cursor, with nothing of its stream still to send before it.
+      if (!queue && this.delivered.delete(event.eventId)) continue;
+      const entry: Entry = { event, before, state: 'queued' };
+      this.pending.push(entry);
+      if (queue) queue.push(entry);
+      else {
+        this.streams.set(event.streamId, [entry]);
+        this.ready.push(entry);
+      }
+    }
+    this.dirty = true;
+    this.launch();
+  }
+
+  /** Starts what may go now: stream heads up to `inFlight`, or only the oldest while probing a failing endpoint. */
+  private launch(): void {
+    if (this.lost || this.host.isStopped() || this.failures.length > 0) return;
+    if (this.probing) {
+      const oldest = this.pending[0];
+      if (this.inFlight === 0 && oldest?.state === 'queued') this.send(oldest);
+      return;
+    }
+    while (this.inFlight < this.host.config.inFlight && this.ready.length > 0) {
+      const entry = this.ready.shift()!;
+      if (entry.state === 'queued') this.send(entry);
+    }
+  }
+
+  private send(entry: Entry): void {
+    entry.state = 'sending';
+    this.inFlight += 1;
+    const { event } = entry;
+    void sendWebhook(this.endpoint.url, this.endpoint.secret, { id: event.eventId, body: payloadOf(event) }, this.host.config.timeoutMs, this.host.signal).then((attempt) =>
+      this.settle(entry, attempt),
+    );
+  }
+
+  private settle(entry: Entry, attempt: Attempt): void {
+    this.inFlight -= 1;
+    const { event } = entry;
+    const row: DeliveryRow = {
+      message_id: event.eventId,
+      event_type: webhookTypeOf(event.type)!,
+      cursor: formatCursor(event),
+      status: 'delivered',
+      response_code: attempt.status,
+      latency_ms: attempt.latencyMs,
+      error: attempt.error,
+    };
+    if (attempt.ok || !attempt.retryable) {
+      // A 4xx other than 429 is the receiver refusing this message: logged as failed, not retried.
+      this.rows.push({ ...row, status: attempt.ok ? 'delivered' : 'failed' });
+      this.done(entry);
+      this.probing = false;
+      if (this.failures.length === 0) {
+        this.attempts = 0;
+        this.failingSince = null;
+      }
+    } else if (this.host.signal.aborted && attempt.status === null) {
+      // Abandoned because this instance is stopping: not a failure of the receiver.
+      entry.state = 'queued';
+    } else {
+      entry.state = 'queued';
+      this.failures.push({ attempt, row });
+    }
+    this.dirty = true;
+    this.launch();
+    this.notify();
+  }
+
+  private done(entry: Entry): void {
+    entry.state = 'done';
+    const queue = this.streams.get(entry.event.streamId)!;
+    queue.shift();
+    if (queue.length > 0) this.ready.push(queue[0]!);
+    else this.streams.delete(entry.event.streamId);
+    while (this.pending[0]?.state === 'done') this.pending.shift();
+  }
+
+  /** Everything before this point is delivered. */
+  private cursor(): Cursor {
+    return this.pending[0]?.before ?? this.read;
+  }
+
+  /** Writes progress (and renews or gives back the lease); false, and the run stops, once the lease is lost. */
+  private async flush(release: boolean, nextAttemptAt: Date | null): Promise<boolean> {
+    const rows = this.rows;
+    this.rows = [];
+    this.dirty = false;
+    const move = { cursor: this.cursor(), attempts: this.attempts, failingSince: this.failingSince, nextAttemptAt, release, rows };
+    const ok = await this.host.query(() => this.host.cursors.move(this.endpoint.id, this.endpoint.generation, move));
+    this.lastFlush = performance.now();
+    this.renewBy = this.lastFlush + this.host.config.leaseMs / 3;
+    if (!ok) this.lost = true;
+    return ok;
+  }
+
+  /** Gives the endpoint back with a retry time, or disables it once it has failed for too long. */
+  private async retryLater(): Promise<void> {
+    const { config, log } = this.host;
+    this.attempts += 1;
+    this.failingSince ??= new Date();
+    if (Date.now() - this.failingSince.getTime() >= config.retryForMs) {
+      this.rows.push(...this.failures.map((f) => ({ ...f.row, status: 'failed' as const })));
+      if (!(await this.flush(true, null))) return;
+      log.warn({ endpoint: this.endpoint.id, attempts: this.attempts }, 'webhook endpoint failed for too long: disabled');
+      await this.host.disable(this.endpoint.id, WEBHOOK_DISABLED_REASON);
+      return;
+    }
+    this.rows.push(...this.failures.map((f) => ({ ...f.row, status: 'retrying' as const })));
+    log.warn({ endpoint: this.endpoint.id, attempts: this.attempts, error: this.failures[0]!.row.error }, 'webhook endpoint failing: trying again later');
+    const asked = this.failures.map((f) => f.attempt.retryAfterMs ?? 0);
+    const delay = retryDelayMs(config, this.attempts, Math.max(...asked) || null);
+    const retryAt = new Date(Math.min(Date.now() + delay, this.failingSince.getTime() + config.retryForMs));
+    if (!(await this.flush(true, retryAt))) return;
+    // Wake when it is due (the poll would too, later); any instance may take it then.
+    setTimeout(() => this.host.wake(), retryAt.getTime() - Date.now() + 5).unref();
+  }
+
+  private notify(): void {
+    const wakeUp = this.wakeUp;
+    this.wakeUp = null;
+    wakeUp?.();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.notify(), ms);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}

@@ -1,0 +1,85 @@
+// /api/webhooks: managers (settings:manage) list, create, change and remove endpoints, read
+// their delivery log, send a test event and replay from a cursor or a moment. Thin routes.
+import type { FastifyPluginAsync } from 'fastify';
+import type { WebhookEndpointFields } from '../../shared/webhooks.js';
+import { requirePermission } from '../auth/auth-plugin.js';
+import { commandMeta } from '../http/command-meta.js';
+import type { WebhookService } from './webhook-service.js';
+import {
+  createEndpointBody,
+  createdEndpointSchema,
+  deliverySchema,
+  emptyBody,
+  endpointIdParams,
+  endpointSchema,
+  errors,
+  payloadSchema,
+  replayBody,
+  updateEndpointBody,
+} from './schemas.js';
+
+type WithId = { Params: { id: string } };
+type CreateBody = Omit<WebhookEndpointFields, 'description' | 'categoryIds' | 'enabled'> & Partial<WebhookEndpointFields>;
+
+export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
+  const manage = requirePermission('settings:manage');
+  const tags = ['webhooks'];
+
+  app.get('/webhooks', { onRequest: manage, schema: { summary: 'Webhook endpoints and where each is in the log', tags, response: { 200: { type: 'object', properties: { endpoints: { type: 'array', items: endpointSchema } } }, ...errors } } }, async () => ({
+    endpoints: await webhooks.list(),
+  }));
+
+  app.get('/webhooks/payload-schema', { onRequest: manage, schema: { summary: 'What an endpoint receives, and how to check its signature', tags, response: { 200: { type: 'object', additionalProperties: true } } } }, async () => payloadSchema);
+
+  app.post<{ Body: CreateBody }>(
+    '/webhooks',
+    { onRequest: manage, schema: { summary: 'Add an endpoint; answers its signing secret, shown once', tags, body: createEndpointBody, response: { 201: createdEndpointSchema, ...errors } } },
+    async (request, reply) => {
+      const { url, eventTypes, description = '', categoryIds = [], enabled = true } = request.body;
+      reply.status(201);
+      return webhooks.create({ url, eventTypes, description, categoryIds, enabled }, commandMeta(request));
+    },
+  );
+
+  app.get<WithId>('/webhooks/:id', { onRequest: manage, schema: { summary: 'One endpoint', tags, params: endpointIdParams, response: { 200: endpointSchema, ...errors } } }, async (request) =>
+    webhooks.get(request.params.id),
+  );
+
+  app.patch<WithId & { Body: Partial<WebhookEndpointFields> & { version?: number } }>(
+    '/webhooks/:id',
+    { onRequest: manage, schema: { summary: 'Change an endpoint (switch it on again after it was disabled)', tags, params: endpointIdParams, body: updateEndpointBody, response: { 200: endpointSchema, ...errors } } },
+    async (request) => {
+      const { version, ...changes } = request.body;
+      return webhooks.update(request.params.id, changes, commandMeta(request), version);
+    },
+  );
+
+  app.delete<WithId>('/webhooks/:id', { onRequest: manage, schema: { summary: 'Remove an endpoint and its delivery log', tags, params: endpointIdParams, response: { 204: { type: 'null' }, ...errors } } }, async (request, reply) => {
+    await webhooks.remove(request.params.id, commandMeta(request));
+    return reply.status(204).send();
+  });
+
+  app.get<WithId>(
+    '/webhooks/:id/deliveries',
+    { onRequest: manage, schema: { summary: 'Recent deliveries, newest first', tags, params: endpointIdParams, response: { 200: { type: 'object', properties: { deliveries: { type: 'array', items: deliverySchema } } }, ...errors } } },
+    async (request) => {
+      await webhooks.get(request.params.id);
+      return { deliveries: await webhooks.deliveries(request.params.id) };
+    },
+  );
+
+  app.post<WithId>(
+    '/webhooks/:id/test',
+    { onRequest: manage, schema: { summary: 'Send a test event (type webhook.test) in the background', tags, params: endpointIdParams, body: emptyBody, response: { 202: deliverySchema, ...errors } } },
+    async (request, reply) => {
+      reply.status(202);
+      return webhooks.sendTest(request.params.id);
+    },
+  );
+
+  app.post<WithId & { Body: { cursor?: string; from?: string } }>(
+    '/webhooks/:id/replay',
+    { onRequest: manage, schema: { summary: 'Deliver again everything after a cursor, or from a moment', tags, params: endpointIdParams, body: replayBody, response: { 200: endpointSchema, ...errors } } },
+    async (request) => webhooks.replay(request.params.id, request.body),
+  );
+};

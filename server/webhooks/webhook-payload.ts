@@ -1,0 +1,78 @@
+// What an endpoint receives for one log event, and which events it wants. The body follows
+// Standard Webhooks (`type`, `timestamp`, `data`); `data` carries our event and its cursor,
+// so a receiver can ask for a replay from exactly where it lost track.
+import { sql, type Kysely } from 'kysely';
+import { webhookTypeOf, type WebhookPayload } from '../../shared/webhooks.js';
+import { formatCursor, type StoredEvent } from '../eventstore/types.js';
+
+export interface EndpointFilter {
+  eventTypes: string[];
+  categoryIds: string[];
+}
+
+export function payloadOf(event: StoredEvent): string {
+  const payload: WebhookPayload = {
+    type: webhookTypeOf(event.type)!,
+    timestamp: event.createdAt.toISOString(),
+    data: {
+      cursor: formatCursor(event),
+      event: {
+        id: event.eventId,
+        type: event.type,
+        stream: event.streamId,
+        streamVersion: event.streamVersion,
+        data: event.data,
+        actor: event.metadata.actor.name,
+        createdAt: event.createdAt.toISOString(),
+      },
+    },
+  };
+  return JSON.stringify(payload);
+}
+
+export function testPayload(endpointId: string, now: Date): string {
+  const payload: WebhookPayload = {
+    type: 'webhook.test',
+    timestamp: now.toISOString(),
+    data: {
+      cursor: null,
+      event: { id: endpointId, type: 'WebhookTest', stream: `webhook-${endpointId}`, streamVersion: 0, data: { message: 'Test event from Stockroom' }, actor: 'Stockroom', createdAt: now.toISOString() },
+    },
+  };
+  return JSON.stringify(payload);
+}
+
+/** The events of `events` this endpoint asked for, in log order. */
+export async function wantedEvents(db: Kysely<any>, events: StoredEvent[], filter: EndpointFilter): Promise<StoredEvent[]> {
+  const all = filter.eventTypes.includes('*');
+  const typed = events.filter((e) => {
+    const type = webhookTypeOf(e.type);
+    return type !== null && (all || filter.eventTypes.includes(type));
+  });
+  if (filter.categoryIds.length === 0 || typed.length === 0) return typed;
+  const categories = await categoriesAt(db, typed);
+  return typed.filter((e) => filter.categoryIds.includes(categories.get(e.eventId) ?? ''));
+}
+
+/**
+ * The category each event's item was in when the event happened (a category's own events:
+ * that category). Read from the item's stream, so deleted items and later moves do not matter.
+ */
+async function categoriesAt(db: Kysely<any>, events: StoredEvent[]): Promise<Map<string, string | null>> {
+  const result = new Map<string, string | null>();
+  const itemEvents: StoredEvent[] = [];
+  for (const e of events) {
+    if (e.streamType === 'category') result.set(e.eventId, e.streamId.slice('category-'.length));
+    else itemEvents.push(e);
+  }
+  if (itemEvents.length === 0) return result;
+  const values = itemEvents.map((e) => sql`(${e.eventId}::text, ${e.streamId}::text, ${e.streamVersion}::int)`);
+  const rows = await sql<{ event_id: string; category_id: string | null }>`select v.event_id,
+      (select coalesce(e.data ->> 'categoryId', e.data -> 'changes' -> 'categoryId' ->> 'to') from events e
+        where e.stream_id = v.stream_id and e.stream_version <= v.version
+          and (e.type = 'ItemCreated' or (e.type = 'ItemUpdated' and e.data -> 'changes' ? 'categoryId'))
+        order by e.stream_version desc limit 1) as category_id
+    from (values ${sql.join(values)}) v (event_id, stream_id, version)`.execute(db);
+  for (const row of rows.rows) result.set(row.event_id, row.category_id);
+  return result;
+}

@@ -1,0 +1,84 @@
+// CSV import: the item fields a file's columns can map to, and the shapes of the import
+// API (dry run, categories, commit). Shared by the browser (which parses the file) and
+// the server (which validates and writes it).
+
+/** Item fields an import column can fill, in the order the mapping screen lists them. */
+export const IMPORT_FIELDS = [
+  'name',
+  'sku',
+  'barcode',
+  'category',
+  'quantity',
+  'price',
+  'threshold',
+  'description',
+  'expiry_date',
+  'image_url',
+] as const;
+
+export type ImportField = (typeof IMPORT_FIELDS)[number];
+
+/** Rows per commit request: one transaction each on the server. */
+export const IMPORT_BATCH_ROWS = 500;
+/** Most rows one file may hold (the dry run takes them all in one request). */
+export const IMPORT_MAX_ROWS = 200_000;
+
+/**
+ * One data row of the file. `row` is its number as a spreadsheet shows it (the header is
+ * row 1). `cells` follow the request's `columns`; a row the browser could not even parse
+ * (an unterminated quote) carries `problem` instead, so the report lists it with the rest.
+ */
+export type ImportRow = { row: number; cells: string[] } | { row: number; problem: string };
+
+export interface ImportRowsBody {
+  fileName: string;
+  columns: ImportField[];
+  rows: ImportRow[];
+}
+
+export interface ImportProblem {
+  row: number;
+  /** The item field the problem is in (the browser shows the file's own column name), or null for the whole row. */
+  column: ImportField | null;
+  message: string;
+}
+
+export interface DryRunReport {
+  rows: number;
+  create: number;
+  update: number;
+  unchanged: number;
+  problems: ImportProblem[];
+  /** Categories the file names that do not exist yet: created once the user confirms them. */
+  newCategories: string[];
+}
+
+export interface ImportCategoriesBody {
+  importId: string;
+  fileName: string;
+  names: string[];
+}
+
+export interface CommitBody extends ImportRowsBody {
+  importId: string;
+}
+
+export type RowOutcome = 'created' | 'updated' | 'unchanged' | 'rejected';
+
+export interface CommitRowResult {
+  row: number;
+  outcome: RowOutcome;
+  column?: ImportField | null;
+  message?: string;
+}
+
+export interface CommitResult {
+  results: CommitRowResult[];
+}
+
+/** The idempotency key of one imported row: a retry or a resumed import never writes it twice. */
+export const importRowKey = (importId: string, row: number) => `import:${importId}:${row}`;
+export const importCategoryKey = (importId: string, name: string) => `import:${importId}:category:${name.trim().toLowerCase()}`;
+
+/** What history and the activity log say about an imported change. */
+export const importedFrom = (fileName: string) => `Imported from ${fileName}`;

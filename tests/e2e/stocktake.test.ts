@@ -1,0 +1,177 @@
+// Stocktake in Chromium (issue 15): a manager starts a count of a category; a manager and a
+// staff member count it at once in two browser contexts, the staff phone offline (its counts
+// wait in the outbox), the manager with a hardware scanner; a sale made after the shelf was
+// counted reaches the server before the offline counts; back online the counts merge on both
+// screens, an item counted twice with different numbers is flagged and the manager keeps one,
+// approves, and the stock is what was counted minus what was sold since.
+import { AxeBuilder } from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { Category, Item } from '../../shared/inventory.js';
+import type { StocktakeSession } from '../../shared/stocktake.js';
+import { fakeCameraArgs, launchBrowser } from '../helpers/browser.js';
+import { apiAccount, PHONE, screenshot, seeText } from '../helpers/e2e-app.js';
+import type { TestAccount } from '../helpers/emulator-accounts.js';
+import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
+import { typeLikeScanner } from '../helpers/hardware-scanner.js';
+import { writeFakeCameraVideo } from '../helpers/fake-camera-video.js';
+import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
+
+const WHITE_EAN = '5901234123457';
+
+describe('stocktake (issue 15)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let manager: TestAccount;
+  let staff: TestAccount;
+  let cellar: Category;
+  let red: Item;
+  let white: Item;
+  let rose: Item;
+  let boss: OpenPage;
+  let clerk: OpenPage;
+
+  beforeAll(async () => {
+    // The camera films White Wine's barcode (a fake camera playing a generated video).
+    const video = await writeFakeCameraVideo({ kind: 'ean13', text: WHITE_EAN });
+    [server, browser] = await Promise.all([startE2EServer(), launchBrowser(fakeCameraArgs(video))]);
+    // The first account is the store's manager.
+    manager = await apiAccount(server, 'Mia Manager', 'manager');
+    staff = await apiAccount(server, 'Sam Staff');
+    cellar = await addCategory(server, manager.idToken, 'Cellar');
+    // Another category's item must not be on the list.
+    const bar = await addCategory(server, manager.idToken, 'Bar');
+    await addItem(server, manager.idToken, bar, { name: 'Tonic Water', quantity: 30, threshold: 5, price: 1 });
+    red = await addItem(server, manager.idToken, cellar, { name: 'Red Wine', quantity: 10, threshold: 2, price: 12 });
+    white = await addItem(server, manager.idToken, cellar, { name: 'White Wine', quantity: 6, threshold: 2, price: 9 });
+    await server.api('PUT', `/inventory/${white.id}`, manager.idToken, { barcode: WHITE_EAN });
+    rose = await server.api<Item>('PUT', `/inventory/${(await addItem(server, manager.idToken, cellar, { name: 'Rose Wine', quantity: 4, threshold: 1, price: 10 })).id}`, manager.idToken, {
+      barcode: '4006381333931',
+    });
+    [boss, clerk] = await Promise.all([openPage(browser, server), openPage(browser, server, { viewport: PHONE })]);
+    await boss.context.grantPermissions(['camera'], { origin: server.url });
+    await Promise.all([signIn(boss.page, manager.email!, manager.password!), signIn(clerk.page, staff.email!, staff.password!)]);
+    // Let the dashboards finish arriving: a navigation racing the sign-in's last one is lost.
+    await Promise.all(
+      [boss.page, clerk.page].map(async (page) => {
+        await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+        await page.waitForLoadState('networkidle');
+      }),
+    );
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const quantities = async () =>
+    Promise.all([red, white, rose].map(async (i) => (await server.api<Item>('GET', `/inventory/${i.id}`, manager.idToken)).quantity));
+
+  /** Serious and critical WCAG 2 A/AA problems axe finds on the page. */
+  const axeProblems = async (page: Page) =>
+    (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+
+  /** Types a count into an item's field and sends it with Enter. */
+  const countOn = async (page: Page, name: string, counted: number) => {
+    const field = page.getByLabel(`Count of ${name}`);
+    await field.fill(String(counted));
+    await field.press('Enter');
+  };
+
+  it('counts a category on two screens at once, merges the totals, and posts them on approval', async () => {
+    // The manager starts a count of the Cellar from the nav link.
+    const { page } = boss;
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Count' }).click();
+    await page.getByRole('heading', { name: 'Start a count' }).waitFor();
+    expect(await axeProblems(page)).toEqual([]);
+    await page.getByLabel('Category').selectOption({ label: 'Cellar (3 items)' });
+    await page.getByRole('button', { name: 'Start count' }).click();
+    await page.waitForURL('**/stocktake/*');
+    const sessionId = page.url().split('/').at(-1)!;
+    await seeText(page, '0 of 3 counted');
+    expect(await page.getByTestId('count-row').count()).toBe(3);
+
+    // Staff open it from the list on a phone; they count blind (no variance table).
+    await clerk.page.goto('/stocktake');
+    await clerk.page.getByRole('link', { name: /Count: Cellar/ }).click();
+    await seeText(clerk.page, '0 of 3 counted');
+
+    // Both count at once. The staff phone has no signal: its counts wait in the outbox. The
+    // manager scans the Rose Wine's barcode with a hardware scanner and types the count.
+    await clerk.context.setOffline(true);
+    const T = Date.now();
+    await Promise.all([
+      (async () => {
+        const search = clerk.page.getByLabel('Search the items to count by name, SKU or barcode');
+        await search.fill('red');
+        await countOn(clerk.page, 'Red Wine', 9);
+        await search.fill('');
+        await countOn(clerk.page, 'White Wine', 6);
+        await expect.poll(() => clerk.page.getByTestId('counts-waiting').textContent(), { timeout: 10_000 }).toContain('2 counts waiting to send');
+      })(),
+      (async () => {
+        await page.locator('h1').click(); // no field focused: the page hears the scanner
+        await typeLikeScanner(page, '4006381333931');
+        await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Count of Rose Wine');
+        await page.keyboard.type('3');
+        await page.keyboard.press('Enter');
+        // The header's Scan button opens the count's camera (not the quick sheet): White Wine, 5.
+        await page.getByRole('button', { name: 'Scan a barcode' }).click();
+        await page.getByRole('dialog', { name: 'Scan an item to count' }).waitFor();
+        await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 30_000 }).toBe('Count of White Wine');
+        await page.keyboard.type('5');
+        await page.keyboard.press('Enter');
+      })(),
+    ]);
+    await seeText(page, '2 of 3 counted', 15_000);
+    // A Red Wine is sold after the shelf was counted, and that sale reaches the server first.
+    await server.api('POST', `/inventory/${red.id}/adjust`, manager.idToken, { delta: -1, reason: 'sale' });
+    await screenshot(clerk.page, 'stocktake-offline');
+    await clerk.context.setOffline(false);
+
+    // Each screen sees the other's counts (live): White Wine was counted 6 and 5, the rest merge.
+    await Promise.all([seeText(page, '3 of 3 counted', 15_000), seeText(clerk.page, '3 of 3 counted', 15_000)]);
+    const conflict = page.getByTestId('conflict').filter({ hasText: 'White Wine' });
+    await conflict.waitFor({ timeout: 15_000 });
+    await seeText(clerk.page, '1 counted twice');
+    const totals = page.getByTestId('variance-totals');
+    await expect.poll(() => totals.textContent()).toBe('Totals1412−2−$22.00');
+    expect(await page.getByRole('button', { name: 'Approve all' }).isDisabled()).toBe(true);
+    expect(await clerk.page.getByTestId('variance-totals').count()).toBe(0);
+    const session = await server.api<StocktakeSession>('GET', `/stocktakes/${sessionId}`, manager.idToken);
+    expect(session.lines.map((l) => [l.name, l.counted, l.counts.map((c) => `${c.counted} by ${c.countedBy}`)])).toEqual(
+      expect.arrayContaining([
+        ['Red Wine', 9, ['9 by Sam Staff']],
+        ['White Wine', null, ['6 by Sam Staff', '5 by Mia Manager']],
+        ['Rose Wine', 3, ['3 by Mia Manager']],
+      ]),
+    );
+    expect(Math.min(...session.lines.flatMap((l) => l.counts.map((c) => Date.parse(c.countedAt))))).toBeGreaterThanOrEqual(T - 1000);
+    await screenshot(page, 'stocktake-session');
+    await screenshot(clerk.page, 'stocktake-session');
+    await clerk.page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    await screenshot(clerk.page, 'stocktake-session');
+    expect([...(await axeProblems(page)), ...(await axeProblems(clerk.page))]).toEqual([]);
+
+    // The manager keeps the staff's 6 (that line alone posts: nothing), then approves the rest.
+    await conflict.getByRole('button', { name: 'Keep 6' }).click();
+    await expect.poll(() => totals.textContent(), { timeout: 15_000 }).toBe('Totals2018−2−$22.00');
+    // Nothing moved before approval (but the sale).
+    expect(await quantities()).toEqual([9, 6, 4]);
+    await page.getByRole('button', { name: 'Approve all' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Approve all' }).click();
+    await seeText(page, 'Stocktake approved: stock levels updated', 15_000);
+    await seeText(page, /Closed /);
+    // Red: 10 when counted, 9 counted, 1 sold since: 8 (the sale is neither lost nor counted twice).
+    expect(await quantities()).toEqual([8, 6, 3]);
+    await seeText(clerk.page, '3 approved', 15_000);
+    expect(await clerk.page.getByLabel('Count of Red Wine').count()).toBe(0);
+    await page.getByRole('link', { name: 'All counts' }).click();
+    await page.getByRole('link', { name: /Count: Cellar/ }).waitFor();
+    await screenshot(page, 'stocktake-list');
+    expect([...boss.errors, ...clerk.errors]).toEqual([]);
+  });
+});
