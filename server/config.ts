@@ -22,6 +22,11 @@ export interface Config {
   seedDemo: boolean;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
   shutdownTimeoutMs: number;
+  /**
+   * The first part of a shutdown: how long every answer asks its client to close the
+   * connection before the server stops listening (server/launch/connection-drain.ts).
+   */
+  shutdownDrainMs: number;
   version: string;
   realtime: RealtimeConfig;
   webhooks: WebhookConfig;
@@ -177,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env),
     seedDemo: bool(env, 'SEED_DEMO', !databaseUrl),
     shutdownTimeoutMs: intIn(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    shutdownDrainMs: intIn(env, 'SHUTDOWN_DRAIN_MS', 1000, 0, 60_000),
     version: packageVersion(),
     realtime: {
       maxMessageBytes: intIn(env, 'REALTIME_MAX_MESSAGE_BYTES', 64 * 1024, 4096, 16 * 1024 * 1024),

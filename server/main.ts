@@ -11,6 +11,7 @@ import { migrate } from './db/migrate.js';
 import { EventStore } from './eventstore/event-store.js';
 import { createTokenVerifier } from './auth/verify-token.js';
 import { projections } from './features.js';
+import { connectionDrain } from './launch/connection-drain.js';
 import { seedDemo, type DemoLogin } from './seed/demo-seed.js';
 
 export interface RunningServer {
@@ -45,6 +46,7 @@ export async function startServer(config: Config, options: { clientDir?: string 
   const verifier = createTokenVerifier(config.firebaseProjectId, { emulator: Boolean(config.authEmulatorHost) });
   const demoLogins = config.seedDemo ? await seedDemo(store, verifier.auth) : [];
   const app = await buildApp({ config, database, store, verifier, clientDir: options.clientDir });
+  const drain = connectionDrain(app.server);
   const url = await app.listen({ port: config.port, host: config.host });
   let closing: Promise<void> | undefined;
   return {
@@ -55,9 +57,12 @@ export async function startServer(config: Config, options: { clientDir?: string 
     demoLogins,
     close() {
       closing ??= (async () => {
-        // Stops accepting, closes feed sockets with 1012 (clients reconnect and catch up by
-        // cursor), answers requests on kept-alive connections with 503, and lets in-flight
-        // requests finish, for at most shutdownTimeoutMs; then their connections are cut.
+        // First every answer closes its connection, so no kept-alive socket is closed under
+        // a request on its way (shutdownDrainMs). Then the server stops accepting, closes feed
+        // sockets with 1012 (clients reconnect and catch up by cursor), answers requests still
+        // arriving on open connections with 503, and lets in-flight requests finish, for at
+        // most shutdownTimeoutMs; then their connections are cut.
+        await drain.drain(config.shutdownDrainMs);
         const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
         try {
           await app.close();

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../app.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../db/database-unavailable.js';
+import { isDraining } from '../launch/connection-drain.js';
 
 export const healthRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -38,6 +39,16 @@ export const healthRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
       },
     },
     async (_request, reply) => {
+      if (isDraining(app.server)) {
+        // Shutting down (a deploy): a load balancer sends new work to the other instances.
+        return reply.status(503).header('connection', 'close').send({
+          status: 'shutting down',
+          database: ctx.database.kind,
+          databaseStatus: 'up',
+          version: ctx.config.version,
+          error: 'Server is restarting, try another instance',
+        });
+      }
       try {
         await sql`select 1`.execute(ctx.database.db);
         return { status: 'ok', database: ctx.database.kind, databaseStatus: 'up', version: ctx.config.version };

@@ -115,11 +115,14 @@ export async function lighthouseBench(log: (line: string) => void = console.erro
     const manager = DEMO_LOGINS.find((l) => l.role === 'manager')!;
     const categoryPath = await biggestCategoryPath(origin, emulator.host, manager.email, manager.password);
     // The landing page as a first-time visitor sees it: a browser that was signed in is sent on to /dashboard.
+    // BENCH_LIGHTHOUSE_PAGES (landing,dashboard,category) and BENCH_LIGHTHOUSE_FORMS
+    // (mobile,desktop) narrow a run while working on one page; unset, everything runs.
+    const wanted = (name: string, list = process.env.BENCH_LIGHTHOUSE_PAGES) => !list || list.split(',').includes(name);
     const pages = [
       { name: 'landing page', path: '/', signedIn: false },
       { name: 'dashboard (signed in)', path: '/dashboard', signedIn: true },
       { name: 'category page (signed in)', path: categoryPath, signedIn: true },
-    ];
+    ].filter((page) => wanted(page.name.split(' ')[0]!));
 
     await mkdir(reportDir, { recursive: true });
     const rows: Row[] = [];
@@ -129,7 +132,7 @@ export async function lighthouseBench(log: (line: string) => void = console.erro
         await signIn(chrome.port, origin, manager.email, manager.password);
         signedIn = true;
       }
-      for (const formFactor of ['mobile', 'desktop'] as const) {
+      for (const formFactor of (['mobile', 'desktop'] as const).filter((f) => wanted(f, process.env.BENCH_LIGHTHOUSE_FORMS))) {
         const results: Result[] = [];
         for (let run = 0; run < runs; run++) {
           const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] };

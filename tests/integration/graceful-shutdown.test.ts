@@ -1,6 +1,6 @@
 // A deploy as it happens behind one URL: two instances on one PostgreSQL, and SIGTERM to one
-// of them while staff write and wall displays are connected. No accepted request is cut
-// mid-way (each gets its whole answer, or the connection is refused and the load balancer
+// of them while staff write and wall displays are connected. No request is cut mid-way or
+// reset (each gets its whole answer, or a 503 or a refused connection and the load balancer
 // sends it to the other instance), feed clients are told 1012 "server restarting", and
 // reconnecting to the other instance with their cursor they catch up with nothing missed
 // and nothing twice.
@@ -44,6 +44,18 @@ function post(url: string, token: string, body: unknown, key: string): Promise<{
     );
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
     req.end(payload);
+  });
+}
+
+/** A GET on its own connection, as a load balancer's health check. */
+function get(url: string): Promise<{ status: number } | { error: string }> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode! }));
+      res.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
   });
 }
 
@@ -105,6 +117,7 @@ describe.each(serverBackends())('graceful shutdown on $name', (backend) => {
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_MINUTE: '1000000',
         SHUTDOWN_TIMEOUT_MS: '10000',
+        SHUTDOWN_DRAIN_MS: '1000',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -139,8 +152,20 @@ describe.each(serverBackends())('graceful shutdown on $name', (backend) => {
     const stream = `item-${item.id}`;
     const screens = await Promise.all([1, 2, 3].map(() => Screen.open(instance, manager.idToken)));
 
-    // Writers send to the instance until it refuses connections, then to the other one,
-    // as a load balancer would; a 503 from the closing instance is retried (same key) elsewhere.
+    // A load balancer's health check: every 100 ms, and once the instance answers 503 (its
+    // drain after SIGTERM) no new work goes there.
+    let routable = true;
+    let stopChecking = false;
+    const healthCheck = (async () => {
+      while (!stopChecking) {
+        const health = await get(`${instance}/api/health`);
+        if (!('status' in health) || health.status !== 200) routable = false;
+        await sleep(100);
+      }
+    })();
+
+    // Writers send to the instance while the load balancer routes there, then to the other
+    // one; a 503 from the closing instance is retried (same key) elsewhere.
     const outcomes: Array<{ status: number } | { error: string }> = [];
     const acknowledged = new Set<string>();
     let stopWriting = false;
@@ -149,17 +174,17 @@ describe.each(serverBackends())('graceful shutdown on $name', (backend) => {
       for (let i = 0; !stopWriting; i++) {
         const key = `deploy-${w}-${i}`;
         for (let attempt = 0; attempt < 20; attempt++) {
-          const target = exited || attempt > 0 ? other.url : instance;
+          const target = !routable || exited || attempt > 0 ? other.url : instance;
           const outcome = await post(`${target}/api/inventory/${item.id}/adjust`, manager.idToken, { delta: 1, reason: 'restock' }, key);
           outcomes.push(outcome);
           if ('status' in outcome && outcome.status === 200) {
             acknowledged.add(key);
             break;
           }
-          // Refused: the instance stopped listening. Reset: the server closed an idle kept-alive
-          // socket just as this request went out on it (HTTP's keep-alive race; the request was
-          // never read). Either way the client sends it again with its key, as the app's does.
-          if ('error' in outcome && (outcome.error === 'ECONNREFUSED' || outcome.error === 'ECONNRESET')) continue;
+          // Refused: the instance stopped listening; the client sends it again with its key, as
+          // the app's does. A reset (a kept-alive socket closed under a request on its way) must
+          // not happen: the drain closes every connection after an answer first.
+          if ('error' in outcome && outcome.error === 'ECONNREFUSED') continue;
           if ('status' in outcome && outcome.status === 503) continue;
           break; // anything else is recorded and fails the test below
         }
@@ -170,15 +195,18 @@ describe.each(serverBackends())('graceful shutdown on $name', (backend) => {
     const exit = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     child!.kill('SIGTERM');
     const code = await exit;
+    const routableAtExit = routable;
     exited = true;
     child = undefined;
     await Promise.all(screens.map((s) => s.moveTo(other.url, manager.idToken)));
     await sleep(1000);
     stopWriting = true;
-    await writers;
+    stopChecking = true;
+    await Promise.all([writers, healthCheck]);
 
     expect(code, output).toBe(0);
-    const cut = outcomes.filter((o) => 'error' in o && o.error !== 'ECONNREFUSED' && o.error !== 'ECONNRESET');
+    expect(routableAtExit, 'the health check said 503 before the instance stopped listening').toBe(false);
+    const cut = outcomes.filter((o) => 'error' in o && o.error !== 'ECONNREFUSED');
     expect(cut).toEqual([]);
     expect(outcomes.filter((o) => 'status' in o && o.status !== 200 && o.status !== 503)).toEqual([]);
     expect(acknowledged.size).toBeGreaterThan(20);
