@@ -1,12 +1,14 @@
 // The app root: the router and the toast viewport, which every screen shares.
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { ToastViewport } from '../components/toast-viewport';
-import { router } from './router';
+import { AppRoutes } from './router';
 
 export function App() {
   return (
     <>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
       <ToastViewport />
     </>
   );

@@ -1,7 +1,7 @@
 // Interrupts the user when the feed pushes a new low-stock alert, on any signed-in screen:
 // a browser notification when they allowed it, and an in-app toast when they want one.
 // With 'only when out of stock' chosen, it speaks up when an item's stock reaches 0 instead.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { shouldNotify } from '../../../shared/alerts';
 import type { Item } from '../../../shared/inventory';
@@ -22,7 +22,13 @@ const BURST_MAX = 3;
 const BURST_WINDOW_MS = 2000;
 
 export function AlertNotifier({ enabled }: { enabled: boolean }) {
-  const navigate = useNavigate();
+  // The declarative router gives a new navigate on every page change: kept in a ref, so the
+  // subscription (and the burst gate's count) outlives navigation.
+  const currentNavigate = useNavigate();
+  const navigate = useRef(currentNavigate);
+  useEffect(() => {
+    navigate.current = currentNavigate;
+  }, [currentNavigate]);
 
   useEffect(() => {
     if (!enabled) return;
@@ -34,7 +40,7 @@ export function AlertNotifier({ enabled }: { enabled: boolean }) {
         const choices = currentAlertChoices();
         const title = `${held} more ${held === 1 ? 'item needs' : 'items need'} attention`;
         const body = 'See Alerts for every low or out-of-stock item.';
-        if (choices.browserNotifications) showBrowserNotification(title, body, 'stockroom-alert-burst', () => navigate('/alerts'));
+        if (choices.browserNotifications) showBrowserNotification(title, body, 'stockroom-alert-burst', () => navigate.current('/alerts'));
         if (choices.inAppToasts) showToast(`${title} — ${body}`, 'info', 8000);
       },
     });
@@ -42,7 +48,7 @@ export function AlertNotifier({ enabled }: { enabled: boolean }) {
       gate(() => {
         const choices = currentAlertChoices();
         const { title, body } = alertText(name || 'An item', quantity, threshold);
-        if (choices.browserNotifications) showBrowserNotification(title, body, `stockroom-alert-${itemId}-${quantity}`, () => navigate('/alerts'));
+        if (choices.browserNotifications) showBrowserNotification(title, body, `stockroom-alert-${itemId}-${quantity}`, () => navigate.current('/alerts'));
         if (choices.inAppToasts) showToast(`${title} — ${body}`, quantity <= 0 ? 'error' : 'info', 6000);
       });
     const offAlert = onFeed('alert', ({ message }) => {
@@ -65,7 +71,7 @@ export function AlertNotifier({ enabled }: { enabled: boolean }) {
       offAlert();
       offEvent();
     };
-  }, [enabled, navigate]);
+  }, [enabled]);
 
   return null;
 }
