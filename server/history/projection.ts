@@ -2,7 +2,7 @@
 // state an item or category had, with the positions and times it was valid between, so the
 // store as of any moment is an index lookup; `reverts` records which events were reverted,
 // its primary key making a second revert of one event fail in the reverting transaction.
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { CategoryEvent, InventoryEvent } from '../../shared/inventory-events.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
 import { fieldAt, itemBatchSteps } from '../inventory/item-batch-steps.js';
@@ -71,15 +71,29 @@ const historyCreated = sql`insert into item_versions (${versionColumns})
       (select max(v.stream_version) from new_events v where v.stream_id = n.stream_id), n.created_at, n.created_at
     from new_events n where n.type = 'ItemCreated'
     order by n.position`;
-const historyGroups = sql`select item_id, grp, max(stream_version) as version from history_marked group by item_id, grp`;
+/**
+ * Per item the batch touches: its first step (the first event with grp 1, see the forms) and
+ * the version number of its crossings before that step (grp 0). One aggregation: joining the
+ * steps back to the items per row made the planner loop over CTE scans (quadratic in the batch).
+ */
+const historyEnds = sql`select item_id, min(position) filter (where grp > 0) as position,
+      (array_agg(created_at order by stream_version) filter (where grp > 0))[1] as created_at,
+      max(stream_version) filter (where grp = 0) as version
+    from history_marked group by item_id`;
 const historyClosed = sql`update item_versions v set
-      valid_to = f.position, to_at = case when f.position is null then null else greatest(v.from_at, f.created_at) end,
-      version = coalesce(g.version, v.version)
-    from (select item_id from history_marked group by item_id) touched
-    left join (select distinct on (item_id) item_id, position, created_at from history_steps order by item_id, position) f
-      on f.item_id = touched.item_id
-    left join history_groups g on g.item_id = touched.item_id and g.grp = 0
-    where v.item_id = touched.item_id and v.valid_to is null`;
+      valid_to = e.position, to_at = case when e.position is null then null else greatest(v.from_at, e.created_at) end,
+      version = coalesce(e.version, v.version)
+    from history_ends e
+    where v.item_id = e.item_id and v.valid_to is null`;
+/**
+ * The steps (`stepTypes`) with their version number (the last of their group: a crossing right
+ * after a step belongs to it) and the position and time of the next step, which closes them.
+ */
+const historySteps = (stepTypes: RawBuilder<unknown>) => sql`select s.*,
+      lead(s.position) over w as next_position, lead(s.created_at) over w as next_at
+    from (select m.*, max(m.stream_version) over (partition by m.item_id, m.grp) as version from history_marked m) s
+    where s.type in (${stepTypes})
+    window w as (partition by s.item_id order by s.stream_version)`;
 const historyReverts = sql`insert into reverts (reverted_event_id, reverting_event_id, position)
     select (metadata ->> 'reverts')::uuid, event_id, position from new_events
     where metadata ? 'reverts' and type not in ('ItemWentLow', 'ItemRecovered')`;
@@ -167,18 +181,13 @@ export const historyProjection: Projection = {
             count(*) filter (where n.type = 'StockAdjusted') over (partition by n.stream_id order by n.stream_version) as grp
           from new_events n where n.type in ('StockAdjusted', 'ItemWentLow', 'ItemRecovered')
             and n.stream_id not in (select stream_id from new_events where type = 'ItemCreated')`,
-        history_groups: historyGroups,
-        history_steps: sql`select m.item_id, m.position, m.created_at, m.grp, (m.data ->> 'quantity')::int as quantity,
-            g.version,
-            lead(m.position) over (partition by m.item_id order by m.stream_version) as next_position,
-            lead(m.created_at) over (partition by m.item_id order by m.stream_version) as next_at
-          from history_marked m join history_groups g on g.item_id = m.item_id and g.grp = m.grp
-          where m.type = 'StockAdjusted'`,
+        history_ends: historyEnds,
+        history_steps: historySteps(sql`'StockAdjusted'`),
         history_closed: historyClosed,
         history_versions: sql`insert into item_versions (${versionColumns})
           select v.item_id, s.position, s.next_position, s.created_at,
             case when s.next_position is null then null else greatest(s.created_at, s.next_at) end,
-            v.name, v.description, v.sku, v.category_id, s.quantity, v.price, v.threshold, v.image_url, v.expiry_date, v.barcode,
+            v.name, v.description, v.sku, v.category_id, (s.data ->> 'quantity')::int, v.price, v.threshold, v.image_url, v.expiry_date, v.barcode,
             s.version, v.created_at, s.created_at
           from history_steps s join item_versions v on v.item_id = s.item_id and v.valid_to is null`,
         history_reverts: historyReverts,
@@ -203,12 +212,8 @@ export const historyProjection: Projection = {
         history_marked: sql`select s.*,
             count(*) filter (where s.type in ('ItemUpdated', 'StockAdjusted')) over (partition by s.stream_id order by s.stream_version) as grp
           from (${itemBatchSteps}) s`,
-        history_groups: historyGroups,
-        history_steps: sql`select m.item_id, m.position, m.created_at, m.grp, m.state, g.version,
-            lead(m.position) over (partition by m.item_id order by m.stream_version) as next_position,
-            lead(m.created_at) over (partition by m.item_id order by m.stream_version) as next_at
-          from history_marked m join history_groups g on g.item_id = m.item_id and g.grp = m.grp
-          where m.type in ('ItemUpdated', 'StockAdjusted')`,
+        history_ends: historyEnds,
+        history_steps: historySteps(sql`'ItemUpdated', 'StockAdjusted'`),
         history_closed: historyClosed,
         history_versions: sql`insert into item_versions (${versionColumns})
           select v.item_id, s.position, s.next_position, s.created_at,
