@@ -12,7 +12,14 @@ import { lazyPage, preloadPage } from './lazy-page';
 import { NotFoundPage } from './not-found-page';
 import { RequirePermission } from './require-permission';
 
-const inventory = () => import('../features/inventory/pages');
+// The inventory screens load one by one: the Category page on a phone should not wait for
+// the add wizard's or the changes report's code.
+const inventoryPage = () => import('../features/inventory/components/inventory-page');
+const categoryPage = () => import('../features/inventory/components/category-page');
+const itemPage = () => import('../features/inventory/components/item-detail-page');
+const addItemPage = () => import('../features/inventory/components/add-item-page');
+const editItemPage = () => import('../features/inventory/components/edit-item-page');
+const changesPage = () => import('../features/inventory/components/changes-page');
 const auth = () => import('./auth-pages');
 const dashboard = () => import('../features/dashboard/pages');
 const alerts = () => import('../features/alerts/pages');
@@ -30,7 +37,12 @@ const stocktake = () => import('./stocktake-route');
 // trip before anything useful shows (Lighthouse's LCP on a phone).
 const FIRST_SCREEN: [RegExp, () => Promise<Record<string, ComponentType>>][] = [
   [/^\/dashboard\/?$/, dashboard],
-  [/^\/inventory(\/|$)/, inventory],
+  [/^\/inventory\/?$/, inventoryPage],
+  [/^\/inventory\/category\//, categoryPage],
+  [/^\/inventory\/changes\/?$/, changesPage],
+  [/^\/inventory\/add\/?$/, addItemPage],
+  [/^\/inventory\/[^/]+\/edit\/?$/, editItemPage],
+  [/^\/inventory\/(?!labels|import)[^/]+\/?$/, itemPage],
   [/^\/alerts\/?$/, alerts],
   [/^\/settings\/?$/, settings],
   [/^\/profile\/?$/, profile],
@@ -73,11 +85,11 @@ const routes: RouteObject[] = [
     element: lazyPage(() => import('./signed-in-app'), 'SignedInApp'),
     children: [
       { path: '/dashboard', element: lazyPage(dashboard, 'DashboardPage') },
-      { path: '/inventory', element: lazyPage(inventory, 'InventoryPage') },
-      { path: '/inventory/category/:categoryId', element: lazyPage(inventory, 'CategoryPage') },
+      { path: '/inventory', element: lazyPage(inventoryPage, 'InventoryPage') },
+      { path: '/inventory/category/:categoryId', element: lazyPage(categoryPage, 'CategoryPage') },
       { path: '/inventory/labels', element: lazyPage(labels, 'LabelsPage') },
-      { path: '/inventory/changes', element: lazyPage(inventory, 'ChangesPage') },
-      { path: '/inventory/:id', element: lazyPage(inventory, 'ItemDetailPage') },
+      { path: '/inventory/changes', element: lazyPage(changesPage, 'ChangesPage') },
+      { path: '/inventory/:id', element: lazyPage(itemPage, 'ItemDetailPage') },
       { path: '/alerts', element: lazyPage(alerts, 'AlertsPage') },
       { path: '/settings', element: lazyPage(settings, 'SettingsPage') },
       { path: '/profile', element: lazyPage(profile, 'ProfileRoute') },
@@ -86,9 +98,9 @@ const routes: RouteObject[] = [
       {
         element: <RequirePermission permission="inventory:manage" otherwise="redirect" />,
         children: [
-          { path: '/inventory/add', element: lazyPage(inventory, 'AddItemPage') },
+          { path: '/inventory/add', element: lazyPage(addItemPage, 'AddItemPage') },
           { path: '/inventory/import', element: lazyPage(csvImport, 'ImportPage') },
-          { path: '/inventory/:id/edit', element: lazyPage(inventory, 'EditItemPage') },
+          { path: '/inventory/:id/edit', element: lazyPage(editItemPage, 'EditItemPage') },
         ],
       },
       {

@@ -23,7 +23,7 @@ describe('scanner and labels are loaded lazily', () => {
 
   it('keeps them out of the landing page and the signed-in shell with its first screens', () => {
     const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry)!;
-    const initial = closure([entry, 'client/app/landing-route.tsx', 'client/app/signed-in-app.tsx', 'client/features/dashboard/pages.ts', 'client/features/inventory/pages.ts']);
+    const initial = closure([entry, 'client/app/landing-route.tsx', 'client/app/signed-in-app.tsx', 'client/features/dashboard/pages.ts', 'client/features/inventory/components/inventory-page.tsx', 'client/features/inventory/components/category-page.tsx', 'client/features/inventory/components/item-detail-page.tsx']);
     for (const name of LAZY) {
       // A package's key is relative to the client root, so it depends on where node_modules is.
       const key = Object.keys(manifest).find((k) => k === name || k.endsWith(`/${name}`)) ?? name;
