@@ -4,6 +4,9 @@
 // corners, since the launcher applies its own mask). The PNGs are committed; run this again
 // only when the favicon changes:
 //   node --import tsx server/scripts/render-pwa-icons.ts [path-to-chromium]
+// Then, when the Debian packages pngquant and optipng are installed, the PNGs are shrunk
+// (17 KB -> 4 KB for the 192 px icon, which phones fetch during the first load).
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,4 +40,13 @@ try {
   }
 } finally {
   await browser.close();
+}
+
+const files = ['icon-192.png', 'icon-512.png', 'icon-maskable-512.png'].map((file) => path.join(outDir, file));
+for (const [tool, args] of [
+  ['pngquant', ['--quality', '80-98', '--speed', '1', '--strip', '--force', '--ext', '.png', ...files]],
+  ['optipng', ['-quiet', '-o5', ...files]],
+] as const) {
+  const run = spawnSync(tool, args, { stdio: 'inherit' });
+  if (run.error) console.info(`${tool} is not installed: the icons are left as rendered`);
 }
