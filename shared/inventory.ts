@@ -104,7 +104,7 @@ export interface HistoryEntry {
 }
 
 export type ActivityAction = 'create' | 'update' | 'delete';
-export type ResourceType = 'inventory' | 'category';
+export type ResourceType = 'inventory' | 'category' | 'stocktake';
 
 export interface ActivityEntry {
   id: string;

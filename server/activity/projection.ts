@@ -10,7 +10,7 @@ import { fieldAt, itemBatchSteps } from '../inventory/item-batch-steps.js';
 
 type Data<T extends InventoryEvent['type']> = Extract<InventoryEvent, { type: T }>['data'];
 
-const nouns: Record<ResourceType, string> = { inventory: 'inventory item', category: 'category' };
+const nouns: Record<ResourceType, string> = { inventory: 'inventory item', category: 'category', stocktake: 'stocktake' };
 const verbs: Record<ActivityAction, string> = { create: 'Created new', update: 'Updated', delete: 'Deleted' };
 
 /** The resource's name: given by the event, or read from its (already updated) row. */

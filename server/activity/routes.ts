@@ -8,7 +8,7 @@ import { csvHeader, csvRow, type ActivityFilter, type ActivityQueries } from './
 
 const filterProperties = {
   action: { type: 'string', enum: ['create', 'update', 'delete'] },
-  resourceType: { type: 'string', enum: ['inventory', 'category'] },
+  resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake'] },
   userId: { type: 'string', maxLength: 128 },
   q: { type: 'string', maxLength: 200 },
   sort: { type: 'string', enum: ['timestamp', 'user', 'action'], default: 'timestamp' },

@@ -29,7 +29,7 @@ const actor = obj({ uid: textOrNull, name: text });
 export const revertPlanSchema = obj({
   eventId: text,
   kind: { type: 'string', enum: ['adjust', 'edit', 'create', 'delete', 'category-create', 'category-edit', 'category-delete'] },
-  resourceType: { type: 'string', enum: ['inventory', 'category'] },
+  resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake'] },
   resourceId: text,
   resourceName: text,
   summary: text,
@@ -47,7 +47,7 @@ export const revertPlanSchema = obj({
 export const revertResultSchema = obj({
   reverted: { type: 'array', items: text },
   revertingEventIds: { type: 'array', items: text },
-  resourceType: { type: 'string', enum: ['inventory', 'category'] },
+  resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake'] },
   resourceId: text,
   summary: text,
 });

@@ -242,6 +242,10 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     expect(log.entries.map((e: any) => e.details)).toEqual(expect.arrayContaining([expect.stringMatching(/^Started stocktake: Count: Shelf/)]));
     const counted = await call(manager, 'GET', '/api/activity?q=Counted');
     expect(counted.entries[0].details).toMatch(/^Counted Thing \d+: \d+ \(stocktake Count: Shelf/);
+    // The activity filter knows the stocktake entries' own resource type.
+    const stocktakes = await call(manager, 'GET', '/api/activity?resourceType=stocktake');
+    expect(stocktakes.entries.length).toBeGreaterThan(0);
+    expect(new Set(stocktakes.entries.map((e: any) => e.resourceType))).toEqual(new Set(['stocktake']));
     expect(await verifyProjections(server.store.store)).toEqual([]);
   });
 
