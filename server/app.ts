@@ -1,7 +1,6 @@
 // Builds the Fastify app: plugins, routes, and the one error handler. main.ts and the
 // tests both call buildApp, so tests exercise exactly what production runs.
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import { randomUUID } from 'node:crypto';
@@ -17,6 +16,7 @@ import { describeValidationError, validatorCompiler } from './http/validation.js
 import { healthRoutes } from './http/health-routes.js';
 import { isClientRoute, sendIndexHtml, staticClient } from './http/static-client.js';
 import { rateLimits } from './http/rate-limits.js';
+import { securityHeaders } from './http/security-headers.js';
 import { createPrincipalResolver, registerFeatures } from './features.js';
 import { apiTokenSignIn } from './api-tokens/api-tokens-feature.js';
 
@@ -44,6 +44,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
+    // With logging off (LOG_LEVEL=silent) a per-request child logger could never write a
+    // line: the app's own silent logger serves every request instead of a fresh child each.
+    childLoggerFactory: (logger, bindings, options) =>
+      logger.level === 'silent' && !options.level ? logger : logger.child(bindings, options),
     bodyLimit: 1024 * 1024,
     // Behind a reverse proxy (TRUST_PROXY), request.ip is the client's address from X-Forwarded-For.
     trustProxy: ctx.config.trustProxy,
@@ -81,7 +85,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     return reply.status(404).send({ error: 'Not found' });
   });
 
-  await app.register(helmet, {
+  // Helmet's headers, worked out once (see security-headers.ts).
+  await app.register(securityHeaders, {
     // Google sign-in hands its result back from a popup: the page must keep its opener.
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     contentSecurityPolicy: {

@@ -48,11 +48,26 @@ export interface PrincipalCheck {
   confirm(row?: object, db?: Kysely<any>): Promise<Principal>;
 }
 
+/** One principal's column, built once per user and role: every hot read asks for it. */
+const singleColumns = new Map<string, RawBuilder<unknown>>();
+const MAX_SINGLE_COLUMNS = 10_000;
+
+function stampColumnOf(principal: Principal): RawBuilder<unknown> {
+  const key = keyOf(principal);
+  let columns = singleColumns.get(key);
+  if (!columns) {
+    if (singleColumns.size >= MAX_SINGLE_COLUMNS) singleColumns.clear();
+    columns = stampColumns([principal]);
+    singleColumns.set(key, columns);
+  }
+  return columns;
+}
+
 export function principalCheck(request: FastifyRequest): PrincipalCheck {
   const principal = request.principal!;
   return {
     principal,
-    columns: principal.tentative ? stampColumns([principal]) : undefined,
+    columns: principal.tentative ? stampColumnOf(principal) : undefined,
     confirm: (row, db) => confirmPrincipal(request, stampIn(row, principal), db),
   };
 }
