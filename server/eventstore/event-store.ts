@@ -2,11 +2,14 @@
 // in the same transaction, and reads by stream or after a gap-safe cursor. An append is one
 // statement: the version check, the event rows, the idempotency record and, for projections
 // that declare a set-based form of their handlers, their updates too (data-modifying CTEs);
-// handlers without one run event by event after it, in the same transaction.
+// handlers without one run event by event after it, in the same transaction. The group
+// commit's appends run that statement prepared (prepared-statements.ts): parsing and
+// planning its many CTEs cost more than running them.
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { ConflictError } from '../errors.js';
+import { PreparedStatements, StatementLost } from './prepared-statements.js';
 import type {
   AppendResult,
   BatchProjection,
@@ -38,6 +41,27 @@ export class IdempotencyRace extends Error {
   constructor() {
     super('an idempotency key was claimed concurrently');
   }
+}
+
+/** One event of an append, as the statement reads it (a row of jsonb_to_recordset). */
+interface InputRow {
+  ord: number;
+  stream_id: string;
+  stream_type: string;
+  n: number;
+  event_id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  idem_key: string | null;
+}
+
+export interface AppendOptions {
+  /**
+   * The transaction's connection, as `backendColumn` read it (prepared-statements.ts): given,
+   * the append runs as a statement prepared on that connection.
+   */
+  backend?: number;
 }
 
 /** One stream's part of an append: the version it must be at, and each command's events in order. */
@@ -97,16 +121,46 @@ export class StreamOrderConflict extends Error {
   }
 }
 
-/** Runs `attempt` again (a few times) when it lost an idempotency or stream-order race and rolled back. */
+/**
+ * Runs `attempt` again (a few times) when it lost an idempotency or stream-order race, or
+ * found its prepared statement gone, and rolled back.
+ */
 export async function retryRace<T>(attempt: () => Promise<T>): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await attempt();
     } catch (error) {
-      const retryable = error instanceof IdempotencyRace || error instanceof StreamOrderConflict;
+      const retryable = error instanceof IdempotencyRace || error instanceof StreamOrderConflict || error instanceof StatementLost;
       if (!retryable || i >= 20) throw error;
     }
   }
+}
+
+type HeadRow = { stream_id: string; expected: number | null };
+
+/**
+ * The append's values as VALUES lists: the planner then knows how many rows come (a large
+ * import's joins went quadratic on a guessed row count). The statement's text grows with
+ * the batch, so it is planned afresh each time.
+ */
+function valuesInputs(inputs: InputRow[], heads: HeadRow[]): RawBuilder<unknown> {
+  const rows = inputs.map(
+    (i) => sql`(${i.ord}::int, ${i.stream_id}::text, ${i.stream_type}::text, ${i.n}::int, ${i.event_id}::uuid,
+      ${i.type}::text, ${JSON.stringify(i.data)}::jsonb, ${JSON.stringify(i.metadata)}::jsonb, ${i.idem_key}::text)`,
+  );
+  return sql`input (ord, stream_id, stream_type, n, event_id, type, data, metadata, idem_key) as (values ${sql.join(rows)}),
+    given_heads (stream_id, expected) as (values ${sql.join(heads.map((h) => sql`(${h.stream_id}::text, ${h.expected}::int)`))})`;
+}
+
+/**
+ * The append's values as two JSON documents: the statement's text is then the same whatever
+ * the batch's size, as a prepared statement needs (the group commit's batches are small, so
+ * the planner's guess at their row count does no harm).
+ */
+function jsonInputs(inputs: InputRow[], heads: HeadRow[]): RawBuilder<unknown> {
+  return sql`input as (select * from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as i (ord int, stream_id text,
+      stream_type text, n int, event_id uuid, type text, data jsonb, metadata jsonb, idem_key text)),
+    given_heads as (select * from jsonb_to_recordset(${JSON.stringify(heads)}::jsonb) as h (stream_id text, expected int))`;
 }
 
 const batchForms = (projection: Projection): BatchProjection[] =>
@@ -116,6 +170,7 @@ export class EventStore {
   private readonly handlers = new Map<string, Array<Projection['handlers'][string]>>();
   private readonly committedListeners = new Set<() => void>();
   private readonly dispatchedListeners = new Set<(events: StoredEvent[]) => void>();
+  private readonly prepared = new PreparedStatements();
 
   constructor(
     readonly db: Kysely<DB>,
@@ -241,28 +296,34 @@ export class EventStore {
    * statement then fails as a whole; a caller's transaction must roll back; the keys are
    * checked beforehand by the caller).
    */
-  async appendBatch(trx: Transaction, batches: StreamBatch[]): Promise<AppendResult[][]> {
-    const inputs: RawBuilder<unknown>[] = [];
-    const heads: RawBuilder<unknown>[] = [];
+  async appendBatch(trx: Transaction, batches: StreamBatch[], options: AppendOptions = {}): Promise<AppendResult[][]> {
+    const inputs: InputRow[] = [];
+    const heads: HeadRow[] = [];
     const owners = new Map<string, { stream: number; command: number }>();
     const keys = new Set<string>();
     const types = new Set<string>();
     batches.forEach((batch, b) => {
       const expected = batch.expectedVersion === 'any' ? null : batch.expectedVersion;
-      heads.push(sql`(${batch.stream.id}::text, ${expected}::int)`);
+      heads.push({ stream_id: batch.stream.id, expected });
       let n = 0;
       batch.commands.forEach((command, c) => {
         const key = command.metadata.idempotencyKey ?? null;
         if (key) keys.add(key);
-        const metadata = JSON.stringify(command.metadata);
         for (const event of command.events) {
           const eventId = randomUUID();
           owners.set(eventId, { stream: b, command: c });
           types.add(event.type);
-          inputs.push(
-            sql`(${inputs.length}::int, ${batch.stream.id}::text, ${batch.stream.type}::text, ${++n}::int, ${eventId}::uuid,
-              ${event.type}::text, ${JSON.stringify(event.data)}::jsonb, ${metadata}::jsonb, ${key}::text)`,
-          );
+          inputs.push({
+            ord: inputs.length,
+            stream_id: batch.stream.id,
+            stream_type: batch.stream.type,
+            n: ++n,
+            event_id: eventId,
+            type: event.type,
+            data: event.data,
+            metadata: command.metadata,
+            idem_key: key,
+          });
         }
       });
     });
@@ -270,13 +331,13 @@ export class EventStore {
     const projected = forms.flatMap((form) => Object.entries(form.ctes).map(([name, body]) => sql`${sql.id(name)} as (${body})`));
     // Created at whole milliseconds: handlers (and a rebuild) see event times as JavaScript
     // dates, so set-based projections must see the very same value.
-    const rows = await sql<EventRow & { claimed: number }>`with
-      input (ord, stream_id, stream_type, n, event_id, type, data, metadata, idem_key) as (values ${sql.join(inputs)}),
+    const statement = sql<EventRow & { claimed: number }>`with
+      ${options.backend !== undefined ? jsonInputs(inputs, heads) : valuesInputs(inputs, heads)},
       heads as (
         select h.stream_id, h.expected,
           (select coalesce(max(e.stream_version), 0) from events e where e.stream_id = h.stream_id) as version,
           (select e.tx_id from events e where e.stream_id = h.stream_id order by e.stream_version desc limit 1) as last_tx
-        from (values ${sql.join(heads)}) h (stream_id, expected)),
+        from given_heads h),
       new_events as (
         insert into events (stream_id, stream_type, stream_version, event_id, type, data, metadata, created_at)
         select i.stream_id, i.stream_type, h.version + i.n, i.event_id, i.type, i.data, i.metadata,
@@ -295,13 +356,15 @@ export class EventStore {
         group by i.idem_key
         returning key)
       ${projected.length ? sql`, ${sql.join(projected)}` : sql``}
-      select ${eventColumns}, (select count(*)::int from claimed) as claimed from new_events`
-      .execute(trx)
-      .catch((error: unknown) => {
+      select ${eventColumns}, (select count(*)::int from claimed) as claimed from new_events`;
+    const run = options.backend !== undefined ? this.prepared.execute(trx, statement, options.backend) : statement.execute(trx);
+    const rows = await run.catch(
+      (error: unknown) => {
         // A key committed by someone else since the caller checked: nothing was written.
         if (isUniqueViolation(error, 'event_idempotency_pkey')) throw new IdempotencyRace();
         throw error;
-      });
+      },
+    );
     if (rows.rows.length === 0) await this.explainRefusedAppend(trx, batches);
     if (Number(rows.rows[0]!.claimed) !== keys.size) throw new IdempotencyRace();
     const stored = rows.rows.map(toStoredEvent).sort((a, b) => a.position - b.position);

@@ -12,6 +12,7 @@ import { stampColumns, type PrincipalCheck } from '../auth/principal-check.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { isUniqueViolation, retryRace, type EventStore } from '../eventstore/event-store.js';
 import { GroupCommitter, type Pending } from '../eventstore/group-commit.js';
+import { backendColumn, backendIn } from '../eventstore/prepared-statements.js';
 import type { EventMetadata, NewEvent, Transaction } from '../eventstore/types.js';
 import { adjustmentMoment, adjustStock, createItem, deleteItem, updateItem, type AdjustStock } from './decide.js';
 import { itemColumns, rowToState, toItem, type ItemRow } from './item-rows.js';
@@ -310,8 +311,9 @@ export class ItemService {
     const ids = [...new Set(commands.map((c) => c.itemId))].sort();
     const keys = [...new Set(commands.map((c) => c.meta.idempotencyKey).filter((k): k is string => !!k))];
     const cached = commands.map((c) => c.check?.principal).filter((p): p is Principal => !!p?.tentative);
-    // Riding along with the lock: which keys were used before, and the cached principals' stamps.
-    const alongside: RawBuilder<unknown>[] = [];
+    // Riding along with the lock: which keys were used before, the cached principals' stamps,
+    // and which connection this is (the append runs as a statement prepared on it).
+    const alongside: RawBuilder<unknown>[] = [backendColumn];
     if (keys.length) alongside.push(sql`(select coalesce(json_agg(key), '[]') from event_idempotency where key in (${sql.join(keys)})) as seen_keys`);
     if (cached.length) alongside.push(stampColumns(cached));
     const answerKeys = commands.flatMap((c) => (c.answer ? [sql`(${c.answer.userId}, ${c.answer.key})`] : []));
@@ -372,7 +374,7 @@ export class ItemService {
     let at: Date | null = null;
     if (writing.length) {
       const batches = writing.map((w) => ({ stream: itemStream(w.row.id), expectedVersion: Number(w.row.version), commands: w.commands }));
-      const appended = await this.store.appendBatch(trx, batches);
+      const appended = await this.store.appendBatch(trx, batches, { backend: backendIn(report) });
       at = appended[0]![0]!.events[0]!.createdAt;
     }
     const outcomes = decided.map((d): AdjustOutcome => {

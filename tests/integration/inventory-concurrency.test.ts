@@ -98,6 +98,19 @@ describe.each(backends())('concurrent writes on $name', (backend) => {
     expect(keys.rows[0]!.n).toBe(1);
   });
 
+  it('an adjustment whose prepared append is gone from its connection prepares it again', async () => {
+    const item = (await createItem('PREPARED-GONE', 10)).body;
+    const items = service();
+    expect((await items.adjust(item.id, { delta: 1, reason: 'restock' }, meta())).quantity).toBe(11);
+    // As after a reconnect that got the same backend id: the statement this process prepared
+    // is gone. (PGlite has one connection, so this always hits it; on PostgreSQL it hits one
+    // of the pool's.) The batch's transaction runs again and prepares it anew.
+    await sql`deallocate all`.execute(server.store.database.db);
+    expect((await items.adjust(item.id, { delta: 1, reason: 'restock' }, meta())).quantity).toBe(12);
+    expect((await items.adjust(item.id, { delta: -2, reason: 'sale' }, meta())).quantity).toBe(10);
+    expect((await stockEvents(item.id)).map((e) => e.delta)).toEqual([1, 1, -2]);
+  });
+
   it('the same request sent eight times at once with one Idempotency-Key adjusts once', async () => {
     const item = (await createItem('HTTP-KEY', 10)).body;
     const responses = await Promise.all(
