@@ -70,10 +70,18 @@ describe.each(backends())('cached principals across instances on $name', { timeo
   async function warmOnB(member: SignedIn) {
     expect((await read(member)).status).toBe(200);
     expect((await adjust(member)).status).toBe(200);
-    const before = resolvedOnB;
-    expect((await read(member)).status).toBe(200);
-    expect((await adjust(member)).status).toBe(200);
-    expect(resolvedOnB, 'served from the cache').toBe(before);
+    // B's dispatcher may still be reporting the new member's own events (each drops the
+    // member's entry) on a loaded machine: a few more pairs, until one is served from the cache.
+    for (let tries = 1; ; tries++) {
+      const before = resolvedOnB;
+      expect((await read(member)).status).toBe(200);
+      expect((await adjust(member)).status).toBe(200);
+      if (resolvedOnB === before || tries === 10) {
+        expect(resolvedOnB, 'served from the cache').toBe(before);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   /** Runs `change` on A while B hears nothing of it; then lets B's dispatcher report again. */
