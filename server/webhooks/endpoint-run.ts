@@ -38,21 +38,12 @@ export interface RunHost {
   disable(endpointId: string, reason: string): Promise<void>;
 }
 
-// How often a run touches the database. On PGlite the app's writes share one connection and
-// one thread with the deliverer, so every statement the deliverer runs is time the writers
-// wait: the run reads and writes down progress in batches, as rarely as the lag target allows
-// (p99 <= 1 s; the gaps below add at most ~0.1 s to a message's lag).
-/** Progress is written at most this often (and at least every lease / 3): one statement for all of it. */
-export const FLUSH_EVERY_MS = 250;
+/** Progress is written at most this often (and at least every lease / 3). */
+export const FLUSH_EVERY_MS = 100;
 /** ...or sooner once this many deliveries wait to be logged. */
-const FLUSH_ROWS = 500;
-/** New events are read at most this often while a backlog lasts (the last read came back full)... */
-const BACKLOG_READ_GAP_MS = 20;
-/**
- * ...and at most this often once caught up, however many commits poke: under a stream of
- * writes each read then brings a tenth of a second's events instead of one commit's.
- */
-const CAUGHT_UP_READ_GAP_MS = 100;
+const FLUSH_ROWS = 200;
+/** New events are read at most this often, however many commits poke. */
+const MIN_READ_GAP_MS = 20;
 /** Messages read beyond the oldest undelivered one: bounds memory, and what a crash can send again. */
 const READ_AHEAD = 1000;
 /** A caught-up endpoint keeps its run (and lease) this long for the next events. */
@@ -148,8 +139,7 @@ export class EndpointRun {
       this.launch();
       const now = performance.now();
       const canRead = (this.more || this.poked) && this.pending.length < READ_AHEAD;
-      const readGap = this.more ? BACKLOG_READ_GAP_MS : CAUGHT_UP_READ_GAP_MS;
-      if (canRead && now - this.lastRead >= readGap) {
+      if (canRead && now - this.lastRead >= MIN_READ_GAP_MS) {
         this.poked = false;
         const events = await this.host.query(() => this.host.store.readAfter(this.read, Math.min(this.host.batchSize, READ_AHEAD - this.pending.length)));
         await this.take(events);
@@ -160,7 +150,7 @@ export class EndpointRun {
         continue;
       }
       let wait = this.renewBy - now;
-      if (canRead) wait = Math.min(wait, this.lastRead + readGap - now);
+      if (canRead) wait = Math.min(wait, this.lastRead + MIN_READ_GAP_MS - now);
       if (this.dirty) wait = Math.min(wait, this.lastFlush + FLUSH_EVERY_MS - now);
       if (this.inFlight === 0 && this.pending.length === 0 && !canRead) {
         // Caught up: stay a little for the next events, then free the slot.
