@@ -27,6 +27,8 @@ export interface Config {
    * connection before the server stops listening (server/launch/connection-drain.ts).
    */
   shutdownDrainMs: number;
+  /** PGlite only (no autovacuum): how often the history tables are vacuumed (server/db/pglite-vacuum.ts); 0 = never. */
+  pgliteVacuumEveryMs: number;
   version: string;
   realtime: RealtimeConfig;
   webhooks: WebhookConfig;
@@ -183,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: bool(env, 'SEED_DEMO', !databaseUrl),
     shutdownTimeoutMs: intIn(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     shutdownDrainMs: intIn(env, 'SHUTDOWN_DRAIN_MS', 1000, 0, 60_000),
+    pgliteVacuumEveryMs: intIn(env, 'PGLITE_VACUUM_EVERY_MS', 3_600_000, 0, 7 * 24 * 3_600_000),
     version: packageVersion(),
     realtime: {
       maxMessageBytes: intIn(env, 'REALTIME_MAX_MESSAGE_BYTES', 64 * 1024, 4096, 16 * 1024 * 1024),

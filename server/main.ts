@@ -12,6 +12,7 @@ import { EventStore } from './eventstore/event-store.js';
 import { createTokenVerifier } from './auth/verify-token.js';
 import { projections } from './features.js';
 import { connectionDrain } from './launch/connection-drain.js';
+import { scheduleHistoryVacuum } from './db/pglite-vacuum.js';
 import { seedDemo, type DemoLogin } from './seed/demo-seed.js';
 
 export interface RunningServer {
@@ -46,6 +47,7 @@ export async function startServer(config: Config, options: { clientDir?: string 
   const verifier = createTokenVerifier(config.firebaseProjectId, { emulator: Boolean(config.authEmulatorHost) });
   const demoLogins = config.seedDemo ? await seedDemo(store, verifier.auth) : [];
   const app = await buildApp({ config, database, store, verifier, clientDir: options.clientDir });
+  const stopVacuum = scheduleHistoryVacuum(database, config.pgliteVacuumEveryMs, (message) => app.log.warn(message));
   const drain = connectionDrain(app.server);
   const url = await app.listen({ port: config.port, host: config.host });
   let closing: Promise<void> | undefined;
@@ -70,6 +72,7 @@ export async function startServer(config: Config, options: { clientDir?: string 
           clearTimeout(cut);
         }
         await verifier.close();
+        await stopVacuum();
         await database.close();
       })();
       return closing;
