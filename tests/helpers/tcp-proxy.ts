@@ -13,10 +13,10 @@ export interface TcpProxy {
   cut(): void;
   restore(): void;
   /**
-   * The next transaction that sent SQL containing `marker` (e.g. "insert into events") is cut
-   * off right after its COMMIT is forwarded: PostgreSQL commits, the app never hears back.
+   * The next transaction that sent SQL containing one of `markers` (e.g. "insert into events")
+   * is cut off right after its COMMIT is forwarded: PostgreSQL commits, the app never hears back.
    */
-  dropAfterCommitOf(marker: string): Promise<void>;
+  dropAfterCommitOf(...markers: string[]): Promise<void>;
   /** Connections open right now. */
   readonly open: number;
   close(): Promise<void>;
@@ -25,7 +25,7 @@ export interface TcpProxy {
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
   let refusing = false;
-  let commitTrap: { marker: string; fired: () => void } | null = null;
+  let commitTrap: { markers: string[]; fired: () => void } | null = null;
 
   const server = net.createServer((client) => {
     if (refusing) {
@@ -48,7 +48,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       upstream.write(chunk);
       if (!commitTrap) return;
       const text = chunk.toString('utf8').toLowerCase();
-      if (text.includes(commitTrap.marker)) markedTransaction = true;
+      if (commitTrap.markers.some((marker) => text.includes(marker))) markedTransaction = true;
       // A simple-protocol Query message whose text is "commit" (what Kysely sends).
       const isCommit = chunk[0] === 0x51 && chunk.subarray(5).toString('utf8').replace(/\0+$/, '').trim().toLowerCase() === 'commit';
       if (isCommit && markedTransaction) {
@@ -85,8 +85,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     restore() {
       refusing = false;
     },
-    dropAfterCommitOf(marker) {
-      return new Promise<void>((resolve) => (commitTrap = { marker: marker.toLowerCase(), fired: resolve }));
+    dropAfterCommitOf(...markers) {
+      return new Promise<void>((resolve) => (commitTrap = { markers: markers.map((m) => m.toLowerCase()), fired: resolve }));
     },
     get open() {
       return pairs.size;

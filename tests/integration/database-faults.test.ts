@@ -222,7 +222,8 @@ describe.each(serverBackends())('database faults on $name', (backend) => {
 
   it('a write whose COMMIT was cut off is safe to retry with the same Idempotency-Key', async () => {
     const item = await createItem('COMMIT-1', 50);
-    const trap = proxy.dropAfterCommitOf('insert into events');
+    // The append: its statement, or (group commit) the EXECUTE of it prepared on this connection.
+    const trap = proxy.dropAfterCommitOf('insert into events', 'execute stockroom_');
     const adjust = () =>
       server.request('POST', `/api/inventory/${item.id}/adjust`, {
         token: manager.idToken,
