@@ -42,8 +42,11 @@ export function registerServiceWorker(): void {
   const wb = new Workbox('/sw.js', { scope: '/' });
   wb.addEventListener('waiting', () =>
     setUpdate(() => {
-      // Reload once the new worker has taken over, so the page and its files match.
-      wb.addEventListener('controlling', () => window.location.reload());
+      // Reload once the new worker has taken over, so the page and its files match. The
+      // browser's own controllerchange: Workbox's 'controlling' is not sent for a worker that
+      // was already waiting when this page registered (found by the browser's update check on
+      // navigation), and the Reload button then did nothing.
+      navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
       wb.messageSkipWaiting();
     }),
   );
