@@ -11,8 +11,6 @@ import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ConnectionDrain {
-  /** True once draining began. */
-  readonly draining: boolean;
   /**
    * Starts answering with `Connection: close` and resolves once no HTTP connection is open
    * (feed sockets are not counted: the feed closes them with 1012) or after `maxMs`.
@@ -41,9 +39,6 @@ export function connectionDrain(server: Server): ConnectionDrain {
     if (draining && !response.headersSent) response.setHeader('connection', 'close');
   });
   return {
-    get draining() {
-      return draining;
-    },
     async drain(maxMs) {
       draining = true;
       drainingServers.add(server);

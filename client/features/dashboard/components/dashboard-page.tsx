@@ -84,19 +84,7 @@ function LiveDashboard() {
       <AsOfControl />
       {failed ? <ErrorBox title="Failed to load the dashboard" message={error ?? 'Failed to load the dashboard'} onRetry={() => dashboard.send({ type: 'RETRY' })} /> : null}
       {!data && !failed ? <TruckLoader label="Loading dashboard..." fullScreen={false} /> : null}
-      {data ? (
-        <>
-          <StatCards totals={data.totals} />
-          <div className="dash-grid">
-            <RevenueCard revenue={data.revenue} />
-            <StockValueCard points={data.stockValue} />
-            <TopSellingCard items={data.topSelling} />
-            <NearExpiryCard items={data.nearExpiry} />
-            <HealthCard health={data.health} items={data.totals.items} />
-            <RecentActivityCard entries={data.recentActivity} />
-          </div>
-        </>
-      ) : null}
+      {data ? <DashboardCards data={data} /> : null}
     </div>
   );
 }
