@@ -10,7 +10,8 @@
 // log rows and the lease renewal in one statement every FLUSH_EVERY_MS (not per message).
 // Endpoints run side by side up to `concurrency`. Nothing here runs inside a request:
 // requests only wake the deliverer, its database work is a few statements at a time (never
-// more than DB_SLOTS connections), and a slow receiver holds up only its own endpoint.
+// more than DB_SLOTS connections), a slow receiver holds up only its own endpoint, and
+// messages are signed and sent from a thread of their own (webhook-sender.ts).
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,6 +21,7 @@ import type { EventStore } from '../eventstore/event-store.js';
 import { CursorStore } from './cursor-store.js';
 import { trimDeliveryLog } from './delivery-log-trim.js';
 import { EndpointRun, type RunHost } from './endpoint-run.js';
+import { WebhookSender } from './webhook-sender.js';
 
 export interface DelivererOptions {
   db: Kysely<any>;
@@ -60,6 +62,8 @@ export class WebhookDeliverer {
   private readonly cursors: CursorStore;
   private readonly running = new Map<string, { run: EndpointRun; done: Promise<void> }>();
   private readonly dbSlots = new Slots(DB_SLOTS);
+  /** Signs and sends in a thread of its own (webhook-sender.ts), off the event loop the app's requests run on. */
+  private readonly sender = new WebhookSender();
   private readonly stopping = new AbortController();
   /** Endpoints the last scan found due: a commit needs a scan only if one of them is idle. */
   private lastDue: string[] = [];
@@ -85,6 +89,7 @@ export class WebhookDeliverer {
       batchSize: options.batchSize ?? 200,
       signal: this.stopping.signal,
       isStopped: () => this.stopped,
+      send: (url, secret, message, timeoutMs, signal) => this.sender.send(url, secret, message, timeoutMs, signal),
       query: (work) => this.dbSlots.run(work),
       wake: () => this.wake(),
       disable: (id, reason) => options.disable(id, reason),
@@ -177,6 +182,7 @@ export class WebhookDeliverer {
     for (const worker of this.running.values()) worker.run.poke();
     await this.scanning;
     await Promise.all([...this.running.values()].map((w) => w.done));
+    await this.sender.close();
     await this.cursors.releaseAll().catch((error) => this.options.log.warn({ err: error }, 'could not release webhook leases'));
   }
 }

@@ -18,7 +18,7 @@ import { formatCursor, type Cursor, type StoredEvent } from '../eventstore/types
 import { webhookTypeOf, WEBHOOK_DISABLED_REASON } from '../../shared/webhooks.js';
 import { retryDelayMs } from './backoff.js';
 import type { CursorStore, DeliveryRow, DueEndpoint } from './cursor-store.js';
-import { sendWebhook, type Attempt } from './send-webhook.js';
+import type { Attempt, Message } from './send-webhook.js';
 import { payloadOf, wantedEvents } from './webhook-payload.js';
 
 /** What a run needs from its deliverer. */
@@ -32,6 +32,8 @@ export interface RunHost {
   /** Aborted when the instance stops: messages in flight are abandoned. */
   signal: AbortSignal;
   isStopped(): boolean;
+  /** One attempt at a message (sendWebhook's contract), made in the deliverer's sender thread. */
+  send(url: string, secret: string, message: Message, timeoutMs: number, signal: AbortSignal): Promise<Attempt>;
   /** Runs a statement within the deliverer's share of the pool. */
   query<T>(work: () => Promise<T>): Promise<T>;
   wake(): void;
@@ -207,7 +209,7 @@ export class EndpointRun {
     entry.state = 'sending';
     this.inFlight += 1;
     const { event } = entry;
-    void sendWebhook(this.endpoint.url, this.endpoint.secret, { id: event.eventId, body: payloadOf(event) }, this.host.config.timeoutMs, this.host.signal).then((attempt) =>
+    void this.host.send(this.endpoint.url, this.endpoint.secret, { id: event.eventId, body: payloadOf(event) }, this.host.config.timeoutMs, this.host.signal).then((attempt) =>
       this.settle(entry, attempt),
     );
   }
