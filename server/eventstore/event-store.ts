@@ -62,6 +62,12 @@ export interface AppendOptions {
    * the append runs as a statement prepared on that connection.
    */
   backend?: number;
+  /**
+   * More data-modifying statements to run in the append's statement, as CTEs (a caller's own
+   * writes that belong to the same commit; they must not read the append's CTEs). Their text
+   * must not vary with the batch if the append is to stay one prepared statement.
+   */
+  ctes?: Record<string, RawBuilder<unknown>>;
 }
 
 /** One stream's part of an append: the version it must be at, and each command's events in order. */
@@ -328,7 +334,9 @@ export class EventStore {
       });
     });
     const { forms, rest } = this.batchFormsFor(types);
-    const projected = forms.flatMap((form) => Object.entries(form.ctes).map(([name, body]) => sql`${sql.id(name)} as (${body})`));
+    const projected = [...forms.flatMap((form) => Object.entries(form.ctes)), ...Object.entries(options.ctes ?? {})].map(
+      ([name, body]) => sql`${sql.id(name)} as (${body})`,
+    );
     // Created at whole milliseconds: handlers (and a rebuild) see event times as JavaScript
     // dates, so set-based projections must see the very same value.
     const statement = sql<EventRow & { claimed: number }>`with

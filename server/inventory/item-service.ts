@@ -107,7 +107,7 @@ interface AdjustCommand {
 type AdjustOutcome = AdjustAnswer | { error: unknown };
 
 /** What the lock statement reports besides the rows (see decideAdjustments). */
-type Alongside = Record<string, unknown> & { seen_keys?: unknown; stored_answers?: unknown };
+type Alongside = Record<string, unknown> & { seen_keys?: unknown; stored_answers?: unknown; batch_at?: unknown };
 
 /** One item's part of a batch: its locked row, its state as decided so far, its commands' events. */
 interface StreamWork {
@@ -125,6 +125,20 @@ function foldAdjustment(state: ItemState, events: InventoryEvent[]): ItemState {
 }
 
 const parseJson = <T>(value: unknown): T | undefined => (typeof value === 'string' ? JSON.parse(value) : (value ?? undefined)) as T | undefined;
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The batch's time, as the lock statement read it (`batch_at`). */
+function batchAtIn(report: Alongside | undefined): Date {
+  const value = report?.batch_at;
+  return value instanceof Date ? value : new Date(value as string);
+}
+
+/** Stores answers (a JSON list of user_id, key, request_hash, body) as status 200; a key answered meanwhile keeps its answer. */
+const storeAnswers = (rows: string) => sql`insert into http_idempotency (user_id, key, request_hash, status, body)
+  select a.user_id, a.key, a.request_hash, 200, a.body
+  from jsonb_to_recordset(${rows}::jsonb) as a (user_id text, key text, request_hash text, body text)
+  on conflict do nothing`;
 
 /** The commit of a batch failed: its outcome is unknown, so it is not tried again command by command. */
 class CommitFailed extends Error {
@@ -231,7 +245,6 @@ export class ItemService {
   private async runAdjustments(batch: Pending<AdjustCommand, AdjustAnswer>[]): Promise<void> {
     try {
       const outcomes = await this.adjustTogether(batch.map((p) => p.command));
-      await this.storeAnswers(batch.map((p) => p.command), outcomes);
       outcomes.forEach((outcome, i) => ('error' in outcome ? batch[i]!.reject(outcome.error) : batch[i]!.resolve(outcome)));
     } catch (error) {
       // The commit itself failed (its outcome may be unknown): every command gets that answer,
@@ -244,7 +257,6 @@ export class ItemService {
       for (const pending of batch) {
         try {
           const [outcome] = await this.adjustTogether([pending.command]);
-          await this.storeAnswers([pending.command], [outcome!]);
           if ('error' in outcome!) pending.reject(outcome.error);
           else pending.resolve(outcome!);
         } catch (alone) {
@@ -255,25 +267,18 @@ export class ItemService {
   }
 
   /**
-   * Stores the answers of the batch's requests that carry an Idempotency-Key, in one
-   * statement for all of them (the idempotency plugin would store each on its own). As with
-   * the plugin, the change is committed by now: if this fails, a retry of the key is still
-   * answered from the event store's own record, with the item as it then stands.
+   * The answers to store for the batch's requests that carry an Idempotency-Key: written in
+   * the batch's own transaction (in its append statement when it writes), so an answer is
+   * stored exactly when its change commits, at no statement or commit of its own. Sorted by
+   * key, so concurrent batches wait for each other's keys in the same order.
    */
-  private async storeAnswers(commands: AdjustCommand[], outcomes: AdjustOutcome[]): Promise<void> {
-    const answers = commands.flatMap((command, i) => {
-      const outcome = outcomes[i]!;
-      return command.answer && 'item' in outcome ? [{ answer: command.answer, body: JSON.stringify(outcome.item) }] : [];
-    });
-    if (answers.length === 0) return;
-    const rows = answers.map(({ answer, body }) => sql`(${answer.userId}, ${answer.key}, ${answer.hash}, 200, ${body})`);
-    try {
-      await sql`insert into http_idempotency (user_id, key, request_hash, status, body) values ${sql.join(rows)}
-        on conflict do nothing`.execute(this.store.db);
-      for (const { answer } of answers) answer.recorded();
-    } catch {
-      // Left to the plugin: it stores each answer that was not recorded here.
-    }
+  private answersOf(commands: AdjustCommand[], outcomes: AdjustOutcome[]): Array<{ answer: AnswerKey; body: string }> {
+    return commands
+      .flatMap((command, i) => {
+        const outcome = outcomes[i]!;
+        return command.answer && 'item' in outcome ? [{ answer: command.answer, body: JSON.stringify(outcome.item) }] : [];
+      })
+      .sort((a, b) => (a.answer.userId === b.answer.userId ? cmp(a.answer.key, b.answer.key) : cmp(a.answer.userId, b.answer.userId)));
   }
 
   /**
@@ -284,6 +289,7 @@ export class ItemService {
   private async adjustTogether(commands: AdjustCommand[]): Promise<AdjustOutcome[]> {
     let committing = false;
     let wrote = false;
+    let recorded: AnswerKey[] = [];
     let outcomes: AdjustOutcome[];
     try {
       outcomes = await retryRace(() =>
@@ -291,6 +297,7 @@ export class ItemService {
           committing = false;
           const decided = await this.decideAdjustments(trx, commands);
           wrote = decided.wrote;
+          recorded = decided.recorded;
           committing = true;
           return decided.outcomes;
         }),
@@ -300,6 +307,7 @@ export class ItemService {
       throw error;
     }
     if (wrote) this.store.committed();
+    for (const answer of recorded) answer.recorded();
     return outcomes;
   }
 
@@ -307,13 +315,15 @@ export class ItemService {
   private async decideAdjustments(
     trx: Transaction,
     commands: AdjustCommand[],
-  ): Promise<{ outcomes: AdjustOutcome[]; wrote: boolean }> {
+  ): Promise<{ outcomes: AdjustOutcome[]; wrote: boolean; recorded: AnswerKey[] }> {
     const ids = [...new Set(commands.map((c) => c.itemId))].sort();
     const keys = [...new Set(commands.map((c) => c.meta.idempotencyKey).filter((k): k is string => !!k))];
     const cached = commands.map((c) => c.check?.principal).filter((p): p is Principal => !!p?.tentative);
     // Riding along with the lock: which keys were used before, the cached principals' stamps,
     // and which connection this is (the append runs as a statement prepared on it).
-    const alongside: RawBuilder<unknown>[] = [backendColumn];
+    // The events' time (the append stamps them with the transaction's start, to the
+    // millisecond), so the answers are known, and stored, before the append.
+    const alongside: RawBuilder<unknown>[] = [backendColumn, sql`date_trunc('milliseconds', now()) as batch_at`];
     if (keys.length) alongside.push(sql`(select coalesce(json_agg(key), '[]') from event_idempotency where key in (${sql.join(keys)})) as seen_keys`);
     if (cached.length) alongside.push(stampColumns(cached));
     const answerKeys = commands.flatMap((c) => (c.answer ? [sql`(${c.answer.userId}, ${c.answer.key})`] : []));
@@ -371,12 +381,7 @@ export class ItemService {
     }
 
     const writing = [...streams.values()].filter((w) => w.commands.length > 0);
-    let at: Date | null = null;
-    if (writing.length) {
-      const batches = writing.map((w) => ({ stream: itemStream(w.row.id), expectedVersion: Number(w.row.version), commands: w.commands }));
-      const appended = await this.store.appendBatch(trx, batches, { backend: backendIn(report) });
-      at = appended[0]![0]!.events[0]!.createdAt;
-    }
+    const at = batchAtIn(report);
     const outcomes = decided.map((d): AdjustOutcome => {
       if ('error' in d || 'replay' in d) return d;
       const { row } = d.stream;
@@ -385,11 +390,22 @@ export class ItemService {
           ...row,
           quantity: d.quantity,
           version: Number(row.version) + d.events,
-          updated_at: d.events > 0 ? at! : row.updated_at,
+          updated_at: d.events > 0 ? at : row.updated_at,
         }),
       };
     });
-    return { outcomes, wrote: writing.length > 0 };
+    const answers = this.answersOf(commands, outcomes);
+    const rows = JSON.stringify(answers.map(({ answer, body }) => ({ user_id: answer.userId, key: answer.key, request_hash: answer.hash, body })));
+    if (writing.length) {
+      const batches = writing.map((w) => ({ stream: itemStream(w.row.id), expectedVersion: Number(w.row.version), commands: w.commands }));
+      // The answers ride in the append (always, an empty list when none: the statement's text stays one).
+      const appended = await this.store.appendBatch(trx, batches, { backend: backendIn(report), ctes: { adjust_answers: storeAnswers(rows) } });
+      if (appended[0]![0]!.events[0]!.createdAt.getTime() !== at.getTime()) throw new Error('events stamped with another time than the batch read');
+    } else if (answers.length) {
+      // Nothing to append (retries of adjustments made before whose answers were not stored).
+      await sql`with ${sql.id('adjust_answers')} as (${storeAnswers(rows)}) select 1`.execute(trx);
+    }
+    return { outcomes, wrote: writing.length > 0, recorded: answers.map((a) => a.answer) };
   }
 
   async delete(id: string, expectedVersion: number | undefined, meta: EventMetadata): Promise<void> {
