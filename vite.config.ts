@@ -67,6 +67,25 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Puts the theme script (client/theme-init.js) into index.html itself: as a file it was a
+ * render-blocking request of its own before a phone's first paint. The server allows it by
+ * its hash (server/http/inline-script-hashes.ts).
+ */
+function inlineThemeScript(): Plugin {
+  return {
+    name: 'stockroom-inline-theme-script',
+    transformIndexHtml: { order: 'pre', handler: inlineTheme },
+  };
+}
+
+async function inlineTheme(html: string): Promise<string> {
+  const source = await readFile(path.resolve('client/theme-init.js'), 'utf8');
+  // Its comments stay in the source file.
+  const script = source.split('\n').filter((line) => !/^\s*(?:\/\/|\/\* global)/.test(line)).join('\n').trim();
+  return html.replace('<script src="/theme-init.js"></script>', () => `<script>${script}</script>`);
+}
+
 /** Cache name of the API GETs the user saw; client/offline/service-worker.ts clears it on sign-out. */
 const API_CACHE = 'api-get';
 
@@ -135,12 +154,45 @@ const pwa = VitePWA({
   },
 });
 
+// One chunk for what the signed-in screens share. Left to itself the bundler gave each
+// shared module its own small file (about 30 for the Category page), and a phone on a
+// plain HTTP/1.1 connection fetches six at a time, each a round trip: most of the wait
+// before the first signed-in screen. Not captured: what the entry chunk or the landing
+// page load statically (the landing page must stay light), and the heavy features that
+// load only when used (scanner, labels, import, the Firebase SDK).
+const LAZY_HEAVY = /client[\\/]features[\\/](?:scanner|labels|import|auth[\\/]firebase\.)|\.worker\.|node_modules[\\/](?!xstate|@xstate|immer|idb[\\/]|use-sync-external-store|use-isomorphic-layout-effect)/;
+const LANDING = /client[\\/]app[\\/]landing-route\.tsx$/;
+
+function signedInCore(): (id: string, ctx: { getModuleInfo(id: string): { isEntry: boolean; importers: string[] } | null }) => string | null {
+  const initial = new Map<string, boolean>();
+  /** Whether the entry or the landing page imports the module, directly or through others. */
+  const loadedFirst = (id: string, getInfo: (id: string) => { isEntry: boolean; importers: string[] } | null): boolean => {
+    const known = initial.get(id);
+    if (known !== undefined) return known;
+    initial.set(id, false); // import cycles: not proven yet
+    const info = getInfo(id);
+    const found = !!info && (info.isEntry || LANDING.test(id) || info.importers.some((importer) => loadedFirst(importer, getInfo)));
+    initial.set(id, found);
+    return found;
+  };
+  return (id, ctx) => {
+    if (LAZY_HEAVY.test(id) || !/[\\/](?:client|shared|node_modules)[\\/]/.test(id)) return null;
+    return loadedFirst(id, (m) => ctx.getModuleInfo(m)) ? null : 'signed-in-core';
+  };
+}
+
 export default defineConfig({
   root: '.',
   publicDir: 'client/public',
   // precompress() last: it also compresses sw.js and manifest.webmanifest written by the PWA plugin.
-  plugins: [react(), pwa, precompress()],
-  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: false, manifest: true },
+  plugins: [react(), inlineThemeScript(), pwa, precompress()],
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    sourcemap: false,
+    manifest: true,
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: signedInCore(), debugName: 'signed-in-core', minShareCount: 2, includeDependenciesRecursively: false }] } } },
+  },
   server: {
     proxy: {
       '/api': { target: 'http://127.0.0.1:3000', ws: true },

@@ -17,6 +17,7 @@ import { healthRoutes } from './http/health-routes.js';
 import { isClientRoute, sendIndexHtml, staticClient } from './http/static-client.js';
 import { rateLimits } from './http/rate-limits.js';
 import { securityHeaders } from './http/security-headers.js';
+import { clientInlineScriptSources } from './http/inline-script-hashes.js';
 import { createPrincipalResolver, registerFeatures } from './features.js';
 import { apiTokenSignIn } from './api-tokens/api-tokens-feature.js';
 
@@ -100,7 +101,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         // 'wasm-unsafe-eval' lets the barcode scanner compile its WebAssembly decoder (our own
         // file, from 'self'); it allows no JavaScript eval.
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'", 'https://apis.google.com'],
+        // The inline scripts of index.html by hash (inline-script-hashes.ts).
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", 'https://apis.google.com', ...clientInlineScriptSources(ctx.clientDir)],
       },
     },
   });

@@ -37,10 +37,16 @@ function loadPage(load: Loader): Promise<PageModule> {
   });
 }
 
-/** Starts loading a page module now, so its route renders without waiting when it comes. */
-export function preloadPage(load: Loader): void {
-  // A failure here is the route's to report (it reloads once): the preload stays quiet.
-  loadPage(load).catch(() => undefined);
+/**
+ * Starts loading a page module now, so its route renders without waiting when it comes.
+ * Resolves when it has arrived or failed: a failure is the route's to report (it reloads
+ * once), so the preload stays quiet.
+ */
+export function preloadPage(load: Loader): Promise<void> {
+  return loadPage(load).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 export function lazyPage<K extends string>(

@@ -31,6 +31,7 @@ const roles = () => import('../features/roles/pages');
 const csvImport = () => import('../features/import/pages');
 const labels = () => import('../features/labels/pages');
 const stocktake = () => import('./stocktake-route');
+const signedInApp = () => import('./signed-in-app');
 
 // The first screen's chunk starts downloading with the app. Left to the router, a signed-in
 // page would ask for it only once Firebase and the session call were done: one more round
@@ -52,7 +53,16 @@ const FIRST_SCREEN: [RegExp, () => Promise<Record<string, ComponentType>>][] = [
   [/^\/stocktake(\/|$)/, stocktake],
 ];
 const firstScreen = FIRST_SCREEN.find(([path]) => path.test(window.location.pathname));
-if (firstScreen) preloadPage(firstScreen[1]);
+/**
+ * The first screen's code (with the signed-in shell around it) has arrived. main.tsx shows
+ * the loading screen until then and mounts the router after: mounted earlier, the router
+ * would suspend on the shell's chunk, and React holds back the content that replaces a
+ * Suspense fallback for up to 300 ms after the fallback showed (on a phone, time the first
+ * screen could have been on view).
+ */
+export const firstScreenLoaded: Promise<void> | null = firstScreen
+  ? Promise.all([preloadPage(signedInApp), preloadPage(firstScreen[1])]).then(() => undefined)
+  : null;
 
 // The same for the first screen's data, when a returning user's stored token allows it.
 const reads = wasSignedIn() ? firstScreenReads(window.location.pathname, window.location.search) : [];
@@ -82,7 +92,7 @@ const routes: RouteObject[] = [
   },
   { path: '/auth/callback', element: lazyPage(auth, 'AuthCallbackRoute') },
   {
-    element: lazyPage(() => import('./signed-in-app'), 'SignedInApp'),
+    element: lazyPage(signedInApp, 'SignedInApp'),
     children: [
       { path: '/dashboard', element: lazyPage(dashboard, 'DashboardPage') },
       { path: '/inventory', element: lazyPage(inventoryPage, 'InventoryPage') },

@@ -1,6 +1,6 @@
 // Serves the built React app's files the way production sites do. Vite names everything in
 // assets/ by content hash, so those are cached for a year and never revalidated; everything
-// else (index.html, robots.txt, favicon, theme-init.js, and the offline app's sw.js and
+// else (index.html, robots.txt, favicon, and the offline app's sw.js and
 // manifest.webmanifest) is `no-cache`: the browser keeps it but asks (ETag) before each use,
 // so a deploy shows up on the next load (for sw.js: as the "Update available" prompt). The
 // build writes .br and .gz copies beside each file (vite.config.ts); they are sent by

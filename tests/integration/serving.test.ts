@@ -2,6 +2,7 @@
 // hashed assets cached for a year, index.html revalidated on every load (also when it
 // answers a client route such as /inventory), brotli/gzip copies written by the build and
 // chosen by Accept-Encoding, API JSON of 1 KB or more compressed, robots.txt served.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
@@ -115,6 +116,19 @@ describe('serving the client and the API like production', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers['cache-control']).toBe('no-cache');
     expect(plain.raw.equals(indexHtml)).toBe(true);
+  });
+
+  it('inlines the theme script into index.html and allows exactly it by hash in the Content-Security-Policy', async () => {
+    const html = indexHtml.toString('utf8');
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(([, body]) => body!);
+    expect(inline).toHaveLength(1);
+    expect(inline[0]).toContain("document.documentElement.classList.add(theme)");
+    expect(html).not.toContain('theme-init.js'); // no render-blocking request of its own
+    const res = await get(server.url, '/inventory');
+    const scriptSrc = String(res.headers['content-security-policy']).split(';').find((d) => d.trim().startsWith('script-src'))!;
+    const hash = createHash('sha256').update(inline[0]!, 'utf8').digest('base64');
+    expect(scriptSrc).toContain(`'sha256-${hash}'`);
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
   });
 
   it('answers a missing hashed asset with 404, not with the page', async () => {
