@@ -1,12 +1,14 @@
 // The dashboard's figures, each one query over a projection: totals and the stock value
-// series from the daily roll-up, revenue and top sellers from stock movements, near expiry
-// from the items' expiry index, health from the low-stock episodes. The clock is passed in
-// so tests can look at the same data from another day.
+// series from the daily roll-up, revenue and top sellers from the sales roll-ups (day rows
+// plus the movements of the partial days at the window's ends, see sales-windows.ts), near
+// expiry from the items' expiry index, health from the low-stock episodes. The clock is
+// passed in so tests can look at the same data from another day.
 import { sql, type Kysely } from 'kysely';
 import type { DashboardSummary, DashboardTotals, InventoryHealth, NearExpiryItem, RevenueFigures, StockValuePoint, TopSellingItem } from '../../shared/dashboard.js';
 import { NEAR_EXPIRY_DAYS } from '../../shared/dashboard.js';
 import type { DB } from '../db/schema.js';
 import { latestActivity } from './activity-rows.js';
+import { itemSalesParts, revenueWindows } from './sales-windows.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WINDOW_DAYS = 30;
@@ -69,12 +71,8 @@ export class DashboardQueries {
     const since30 = new Date(now.getTime() - WINDOW_DAYS * DAY_MS);
     const since60 = new Date(now.getTime() - 2 * WINDOW_DAYS * DAY_MS);
     const rows = await sql<{ current: string; previous: string; units: string; first_day: string | null }>`select
-        coalesce(sum(-delta * unit_price) filter (where created_at >= ${since30}), 0) as current,
-        coalesce(sum(-delta * unit_price) filter (where created_at < ${since30}), 0) as previous,
-        coalesce(sum(-delta) filter (where created_at >= ${since30}), 0) as units,
-        (select min(day)::text from stock_daily) as first_day
-      from stock_movements
-      where reason = 'sale' and created_at >= ${since60} and created_at <= ${now}`.execute(this.db);
+        w.current, w.previous, w.units, (select min(day)::text from stock_daily) as first_day
+      from (${revenueWindows(since60, since30, now)}) w`.execute(this.db);
     const row = rows.rows[0]!;
     const current = round2(num(row.current));
     const previous = round2(num(row.previous));
@@ -91,13 +89,15 @@ export class DashboardQueries {
 
   async topSelling(now: Date, limit = 5): Promise<TopSellingItem[]> {
     const since = new Date(now.getTime() - WINDOW_DAYS * DAY_MS);
-    const rows = await sql<{ item_id: string; name: string; category_name: string; sold: string; revenue: string }>`select
-        m.item_id::text as item_id, i.name, i.category_name, sum(-m.delta) as sold, sum(-m.delta * m.unit_price) as revenue
-      from stock_movements m join items i on i.id = m.item_id
-      where m.reason = 'sale' and m.created_at >= ${since} and m.created_at <= ${now}
-      group by m.item_id, i.name, i.category_name
-      having sum(-m.delta) > 0
-      order by sold desc, i.name limit ${limit}`.execute(this.db);
+    // The items are read once (a materialized CTE): with the sums' row count underestimated,
+    // the planner would otherwise look them up one by one.
+    const rows = await sql<{ item_id: string; name: string; category_name: string; sold: string; revenue: string }>`with
+      i as materialized (select id, name, category_name from items)
+      select s.item_id::text as item_id, i.name, i.category_name, s.sold, s.revenue
+      from (select item_id, sum(sold) as sold, sum(revenue) as revenue from (${itemSalesParts(since, now)}) p group by item_id) s
+      join i on i.id = s.item_id
+      where s.sold > 0
+      order by s.sold desc, i.name limit ${limit}`.execute(this.db);
     return rows.rows.map((r) => ({ itemId: r.item_id, name: r.name, category: r.category_name, sold: num(r.sold), revenue: round2(num(r.revenue)) }));
   }
 

@@ -1,7 +1,8 @@
 // The dashboard's roll-ups, kept in step with the item streams: per item what the sums
-// need (dashboard_items), the net change of stock per UTC day (stock_daily) and stock by
-// category (category_stock). The dashboard and the wall display read these instead of
-// scanning every item. Money stays in numeric (never floats), so a rebuild matches exactly.
+// need (dashboard_items), the net change of stock and the sales per UTC day (stock_daily),
+// stock by category (category_stock), and each item's sales by day (item_sales_daily,
+// item_sales; see migration 014). The dashboard and the wall display read these instead of
+// scanning every item or sale. Money stays in numeric (never floats), so a rebuild matches exactly.
 import { sql, type RawBuilder } from 'kysely';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
@@ -34,11 +35,55 @@ async function level(trx: Transaction, itemId: string): Promise<ItemLevel | null
  */
 const shardOf = (streamId: string) => Math.max('0123456789abcdef'.indexOf(streamId.slice(-1).toLowerCase()), 0);
 
-async function addToDay(trx: Transaction, event: StoredEvent, items: number, units: number, value: RawBuilder<unknown>) {
-  await sql`insert into stock_daily (day, shard, items_delta, units_delta, value_delta)
-    values (${dayOf(event)}::date, ${shardOf(event.streamId)}, ${items}, ${units}, ${value})
+async function addToDay(
+  trx: Transaction,
+  event: StoredEvent,
+  items: number,
+  units: number,
+  value: RawBuilder<unknown>,
+  sold = 0,
+  revenue: RawBuilder<unknown> = sql`0`,
+) {
+  await sql`insert into stock_daily (day, shard, items_delta, units_delta, value_delta, sold_units, sold_revenue)
+    values (${dayOf(event)}::date, ${shardOf(event.streamId)}, ${items}, ${units}, ${value}, ${sold}, ${revenue})
     on conflict (day, shard) do update set items_delta = stock_daily.items_delta + excluded.items_delta,
-      units_delta = stock_daily.units_delta + excluded.units_delta, value_delta = stock_daily.value_delta + excluded.value_delta`.execute(trx);
+      units_delta = stock_daily.units_delta + excluded.units_delta, value_delta = stock_daily.value_delta + excluded.value_delta,
+      sold_units = stock_daily.sold_units + excluded.sold_units, sold_revenue = stock_daily.sold_revenue + excluded.sold_revenue`.execute(trx);
+}
+
+/**
+ * Adds the rows of `dashboard_sales` (item_id, day, sold, revenue: one per item, its sales of
+ * the batch booked to one day) to the items' sales rows. A day before the item's last sales
+ * day (a transaction that started before midnight and committed after a later one) also adds
+ * to the days after it and becomes their previous day; otherwise that update finds no row.
+ * The three statements touch different rows (days after, the day, the totals), so they can be
+ * CTEs of one statement.
+ */
+const salesWrites = {
+  dashboard_sales_later: sql`update item_sales_daily d set sold_before = d.sold_before + s.sold,
+      revenue_before = d.revenue_before + s.revenue,
+      prev_day = case when d.prev_day is null or d.prev_day < s.day then s.day else d.prev_day end
+    from dashboard_sales s where d.item_id = s.item_id and d.day > s.day`,
+  dashboard_sales_days: sql`insert into item_sales_daily (item_id, day, prev_day, sold, revenue, sold_before, revenue_before)
+    select s.item_id, s.day, p.day, s.sold, s.revenue, coalesce(p.sold_before + p.sold, 0), coalesce(p.revenue_before + p.revenue, 0)
+    from dashboard_sales s
+    left join lateral (select q.day, q.sold, q.revenue, q.sold_before, q.revenue_before from item_sales_daily q
+      where q.item_id = s.item_id and q.day < s.day order by q.day desc limit 1) p on true
+    order by s.item_id
+    on conflict (item_id, day) do update set sold = item_sales_daily.sold + excluded.sold,
+      revenue = item_sales_daily.revenue + excluded.revenue`,
+  dashboard_sales_totals: sql`insert into item_sales (item_id, sold, revenue, last_day)
+    select item_id, sold, revenue, day from dashboard_sales order by item_id
+    on conflict (item_id) do update set sold = item_sales.sold + excluded.sold, revenue = item_sales.revenue + excluded.revenue,
+      last_day = greatest(item_sales.last_day, excluded.last_day)`,
+};
+const salesCtes = sql.join(Object.entries(salesWrites).map(([name, body]) => sql`${sql.id(name)} as (${body})`));
+
+async function addSale(trx: Transaction, event: StoredEvent, sold: number, revenue: RawBuilder<unknown>) {
+  await sql`with dashboard_sales as (select ${itemIdOf(event.streamId)}::uuid as item_id, ${dayOf(event)}::date as day,
+      ${sold}::bigint as sold, (${revenue})::numeric as revenue),
+    ${salesCtes}
+    select 1`.execute(trx);
 }
 
 /** Adds (sign 1) or removes (sign -1) one item's whole contribution to its category. */
@@ -77,19 +122,24 @@ const dashboardCreatedItems = sql`insert into dashboard_items (item_id, category
  * created in the batch, summed per row and written once in key order, so concurrent batches
  * take their row locks in the same order.
  */
-const addToStockDaily = (changes: RawBuilder<unknown>) => sql`insert into stock_daily (day, shard, items_delta, units_delta, value_delta)
-    select day, shard, sum(items), sum(units), sum(value) from (
+const addToStockDaily = (changes: RawBuilder<unknown>) => sql`insert into stock_daily (day, shard, items_delta, units_delta, value_delta,
+      sold_units, sold_revenue)
+    select day, shard, sum(items), sum(units), sum(value), sum(sold), sum(revenue) from (
         ${changes}
         union all
-        select day, shard, 1, quantity, quantity * price from dashboard_created) d
+        select day, shard, 1, quantity, quantity * price, 0, 0 from dashboard_created) d
     group by day, shard order by day, shard
     on conflict (day, shard) do update set items_delta = stock_daily.items_delta + excluded.items_delta,
       units_delta = stock_daily.units_delta + excluded.units_delta,
-      value_delta = stock_daily.value_delta + excluded.value_delta`;
+      value_delta = stock_daily.value_delta + excluded.value_delta,
+      sold_units = stock_daily.sold_units + excluded.sold_units, sold_revenue = stock_daily.sold_revenue + excluded.sold_revenue`;
+
+/** A sale as the items projection records its movement: reason 'sale', -delta units. */
+const isSale = (e: string) => sql.raw(`${e}.type = 'StockAdjusted' and ${e}.data ->> 'reason' = 'sale'`);
 
 export const dashboardProjection: Projection = {
   name: 'dashboard',
-  tables: ['dashboard_items', 'stock_daily', 'category_stock'],
+  tables: ['dashboard_items', 'stock_daily', 'category_stock', 'item_sales_daily', 'item_sales'],
   handlers: {
     ItemCreated: async (event: StoredEvent<Data<'ItemCreated'>>, trx) => {
       const d = event.data;
@@ -115,9 +165,14 @@ export const dashboardProjection: Projection = {
       const itemId = itemIdOf(event.streamId);
       const current = await level(trx, itemId);
       if (!current) return;
-      const { delta, quantity } = event.data;
+      const { delta, quantity, reason } = event.data;
       const price = sql`${current.price}::numeric`;
-      await addToDay(trx, event, 0, delta, sql`${delta} * ${price}`);
+      if (reason === 'sale') {
+        await addToDay(trx, event, 0, delta, sql`${delta} * ${price}`, -delta, sql`${-delta} * ${price}`);
+        await addSale(trx, event, -delta, sql`${-delta} * ${price}`);
+      } else {
+        await addToDay(trx, event, 0, delta, sql`${delta} * ${price}`);
+      }
       await sql`update category_stock set units = units + ${delta}, value = value + ${delta} * ${price}
         where category_id = ${current.category_id}`.execute(trx);
       await sql`update dashboard_items set quantity = ${quantity} where item_id = ${itemId}`.execute(trx);
@@ -153,6 +208,9 @@ export const dashboardProjection: Projection = {
             greatest(position(lower(right(n.stream_id, 1)) in '0123456789abcdef') - 1, 0) as shard,
             count(*) filter (where n.type = 'StockAdjusted') as adjustments,
             coalesce(sum((n.data ->> 'delta')::int) filter (where n.type = 'StockAdjusted'), 0) as delta,
+            count(*) filter (where ${isSale('n')}) as sales,
+            coalesce(sum(-(n.data ->> 'delta')::int) filter (where ${isSale('n')}), 0) as sold,
+            coalesce(sum(-(n.data ->> 'delta')::int * d.price) filter (where ${isSale('n')}), 0) as revenue,
             (array_agg((n.data ->> 'quantity')::int order by n.stream_version desc) filter (where n.type = 'StockAdjusted'))[1] as quantity,
             coalesce((array_agg(n.type = 'ItemWentLow' order by n.stream_version desc)
               filter (where n.type in ('ItemWentLow', 'ItemRecovered')))[1], d.low) as low
@@ -161,7 +219,10 @@ export const dashboardProjection: Projection = {
           group by n.stream_id, d.item_id, d.category_id, d.price, d.low`,
         dashboard_item_levels: sql`update dashboard_items d set quantity = coalesce(l.quantity, d.quantity), low = l.low
           from dashboard_levels l where d.item_id = l.item_id`,
-        dashboard_days: addToStockDaily(sql`select day, shard, 0 as items, delta as units, delta * price as value from dashboard_levels where adjustments > 0`),
+        dashboard_days: addToStockDaily(sql`select day, shard, 0 as items, delta as units, delta * price as value, sold, revenue
+          from dashboard_levels where adjustments > 0`),
+        dashboard_sales: sql`select item_id, day, sold, revenue from dashboard_levels where sales > 0`,
+        ...salesWrites,
         // For adjustments an update in effect (the handlers only update): the row exists while
         // the category has items. Creations add items, so their categories' rows exist after.
         dashboard_categories: sql`insert into category_stock (category_id, item_count, units, value, low_count)
@@ -200,6 +261,10 @@ export const dashboardProjection: Projection = {
             count(*) filter (where s.type = 'ItemUpdated' and s.data -> 'changes' ? 'price') as repriced,
             coalesce(bool_or(s.type = 'ItemUpdated' and s.data -> 'changes' ?| array['price', 'categoryId']), false) as moved,
             coalesce(sum((s.data ->> 'delta')::int) filter (where s.type = 'StockAdjusted'), 0) as delta,
+            count(*) filter (where ${isSale('s')}) as sales,
+            coalesce(sum(-(s.data ->> 'delta')::int) filter (where ${isSale('s')}), 0) as sold,
+            coalesce(sum(-(s.data ->> 'delta')::int * ${fieldAt(sql`s.state`, 'price', sql`d.price`, 'numeric(12, 2)')})
+              filter (where ${isSale('s')}), 0) as revenue,
             coalesce(sum(case
               when s.type = 'StockAdjusted'
                 then (s.data ->> 'delta')::int * ${fieldAt(sql`s.state`, 'price', sql`d.price`, 'numeric(12, 2)')}
@@ -219,7 +284,10 @@ export const dashboardProjection: Projection = {
         dashboard_item_levels: sql`update dashboard_items d set quantity = f.quantity, low = f.low, price = f.price,
             category_id = f.category_id
           from dashboard_finals f where d.item_id = f.item_id`,
-        dashboard_days: addToStockDaily(sql`select day, shard, 0 as items, delta as units, value from dashboard_finals where adjustments > 0 or repriced > 0`),
+        dashboard_days: addToStockDaily(sql`select day, shard, 0 as items, delta as units, value, sold, revenue
+          from dashboard_finals where adjustments > 0 or repriced > 0`),
+        dashboard_sales: sql`select item_id, day, sold, revenue from dashboard_finals where sales > 0`,
+        ...salesWrites,
         // Adjustments and crossings only update (the handlers only update): the row exists
         // while the category has items. Moves and creations bring items, so their rows exist after.
         dashboard_category_sums: sql`select category_id, sum(items) as items, sum(units) as units, sum(value) as value,

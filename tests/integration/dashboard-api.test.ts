@@ -177,15 +177,16 @@ describe.each(backends())('dashboard API on $name', (backend) => {
   it('matches a replay of the events, and the migrations\' backfill matches the projection', async () => {
     expect(await verifyProjections(server.store.store)).toEqual([]);
     const db = server.store.database.db;
-    const tables = ['low_stock_episodes', 'dashboard_items', 'stock_daily', 'category_stock'];
-    const inserts = (file: string) =>
-      splitStatements(readFileSync(new URL(`../../migrations/${file}`, import.meta.url), 'utf8')).filter((s) => s.startsWith('insert into'));
-    // 006 recomputes stock_daily by shard, replacing 005's one row a day.
+    const tables = ['low_stock_episodes', 'dashboard_items', 'stock_daily', 'category_stock', 'item_sales_daily', 'item_sales'];
+    const fills = (file: string) =>
+      splitStatements(readFileSync(new URL(`../../migrations/${file}`, import.meta.url), 'utf8')).filter((s) => /^(insert into|update)/.test(s));
+    // 006 recomputes stock_daily by shard, replacing 005's one row a day; 014 adds its sales.
     const backfill = [
-      ...inserts('005_dashboard_alerts.sql').filter((s) => !s.startsWith('insert into stock_daily')),
-      ...inserts('006_stock_daily_shards.sql'),
+      ...fills('005_dashboard_alerts.sql').filter((s) => !s.startsWith('insert into stock_daily')),
+      ...fills('006_stock_daily_shards.sql'),
+      ...fills('014_sales_rollups.sql'),
     ];
-    expect(backfill).toHaveLength(4);
+    expect(backfill).toHaveLength(7);
     await db.transaction().execute(async (trx) => {
       await sql`delete from alert_dismissals`.execute(trx);
       for (const table of tables) await sql`delete from ${sql.table(table)}`.execute(trx);

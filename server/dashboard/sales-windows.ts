@@ -1,0 +1,82 @@
+// Sales in a window of time from the roll-ups of migration 014, exactly as a scan of the
+// window's stock movements would sum them, for any window ending at any moment (the live
+// dashboard's, or an as-of one's). Each end of the window is moved to the nearest UTC
+// midnight, where the day rows (stock_daily's sales, item_sales_daily's sales before a day)
+// give the sums; the sales between an end and its midnight are then read one by one and
+// counted in or out, so at most half a day of movements is read per end.
+import { sql, type RawBuilder } from 'kysely';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The UTC midnight nearest to `t`. */
+export const nearestMidnight = (t: Date) => new Date(Math.round(t.getTime() / DAY_MS) * DAY_MS);
+const dayOf = (midnight: Date) => midnight.toISOString().slice(0, 10);
+
+/** The sales movements between each moment and its midnight (both ends included). */
+function edges(moments: Date[]): RawBuilder<unknown> {
+  return sql.join(
+    moments.map((t) => {
+      const m = nearestMidnight(t);
+      const [lo, hi] = t < m ? [t, m] : [m, t];
+      return sql`created_at between ${lo} and ${hi}`;
+    }),
+    sql` or `,
+  );
+}
+
+/**
+ * 1 for a movement at `created_at` inside [from, to] (or [from, to) with `open`), less 1 if
+ * the midnights nearest to them (always [midnight, midnight)) contain it: what the day rows
+ * miss (+1) or count too much (-1). Zero for every movement away from the edges.
+ */
+function correction(from: Date, to: Date, open = false): RawBuilder<number> {
+  const upper = open ? sql`created_at < ${to}` : sql`created_at <= ${to}`;
+  return sql`((created_at >= ${from} and ${upper})::int
+    - (created_at >= ${nearestMidnight(from)} and created_at < ${nearestMidnight(to)})::int)`;
+}
+
+/**
+ * Store-wide revenue of [since60, since30) (`previous`) and [since30, now] (`current`) and
+ * units sold in the latter: one row, numeric columns.
+ */
+export function revenueWindows(since60: Date, since30: Date, now: Date): RawBuilder<{ current: string; previous: string; units: string }> {
+  const [d60, d30, dNow] = [since60, since30, now].map((t) => dayOf(nearestMidnight(t)));
+  return sql`with days as (
+      select coalesce(sum(sold_revenue) filter (where day >= ${d30}::date), 0) as current,
+        coalesce(sum(sold_revenue) filter (where day < ${d30}::date), 0) as previous,
+        coalesce(sum(sold_units) filter (where day >= ${d30}::date), 0) as units
+      from stock_daily where day >= ${d60}::date and day < ${dNow}::date
+    ), edge as (
+      select coalesce(sum(-delta * unit_price * ${correction(since30, now)}), 0) as current,
+        coalesce(sum(-delta * unit_price * ${correction(since60, since30, true)}), 0) as previous,
+        coalesce(sum(-delta * ${correction(since30, now)}), 0) as units
+      from stock_movements where reason = 'sale' and (${edges([since60, since30, now])})
+    )
+    select days.current + edge.current as current, days.previous + edge.previous as previous, days.units + edge.units as units
+    from days, edge`;
+}
+
+/** Each item's sales before midnight `m` (items that sold nothing before it have no row). */
+function salesBefore(m: Date, sign: 1 | -1): RawBuilder<unknown> {
+  const day = dayOf(m);
+  const minus = sign < 0 ? sql`-` : sql``;
+  return sql`select item_id, ${minus}sold_before as sold, ${minus}revenue_before as revenue from item_sales_daily
+      where prev_day is not null and daterange(prev_day + 1, day + 1) @> ${day}::date
+    union all
+    select item_id, ${minus}sold, ${minus}revenue from item_sales where last_day < ${day}::date`;
+}
+
+/**
+ * Per item (deleted ones included) that sold in [since, now]: units (`sold`) and revenue, as
+ * rows (item_id, sold, revenue) to sum by item.
+ */
+export function itemSalesParts(since: Date, now: Date): RawBuilder<unknown> {
+  return sql`${salesBefore(nearestMidnight(now), 1)}
+    union all
+    ${salesBefore(nearestMidnight(since), -1)}
+    union all
+    select item_id, -delta * k, -delta * unit_price * k from (
+      select item_id, delta, unit_price, ${correction(since, now)} as k
+      from stock_movements where reason = 'sale' and (${edges([since, now])})) e
+    where k <> 0`;
+}
