@@ -4,7 +4,7 @@
 // check it in their own statement (principal-check.ts); all others resolve it afresh.
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerHookHandler } from 'fastify';
 import { PERMISSION_VERBS, type Permission } from '../../shared/permissions.js';
 import { DomainError, ForbiddenError, UnauthorizedError } from '../errors.js';
 import type { Principal, PrincipalResolver, PrincipalStamp } from './principal.js';
@@ -85,12 +85,18 @@ export const authPlugin = fp<AuthPluginOptions>(async (app, options) => {
   });
   // A backstop for a route that accepted a cached principal and answered without checking
   // it: check it now, before a success goes out (reads only; a write checks in its transaction).
-  app.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  // Only those routes can hold a cached principal, so only they carry the hook.
+  async function backstop(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     if (request.principal?.tentative && reply.statusCode < 400) {
       request.log.warn({ route: request.routeOptions.url }, 'cached principal was not checked by the route');
       await confirmPrincipal(request);
     }
     return payload;
+  }
+  app.addHook('onRoute', (route) => {
+    if (route.config?.principal !== 'checked-in-query') return;
+    const own = route.preSerialization;
+    route.preSerialization = [backstop, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
   });
 });
 
@@ -136,15 +142,38 @@ function refuseWithout(request: FastifyRequest, principal: Principal, permission
   throw new ForbiddenError(`You don't have permission to ${PERMISSION_VERBS[permission]}`);
 }
 
-/** A preHandler that refuses with 403 unless the principal has the permission. */
-export function requirePermission(permission: Permission): preHandlerAsyncHookHandler {
-  return async function (this: unknown, request: FastifyRequest, _reply: FastifyReply) {
-    let principal = request.principal;
-    if (!principal) throw new UnauthorizedError();
-    (request.checkedPermissions ??= []).push(permission);
-    // A cached principal without the permission may just have been given it: ask afresh.
-    if (!principal.permissions.includes(permission) && principal.tentative) principal = await confirmPrincipal(request);
-    refuseWithout(request, principal, permission);
+/**
+ * An onRequest or preHandler hook that refuses with 403 unless the principal has the
+ * permission. Callback-style: on every request of a guarded route, a principal that has the
+ * permission passes without a promise of its own.
+ */
+export function requirePermission(permission: Permission): preHandlerHookHandler {
+  return function (this: unknown, request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
+    try {
+      const principal = request.principal;
+      if (!principal) throw new UnauthorizedError();
+      (request.checkedPermissions ??= []).push(permission);
+      // A cached principal without the permission may just have been given it: ask afresh.
+      if (!principal.permissions.includes(permission) && principal.tentative) {
+        confirmPrincipal(request).then(
+          (fresh) => {
+            try {
+              refuseWithout(request, fresh, permission);
+              done();
+            } catch (error) {
+              done(error as Error);
+            }
+          },
+          (error: Error) => done(error),
+        );
+        return;
+      }
+      refuseWithout(request, principal, permission);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
   };
 }
 

@@ -50,9 +50,22 @@ function requestHash(request: FastifyRequest): string {
     .digest('hex');
 }
 
+/** Adds `hook` to a route's own hooks of that kind, before those the route declares. */
+function prependHook<T>(existing: T | T[] | undefined, hook: T): T[] {
+  return [hook, ...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing])];
+}
+
 export const idempotencyPlugin = fp<{ db: Kysely<DB> }>(async (app, { db }) => {
   let writes = 0;
-  app.addHook('preHandler', async (request, reply) => {
+  // Route hooks of the write routes only: reads (the busiest requests) never run them.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((method) => WRITE_METHODS.has(method))) return;
+    route.preHandler = prependHook(route.preHandler, checkKey);
+    route.onSend = prependHook(route.onSend, recordAnswer);
+  });
+
+  async function checkKey(request: FastifyRequest, reply: FastifyReply) {
     const key = request.headers['idempotency-key'];
     if (!WRITE_METHODS.has(request.method) || key === undefined) return;
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
@@ -66,9 +79,9 @@ export const idempotencyPlugin = fp<{ db: Kysely<DB> }>(async (app, { db }) => {
       from http_idempotency where user_id = ${userId} and key = ${key}`.execute(db);
     const prior = rows.rows[0];
     if (prior) return replayAnswer(request, reply, prior);
-  });
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function recordAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     if (!request.idempotencyHash || request.idempotencyRecorded || reply.statusCode >= 500 || reply.getHeader('idempotent-replayed')) {
       return payload;
     }
@@ -87,5 +100,5 @@ export const idempotencyPlugin = fp<{ db: Kysely<DB> }>(async (app, { db }) => {
       request.log.warn({ err: error }, 'could not record the idempotent answer');
     }
     return payload;
-  });
+  }
 });

@@ -69,25 +69,25 @@ export const rateLimits = fp<RateLimitOptions>(
       return result.ttlInSeconds;
     }
 
-    app.addHook('onRequest', async (request, reply) => {
-      if (!isLimited(request) || bearerToken(request.headers.authorization)) return;
-      const wait = await take(request, reply);
-      if (wait !== null) throw tooManyRequests(wait);
+    // Callback-style hooks: a request a hook has nothing to do for passes it without a
+    // promise of its own (every API request passes two of the three).
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!isLimited(request) || bearerToken(request.headers.authorization)) return done();
+      take(request, reply).then((wait) => done(wait === null ? undefined : tooManyRequests(wait)), done);
     });
 
-    app.addHook('preParsing', async (request, reply, payload) => {
-      if (request.rateLimitCounted || !isLimited(request)) return payload;
-      const wait = await take(request, reply);
-      if (wait !== null) throw tooManyRequests(wait);
-      return payload;
+    app.addHook('preParsing', (request, reply, payload, done) => {
+      if (request.rateLimitCounted || !isLimited(request)) return done(null, payload);
+      take(request, reply).then((wait) => (wait === null ? done(null, payload) : done(tooManyRequests(wait))), done);
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (request.rateLimitCounted || !isLimited(request)) return payload;
-      const wait = await take(request, reply);
-      if (wait === null) return payload;
-      reply.code(429).type('application/json; charset=utf-8');
-      return JSON.stringify({ error: tooManyRequests(wait).message });
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (request.rateLimitCounted || !isLimited(request)) return done(null, payload);
+      take(request, reply).then((wait) => {
+        if (wait === null) return done(null, payload);
+        reply.code(429).type('application/json; charset=utf-8');
+        done(null, JSON.stringify({ error: tooManyRequests(wait).message }));
+      }, done);
     });
   },
   { name: 'stockroom-rate-limits' },
