@@ -4,7 +4,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { HistoryEntry, Item } from '../../shared/inventory.js';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
-import type { PrincipalCheck } from '../auth/principal-check.js';
+import { stampColumns, type PrincipalCheck } from '../auth/principal-check.js';
 import type { DB } from '../db/schema.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { EventStore } from '../eventstore/event-store.js';
@@ -42,16 +42,83 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Most reads by id in one statement. */
+const MAX_READS = 100;
+
+interface ItemRead {
+  id: string;
+  check?: PrincipalCheck;
+  resolve(result: { row?: ItemRow; report?: object }): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Reads of items by id that arrive in one turn of the event loop go to the database as one
+ * statement (as the group commit does for adjustments; a lone read starts at the end of its
+ * turn, with no timer): under load, one round trip, one plan and one pooled connection serve
+ * several requests. Each request still gets its own row, and the stamps of every cached
+ * principal among them ride along in the same statement, so each is checked as before.
+ * Nothing is read earlier than asked: a read sees every commit made before it was asked for.
+ */
+class ItemReads {
+  private waiting: ItemRead[] = [];
+  private scheduled = false;
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  read(id: string, check?: PrincipalCheck): Promise<{ row?: ItemRow; report?: object }> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ id: id.toLowerCase(), check, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        const waiting = this.waiting;
+        this.waiting = [];
+        for (let i = 0; i < waiting.length; i += MAX_READS) void this.run(waiting.slice(i, i + MAX_READS));
+      });
+    });
+  }
+
+  private async run(reads: ItemRead[]): Promise<void> {
+    try {
+      const ids = [...new Set(reads.map((r) => r.id))];
+      const checked = reads.flatMap((r) => (r.check?.columns ? [r.check.principal] : []));
+      const found = sql`select ${columns} from items where id in (${sql.join(ids)})`;
+      // With principals to check, a row reports their stamps even when no item is found.
+      const rows = checked.length
+        ? await sql<ItemRow & { principal_stamps?: unknown }>`select i.*, s.* from (select ${stampColumns(checked)}) s
+            left join lateral (${found}) i on true`.execute(this.db)
+        : await sql<ItemRow>`${found}`.execute(this.db);
+      const byId = new Map(rows.rows.filter((r) => r.id).map((r) => [String(r.id).toLowerCase(), r]));
+      const report = rows.rows[0];
+      for (const read of reads) read.resolve({ row: byId.get(read.id), report: byId.get(read.id) ?? report });
+    } catch (error) {
+      for (const read of reads) read.reject(error);
+    }
+  }
+}
+
 export class ItemQueries {
+  private readonly reads: ItemReads;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly store: EventStore,
-  ) {}
+  ) {
+    this.reads = new ItemReads(db);
+  }
 
   async find(id: string, check?: PrincipalCheck): Promise<Item | null> {
-    const rows = await sql<ItemRow>`select ${columns}${alongside(check)} from items where id = ${id}`.execute(this.db);
-    await check?.confirm(rows.rows[0]);
-    return rows.rows[0] ? toItem(rows.rows[0]) : null;
+    if (!UUID.test(id)) {
+      const rows = await sql<ItemRow>`select ${columns}${alongside(check)} from items where id = ${id}`.execute(this.db);
+      await check?.confirm(rows.rows[0]);
+      return rows.rows[0] ? toItem(rows.rows[0]) : null;
+    }
+    const { row, report } = await this.reads.read(id, check);
+    await check?.confirm(report);
+    return row ? toItem(row) : null;
   }
 
   async require(id: string, check?: PrincipalCheck): Promise<Item> {
