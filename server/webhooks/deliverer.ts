@@ -13,12 +13,11 @@
 // more than DB_SLOTS connections), a slow receiver holds up only its own endpoint, and
 // messages are signed and sent from a thread of their own (webhook-sender.ts).
 import { randomUUID } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { WebhookConfig } from '../config.js';
 import type { EventStore } from '../eventstore/event-store.js';
-import { CursorStore } from './cursor-store.js';
+import { CursorStore, type DueEndpoint } from './cursor-store.js';
 import { trimDeliveryLog } from './delivery-log-trim.js';
 import { EndpointRun, type RunHost } from './endpoint-run.js';
 import { WebhookSender } from './webhook-sender.js';
@@ -38,6 +37,14 @@ export interface DelivererOptions {
 const MIN_SCAN_GAP_MS = 25;
 /** Database statements the deliverer runs at once, whatever the number of endpoints: the app's requests keep the rest of the pool. */
 const DB_SLOTS = 2;
+
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Whether a run started with `was` may go on delivering the endpoint `now` describes (its cursor moves; the rest may not). */
+function sameSettings(was: DueEndpoint, now: DueEndpoint): boolean {
+  return was.generation === now.generation && was.url === now.url && was.secret === now.secret
+    && sameList(was.eventTypes, now.eventTypes) && sameList(was.categoryIds, now.categoryIds);
+}
 
 /** A counting semaphore. */
 class Slots {
@@ -63,7 +70,7 @@ export class WebhookDeliverer {
   private readonly running = new Map<string, { run: EndpointRun; done: Promise<void> }>();
   private readonly dbSlots = new Slots(DB_SLOTS);
   /** Signs and sends in a thread of its own (webhook-sender.ts), off the event loop the app's requests run on. */
-  private readonly sender = new WebhookSender();
+  private readonly sender: WebhookSender;
   private readonly stopping = new AbortController();
   /** Endpoints the last scan found due: a commit needs a scan only if one of them is idle. */
   private lastDue: string[] = [];
@@ -78,8 +85,7 @@ export class WebhookDeliverer {
 
   constructor(private readonly options: DelivererOptions) {
     this.cursors = new CursorStore(options.db, this.owner, options.config.leaseMs);
-    // Every message in flight listens for the stop (up to inFlight x concurrency of them).
-    setMaxListeners(0, this.stopping.signal);
+    this.sender = new WebhookSender(this.stopping.signal);
     this.host = {
       store: options.store,
       db: options.db,
@@ -89,7 +95,7 @@ export class WebhookDeliverer {
       batchSize: options.batchSize ?? 200,
       signal: this.stopping.signal,
       isStopped: () => this.stopped,
-      send: (url, secret, message, timeoutMs, signal) => this.sender.send(url, secret, message, timeoutMs, signal),
+      send: (url, secret, message, timeoutMs) => this.sender.send(url, secret, message, timeoutMs),
       query: (work) => this.dbSlots.run(work),
       wake: () => this.wake(),
       disable: (id, reason) => options.disable(id, reason),
@@ -144,6 +150,13 @@ export class WebhookDeliverer {
     this.trimNowAndThen();
     const due = await this.dbSlots.run(() => this.cursors.due());
     this.lastDue = due.map((e) => e.id);
+    // A run keeps the settings it started with: one whose endpoint was deleted, disabled,
+    // replayed, taken over or edited since stops (and, if still due, starts again afresh).
+    const current = new Map(due.map((e) => [e.id, e]));
+    for (const [id, worker] of this.running) {
+      const now = current.get(id);
+      if (!now || !sameSettings(worker.run.endpoint, now)) worker.run.stop();
+    }
     for (const endpoint of due) {
       if (this.stopped || this.running.size >= this.options.config.concurrency) break;
       if (this.running.has(endpoint.id)) continue;
@@ -157,7 +170,7 @@ export class WebhookDeliverer {
           this.running.delete(endpoint.id);
           // A slot came free (an endpoint that waited for one may be due), or events came
           // in just as the run ended.
-          if (due.length > this.options.config.concurrency || run.poked) this.wake();
+          if (due.length > this.options.config.concurrency || run.poked || run.stopped) this.wake();
         });
     }
   }

@@ -32,8 +32,8 @@ export interface RunHost {
   /** Aborted when the instance stops: messages in flight are abandoned. */
   signal: AbortSignal;
   isStopped(): boolean;
-  /** One attempt at a message (sendWebhook's contract), made in the deliverer's sender thread. */
-  send(url: string, secret: string, message: Message, timeoutMs: number, signal: AbortSignal): Promise<Attempt>;
+  /** One attempt at a message (sendWebhook's contract), made in the deliverer's sender thread; abandoned once `signal` aborts. */
+  send(url: string, secret: string, message: Message, timeoutMs: number): Promise<Attempt>;
   /** Runs a statement within the deliverer's share of the pool. */
   query<T>(work: () => Promise<T>): Promise<T>;
   wake(): void;
@@ -91,12 +91,21 @@ export class EndpointRun {
 
   constructor(
     private readonly host: RunHost,
-    private readonly endpoint: DueEndpoint,
+    readonly endpoint: DueEndpoint,
   ) {
     this.read = endpoint.cursor;
     this.attempts = endpoint.attempts;
     this.failingSince = endpoint.failingSince;
     this.probing = endpoint.attempts > 0;
+  }
+
+  /** Set by `stop`: the endpoint was deleted, disabled or changed since this run took it. */
+  stopped = false;
+
+  /** Sends nothing more: once the messages in flight are answered, writes its progress down and gives the endpoint back (a next run takes the new settings). */
+  stop(): void {
+    this.stopped = true;
+    this.notify();
   }
 
   /** New events may be in the log. */
@@ -129,7 +138,7 @@ export class EndpointRun {
     let idleSince: number | null = null;
     for (;;) {
       if (this.lost) return;
-      if (this.host.isStopped() || this.failures.length > 0) {
+      if (this.host.isStopped() || this.stopped || this.failures.length > 0) {
         if (this.inFlight > 0) {
           await this.sleep(config.timeoutMs);
           continue;
@@ -193,7 +202,7 @@ export class EndpointRun {
 
   /** Starts what may go now: stream heads up to `inFlight`, or only the oldest while probing a failing endpoint. */
   private launch(): void {
-    if (this.lost || this.host.isStopped() || this.failures.length > 0) return;
+    if (this.lost || this.stopped || this.host.isStopped() || this.failures.length > 0) return;
     if (this.probing) {
       const oldest = this.pending[0];
       if (this.inFlight === 0 && oldest?.state === 'queued') this.send(oldest);
@@ -209,7 +218,7 @@ export class EndpointRun {
     entry.state = 'sending';
     this.inFlight += 1;
     const { event } = entry;
-    void this.host.send(this.endpoint.url, this.endpoint.secret, { id: event.eventId, body: payloadOf(event) }, this.host.config.timeoutMs, this.host.signal).then((attempt) =>
+    void this.host.send(this.endpoint.url, this.endpoint.secret, { id: event.eventId, body: payloadOf(event) }, this.host.config.timeoutMs).then((attempt) =>
       this.settle(entry, attempt),
     );
   }

@@ -6,7 +6,7 @@
 // warm connections instead of opening one per message (and costs less CPU than fetch). Idle connections close after a few seconds, before a typical server's own
 // keep-alive timeout, and a request that meets a connection the receiver closed meanwhile
 // is sent once more on a fresh one (Node's documented pattern for that race).
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
@@ -32,12 +32,12 @@ const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, time
 const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
 
 /** Signing keys by secret: decoded (and checked) once by the Standard Webhooks library, not per message. */
-const keys = new Map<string, Buffer>();
-function keyOf(secret: string): Buffer {
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject {
   let key = keys.get(secret);
   if (!key) {
     if (keys.size > 1000) keys.clear();
-    key = Buffer.from((new Webhook(secret) as unknown as { key: Uint8Array }).key);
+    key = createSecretKey((new Webhook(secret) as unknown as { key: Uint8Array }).key);
     keys.set(secret, key);
   }
   return key;

@@ -1,18 +1,19 @@
 // The app's side of the deliverer's sender thread (sender-thread.ts): `send` has the same
-// contract as sendWebhook (an Attempt, never a throw; `signal` abandons the send), but the
-// signing and the HTTP exchange run in the thread. The profile of a write load with an
-// endpoint receiving every event had most of the added event-loop time there (the HTTP
-// client, socket writes, HMAC), and the app's requests wait behind it; on PGlite the
-// database runs on that same loop too.
+// contract as sendWebhook (an Attempt, never a throw), but the signing and the HTTP
+// exchange run in the thread. The profile of a write load with an endpoint receiving every
+// event had most of the added event-loop time there (the HTTP client, socket writes, the
+// HMAC), and the app's requests wait behind it; on PGlite the database runs on that same
+// loop too.
 //
-// The thread starts with the first send and is stopped with the deliverer. If it dies, the
-// messages it held come back as network errors (retried with backoff, like any) and the
-// next send starts a new one.
+// The thread starts with the first send. When `signal` aborts (the instance is stopping),
+// every send waiting for an answer is reported as abandoned at once, and `close` ends the
+// thread. If the thread dies, the messages it held come back as network errors (retried
+// with backoff, like any) and the next send starts a new one.
 import { Worker } from 'node:worker_threads';
 import type { Attempt, Message } from './send-webhook.js';
-import type { FromSender, SendRequest, ToSender } from './sender-thread.js';
+import type { FromSender, SendRequest } from './sender-thread.js';
 
-const stoppedAttempt = (started: number, error: string): Attempt => ({
+const failedAttempt = (started: number, error: string): Attempt => ({
   ok: false,
   retryable: true,
   status: null,
@@ -21,56 +22,42 @@ const stoppedAttempt = (started: number, error: string): Attempt => ({
   error,
 });
 
+const ABANDONED = 'Stopped before the receiver answered';
+
 export class WebhookSender {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, (attempt: Attempt) => void>();
+  private readonly pending = new Map<number, { started: number; resolve: (attempt: Attempt) => void }>();
   private outbox: SendRequest[] = [];
-  private aborted: number[] = [];
   private last = 0;
-  private closed = false;
 
-  send(url: string, secret: string, message: Message, timeoutMs: number, signal?: AbortSignal): Promise<Attempt> {
+  constructor(private readonly signal: AbortSignal) {
+    signal.addEventListener('abort', () => this.settleAll(ABANDONED), { once: true });
+  }
+
+  send(url: string, secret: string, message: Message, timeoutMs: number): Promise<Attempt> {
     const started = performance.now();
-    if (this.closed || signal?.aborted) return Promise.resolve(stoppedAttempt(started, 'Stopped before the receiver answered'));
+    if (this.signal.aborted) return Promise.resolve(failedAttempt(started, ABANDONED));
     const n = ++this.last;
     return new Promise((resolve) => {
-      const onAbort = () => {
-        if (!this.pending.delete(n)) return;
-        this.aborted.push(n);
-        this.schedulePost();
-        resolve(stoppedAttempt(started, 'Stopped before the receiver answered'));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(n, (attempt) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(attempt);
-      });
-      this.outbox.push({ n, url, secret, id: message.id, body: message.body, timeoutMs });
-      this.schedulePost();
+      this.pending.set(n, { started, resolve });
+      // Sends started in this turn of the event loop go to the thread in one message.
+      if (this.outbox.push({ n, url, secret, id: message.id, body: message.body, timeoutMs }) === 1) queueMicrotask(() => this.post());
     });
   }
 
-  /** Stops the thread; sends still in it are reported as stopped. */
+  /** Ends the thread (call after `signal` aborted: nothing waits for it any more). */
   async close(): Promise<void> {
-    this.closed = true;
     const worker = this.worker;
     this.worker = null;
-    this.settleAll('Stopped before the receiver answered');
+    this.settleAll(ABANDONED);
     await worker?.terminate();
   }
 
-  /** Sends started in this turn of the event loop go to the thread in one message. */
-  private schedulePost(): void {
-    if (this.outbox.length + this.aborted.length === 1) queueMicrotask(() => this.post());
-  }
-
   private post(): void {
-    if (this.outbox.length === 0 && this.aborted.length === 0) return;
-    const message: ToSender = { sends: this.outbox, abort: this.aborted };
+    const sends = this.outbox;
     this.outbox = [];
-    this.aborted = [];
-    if (this.closed) return;
-    this.thread().postMessage(message);
+    if (this.signal.aborted) return;
+    this.thread().postMessage(sends);
   }
 
   private thread(): Worker {
@@ -80,9 +67,9 @@ export class WebhookSender {
     worker.unref();
     worker.on('message', ({ done }: FromSender) => {
       for (const [n, attempt] of done) {
-        const resolve = this.pending.get(n);
+        const waiting = this.pending.get(n);
         this.pending.delete(n);
-        resolve?.(attempt);
+        waiting?.resolve(attempt);
       }
     });
     const lost = (why: string) => {
@@ -97,10 +84,8 @@ export class WebhookSender {
   }
 
   private settleAll(error: string): void {
-    const started = performance.now();
-    for (const [n, resolve] of [...this.pending]) {
-      this.pending.delete(n);
-      resolve(stoppedAttempt(started, error));
-    }
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const { started, resolve } of waiting) resolve(failedAttempt(started, error));
   }
 }

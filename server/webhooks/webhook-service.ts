@@ -64,7 +64,8 @@ export class WebhookService {
         await sql`update webhook_cursors set attempts = 0, failing_since = null, next_attempt_at = null where endpoint_id = ${id}`.execute(trx);
       }
     });
-    if (changes.enabled) this.options.wake();
+    // Switched on: deliver again; any other change: a run in progress stops and starts afresh with it.
+    this.options.wake();
     return this.get(id);
   }
 
@@ -79,6 +80,8 @@ export class WebhookService {
       await sql`delete from webhook_cursors where endpoint_id = ${id}`.execute(trx);
       await sql`delete from webhook_deliveries where endpoint_id = ${id}`.execute(trx);
     });
+    // A run delivering it stops now, not at its next progress write.
+    this.options.wake();
   }
 
   private async run(id: string, command: WebhookCommand, meta: EventMetadata, expectedVersion?: number, alongside?: (trx: Kysely<any>) => Promise<void>) {

@@ -1,6 +1,7 @@
 // Webhooks delivered to a real local receiver: every stock adjustment arrives, signed, in
 // order per item; a receiver that is down, failing or slow gets everything once it is back,
-// with retries spaced out; a server restart mid-delivery loses nothing.
+// with retries spaced out; an endpoint moved to a new URL mid-delivery sends there from then
+// on; a server restart mid-delivery loses nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { backends, openTestStore, type TestStore } from '../helpers/backends.js';
@@ -159,6 +160,31 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     }, 'the retried message logged as delivered');
     expect(row).toMatchObject({ status: 'delivered', responseCode: 200 });
     expect(row!.attempts).toBeGreaterThanOrEqual(5);
+  });
+
+  it('an endpoint pointed at a new URL mid-delivery: the old one soon gets nothing more, the new one everything after', async () => {
+    const { receiver: before, id } = await receiverFor(['stock.adjusted']);
+    const after = await startReceiver();
+    receivers.push(after);
+    const items = await createItems(4, 'Moved');
+    // Writes keep coming throughout, so the delivery run never goes idle on its own.
+    let writing = true;
+    const writes = (async () => {
+      while (writing) await adjust(items, 8, 4);
+    })();
+    await before.waitFor((r) => r.distinctIds().length >= 20, 60_000, 'deliveries to the first URL');
+    const moved = await server.request('PATCH', `/api/webhooks/${id}`, { token: manager.idToken, body: { url: after.url } });
+    expect(moved.status).toBe(200);
+    await after.waitFor((r) => r.distinctIds().length >= 20, 60_000, 'deliveries to the new URL');
+    const oldCount = before.received.length;
+    await after.waitFor((r) => r.distinctIds().length >= 60, 60_000, 'more deliveries to the new URL');
+    writing = false;
+    await writes;
+    expect(before.received.length).toBe(oldCount);
+    const expected = await adjustedIds(items);
+    await after.waitFor((r) => new Set([...before.distinctIds(), ...r.distinctIds()]).size >= expected.length, 60_000, 'every adjustment at one URL or the other');
+    expect(new Set([...before.distinctIds(), ...after.distinctIds()])).toEqual(new Set(expected));
+    expectInOrderPerStream(after.received);
   });
 
   it('a server restart in the middle of delivery loses nothing', async () => {
