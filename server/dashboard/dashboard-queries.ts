@@ -8,7 +8,7 @@ import type { DashboardSummary, DashboardTotals, InventoryHealth, NearExpiryItem
 import { NEAR_EXPIRY_DAYS } from '../../shared/dashboard.js';
 import type { DB } from '../db/schema.js';
 import { latestActivity } from './activity-rows.js';
-import { itemSalesParts, revenueWindows } from './sales-windows.js';
+import { itemRevenue, itemSoldParts, revenueWindows } from './sales-windows.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WINDOW_DAYS = 30;
@@ -93,11 +93,14 @@ export class DashboardQueries {
     // the planner would otherwise look them up one by one.
     const rows = await sql<{ item_id: string; name: string; category_name: string; sold: string; revenue: string }>`with
       i as materialized (select id, name, category_name from items)
-      select s.item_id::text as item_id, i.name, i.category_name, s.sold, s.revenue
-      from (select item_id, sum(sold) as sold, sum(revenue) as revenue from (${itemSalesParts(since, now)}) p group by item_id) s
-      join i on i.id = s.item_id
-      where s.sold > 0
-      order by s.sold desc, i.name limit ${limit}`.execute(this.db);
+      select t.item_id::text as item_id, t.name, t.category_name, t.sold, ${itemRevenue(sql`t.item_id`, since, now)} as revenue
+      from (
+        select s.item_id, i.name, i.category_name, s.sold
+        from (select item_id, sum(sold) as sold from (${itemSoldParts(since, now)}) p group by item_id) s
+        join i on i.id = s.item_id
+        where s.sold > 0
+        order by s.sold desc, i.name limit ${limit}) t
+      order by t.sold desc, t.name`.execute(this.db);
     return rows.rows.map((r) => ({ itemId: r.item_id, name: r.name, category: r.category_name, sold: num(r.sold), revenue: round2(num(r.revenue)) }));
   }
 
