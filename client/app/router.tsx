@@ -7,7 +7,7 @@ import { useRoutes, type RouteObject } from 'react-router-dom';
 import { wasSignedIn } from '../lib/auth-hint';
 import { readEarly } from '../lib/first-data';
 import { firstScreenReads } from './first-screen-data';
-import { readWarmToken } from './warm-start';
+import { readWarmToken, warmStartChecked } from './warm-start';
 import { lazyPage, preloadPage } from './lazy-page';
 import { NotFoundPage } from './not-found-page';
 import { RequirePermission } from './require-permission';
@@ -61,7 +61,7 @@ const firstScreen = FIRST_SCREEN.find(([path]) => path.test(window.location.path
  * screen could have been on view).
  */
 export const firstScreenLoaded: Promise<void> | null = firstScreen
-  ? Promise.all([preloadPage(signedInApp), preloadPage(firstScreen[1])]).then(() => undefined)
+  ? Promise.all([preloadPage(signedInApp), preloadPage(firstScreen[1]), warmStartChecked]).then(() => undefined)
   : null;
 
 // The same for the first screen's data, when a returning user's stored token allows it.

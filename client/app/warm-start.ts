@@ -59,6 +59,19 @@ export function warmTokenFrom(value: unknown, now = Date.now()): WarmToken | nul
 
 let atStart: Promise<WarmToken | null> | null = null;
 
+let settle: () => void = () => undefined;
+/**
+ * Settles once the session (client/app/session.ts, in the signed-in app's chunks) has begun
+ * a warm start or found none: main.tsx mounts the router after it, so the shell's first
+ * render is the user's screen, not "Signing you in..." replaced a moment later.
+ */
+export const warmStartChecked = new Promise<void>((resolve) => {
+  settle = resolve;
+});
+export function warmStartSettled(): void {
+  settle();
+}
+
 /**
  * Firebase's persisted user as it was when the app started, read without loading Firebase;
  * null when there is none. Read once per page load: the router's early reads and the
