@@ -38,6 +38,16 @@ describe('bundle size', () => {
     expect(code).not.toContain('xstate.init');
   });
 
+  it('loads a signed-in first screen in a handful of script files, not dozens', () => {
+    // A phone on HTTP/1.1 fetches six files at a time, each costing a round trip: the shared
+    // code of the signed-in screens is one chunk (vite.config.ts, signedInCore).
+    for (const page of ['client/features/dashboard/pages.ts', 'client/features/inventory/components/category-page.tsx']) {
+      const files = closure([entryKey(), 'client/app/signed-in-app.tsx', page]);
+      console.info(`${page}: ${files.length} script files`);
+      expect(files.length, page).toBeLessThanOrEqual(8);
+    }
+  });
+
   it('keeps the signed-in shell with its first screen under 250 KB of gzipped JS', () => {
     // Firebase loads right behind the shell (lazily, so a warm start can paint first): it is
     // still part of every signed-in visit, so it counts here.
