@@ -16,7 +16,7 @@ import { authMachine } from '../features/auth/auth.machine';
 import { firebaseAuth, idToken } from '../features/auth/firebase-lazy';
 import { cachedGrant, forgetGrant, startSessionOrCached } from './session-grant';
 import { earlyReadsSettled } from '../lib/first-data';
-import { readWarmToken, warmStartSettled, type WarmToken } from './warm-start';
+import { readWarmToken, markWarmStartChecked, type WarmToken } from './warm-start';
 
 // Until Firebase has spoken, a warm start's stored token answers (see warm-start.ts).
 let warm: WarmToken | null = null;
@@ -81,7 +81,7 @@ void warmCheck
     warm = found;
     authActor.send({ type: 'WARM_START', user: found.user, session: grant });
   })
-  .finally(warmStartSettled);
+  .finally(markWarmStartChecked);
 
 // The server closed the feed for good: the account was disabled or guests were turned off.
 onFeed('fatal', ({ code, reason }) => {

@@ -68,7 +68,7 @@ let settle: () => void = () => undefined;
 export const warmStartChecked = new Promise<void>((resolve) => {
   settle = resolve;
 });
-export function warmStartSettled(): void {
+export function markWarmStartChecked(): void {
   settle();
 }
 

@@ -3,8 +3,9 @@
 //
 // The deliverer calls it in its sender thread (sender-thread.ts), off the app's event loop.
 // Requests go over node:http(s) with keep-alive agents, so a busy endpoint reuses a few
-// warm connections instead of opening one per message (and costs less CPU than fetch). Idle connections close after a few seconds, before a typical server's own
-// keep-alive timeout, and a request that meets a connection the receiver closed meanwhile
+// warm connections instead of opening one per message (and costs less CPU than fetch).
+// Idle connections close after a few seconds, before a typical server's own keep-alive
+// timeout, and a request that meets a connection the receiver closed meanwhile
 // is sent once more on a fresh one (Node's documented pattern for that race).
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import http from 'node:http';
@@ -53,7 +54,6 @@ export function signWebhook(secret: string, id: string, timestamp: Date, body: s
 }
 
 class TimedOut extends Error {}
-class Aborted extends Error {}
 
 interface Answer {
   status: number;
@@ -61,10 +61,10 @@ interface Answer {
 }
 
 /**
- * Sends `message` to `url`. `signal` aborts it (the instance is stopping): the attempt
- * then reports a retryable error, and the message stays undelivered.
+ * Sends `message` to `url`. A stopping instance does not wait for the answer: the sender
+ * thread's owner (webhook-sender.ts) reports such sends as abandoned.
  */
-export async function sendWebhook(url: string, secret: string, message: Message, timeoutMs: number, signal?: AbortSignal): Promise<Attempt> {
+export async function sendWebhook(url: string, secret: string, message: Message, timeoutMs: number): Promise<Attempt> {
   const timestamp = new Date();
   const signature = signWebhook(secret, message.id, timestamp, message.body);
   const body = Buffer.from(message.body);
@@ -81,10 +81,10 @@ export async function sendWebhook(url: string, secret: string, message: Message,
   try {
     let answer: Answer;
     try {
-      answer = await post(url, headers, body, deadline, signal);
+      answer = await post(url, headers, body, deadline);
     } catch (error) {
       if (!(error as { reusedSocket?: boolean }).reusedSocket) throw error;
-      answer = await post(url, headers, body, deadline, signal);
+      answer = await post(url, headers, body, deadline);
     }
     const latencyMs = Math.round(performance.now() - started);
     const ok = answer.status >= 200 && answer.status < 300;
@@ -105,37 +105,30 @@ export async function sendWebhook(url: string, secret: string, message: Message,
       status: null,
       latencyMs,
       retryAfterMs: null,
-      error:
-        error instanceof TimedOut ? `Timed out after ${timeoutMs} ms`
-        : error instanceof Aborted ? 'Stopped before the receiver answered'
-        : `Network error: ${e.code ?? e.message}`,
+      error: error instanceof TimedOut ? `Timed out after ${timeoutMs} ms` : `Network error: ${e.code ?? e.message}`,
     };
   }
 }
 
 /** One POST; the answer's body is read (and dropped) within the deadline so the connection can be reused. */
-function post(url: string, headers: Record<string, string>, body: Buffer, deadline: number, signal?: AbortSignal): Promise<Answer> {
+function post(url: string, headers: Record<string, string>, body: Buffer, deadline: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const client = target.protocol === 'https:' ? https : http;
     const agent = agents[target.protocol as keyof typeof agents];
     if (!agent) return reject(new Error(`Unsupported protocol ${target.protocol}`));
-    if (signal?.aborted) return reject(new Aborted());
     const req = client.request(target, { method: 'POST', headers, agent });
     let settled = false;
     const finish = (error: Error | null, answer?: Answer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
       if (error) {
         req.destroy();
         reject(error);
       } else resolve(answer!);
     };
     const timer = setTimeout(() => finish(new TimedOut()), Math.max(0, deadline - Date.now()));
-    const onAbort = () => finish(new Aborted());
-    signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (error: Error & { reusedSocket?: boolean }) => {
       // No answer at all on a kept-alive connection: the receiver closed it as we sent.
       const code = (error as NodeJS.ErrnoException).code;
