@@ -179,7 +179,17 @@ describe('offline: installable app and outbox (issue 15)', () => {
     // The new version waits: the page still runs the old worker until the user says so.
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(true);
     await screenshot(page, 'offline-update-available');
-    await Promise.all([page.waitForEvent('load'), banner.getByRole('button', { name: 'Reload' }).click()]);
+    // What the workers go through, to say why if the reload does not come.
+    const workerStates: string[] = [];
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }: { versions: { versionId: string; status: string; runningStatus: string }[] }) => {
+      for (const v of versions) workerStates.push(`${v.versionId}:${v.status}/${v.runningStatus}`);
+    });
+    await cdp.send('ServiceWorker.enable');
+    const pageLog: string[] = [];
+    page.on('console', (message) => pageLog.push(message.text()));
+    await Promise.all([page.waitForEvent('load'), banner.getByRole('button', { name: 'Reload' }).click({ timeout: 20_000 })]).catch((error: Error) => {
+      throw new Error(`${error.message}\nworkers: ${workerStates.join(' ')}\npage: ${pageLog.join(' | ')}`);
+    });
     await page.getByRole('link', { name: 'Stockroom' }).first().waitFor();
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null)).toBeNull();
     expect(await banner.count()).toBe(0);
