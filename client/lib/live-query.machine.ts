@@ -4,6 +4,7 @@
 // the screen's writes (stock adjustments, deletes) with their results folded back in.
 // Loads never overlap: an event that arrives mid-load marks the data stale, and one more
 // load follows. Each screen configures it with its loader and event reducer.
+import { keepEqual } from './keep-equal';
 import { produce, type Draft } from 'immer';
 import { assign, enqueueActions, fromCallback, fromPromise, setup, type ActorRefFrom } from 'xstate';
 import type { FeedEvent } from '../../shared/realtime';
@@ -109,7 +110,8 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
     },
     actions: {
       setData: assign({
-        data: ({ event }) => (event as unknown as { output: TData }).output,
+        // What did not change keeps its objects, so a refetch re-renders only what changed.
+        data: ({ context, event }) => keepEqual(context.data, (event as unknown as { output: TData }).output),
         error: null,
         stale: false,
       }),

@@ -6,7 +6,7 @@
 import { useAsOf, AsOfControl } from '../../../components/as-of';
 import { useUndoShortcut } from '../../../components/undo';
 import { AsOfCategory } from './as-of-views';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { Item } from '../../../../shared/inventory';
@@ -57,6 +57,11 @@ function LiveCategoryPage({ categoryId }: { categoryId: string }) {
     onSaved: () => page.send({ type: 'REFETCH' }),
     onDeleted: () => navigate('/inventory', { replace: true }),
   });
+
+  const onAdjust = useCallback(
+    (item: Item, delta: 1 | -1) => page.send({ type: 'WRITE', id: newWriteId(), write: { kind: 'adjust', itemId: item.id, name: item.name, delta } }),
+    [page],
+  );
 
   const setParams = (patch: Partial<CategoryPageParams>) => page.send({ type: 'SET_PARAMS', params: { ...page.getSnapshot().context.params, ...patch } });
 
@@ -173,8 +178,8 @@ function LiveCategoryPage({ categoryId }: { categoryId: string }) {
                   canAdjust={canAdjust}
                   canEdit={canEdit}
                   canDelete={canDelete}
-                  onAdjust={(delta) => page.send({ type: 'WRITE', id: newWriteId(), write: { kind: 'adjust', itemId: item.id, name: item.name, delta } })}
-                  onDelete={() => setDeleting(item)}
+                  onAdjust={onAdjust}
+                  onDelete={setDeleting}
                 />
               ))}
             </div>

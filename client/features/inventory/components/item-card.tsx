@@ -1,6 +1,7 @@
 // An item on the Category page: picture, name, description, price, 'N in stock' (flagged
 // low at or below the threshold), View Details, -/+ (with stock permission), edit and
 // delete (with their permissions).
+import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import { isLowStock, type Item } from '../../../../shared/inventory';
 import { Icon } from '../../../components/icons';
@@ -15,11 +16,16 @@ export interface ItemCardProps {
   canAdjust: boolean;
   canEdit: boolean;
   canDelete: boolean;
-  onAdjust: (delta: 1 | -1) => void;
-  onDelete: () => void;
+  /** Stable across renders (the card is memoised): it is told which item. */
+  onAdjust: (item: Item, delta: 1 | -1) => void;
+  onDelete: (item: Item) => void;
 }
 
-export function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, onAdjust, onDelete }: ItemCardProps) {
+/**
+ * Memoised: a refetch that changed one item (or nothing) redraws only that card, not the
+ * page's twelve (client/lib/keep-equal.ts keeps the unchanged items' objects).
+ */
+export const ItemCard = memo(function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, onAdjust, onDelete }: ItemCardProps) {
   const low = isLowStock(item);
   // Changes kept offline (issue 15) count as made: shown applied, marked Pending.
   const queued = usePendingQuantity(item.id, item.quantity);
@@ -38,7 +44,7 @@ export function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, on
               </Link>
             ) : null}
             {canDelete ? (
-              <button type="button" className="tool-button tool-button-danger" aria-label={`Delete ${item.name}`} title="Delete" onClick={onDelete}>
+              <button type="button" className="tool-button tool-button-danger" aria-label={`Delete ${item.name}`} title="Delete" onClick={() => onDelete(item)}>
                 <Icon name="trash" size={16} />
               </button>
             ) : null}
@@ -70,13 +76,13 @@ export function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, on
         <div className="item-card-buttons">
           {canAdjust ? (
             <div className="stepper" role="group" aria-label={`Stock of ${item.name}`}>
-              <button type="button" className="stepper-button" aria-label={`Decrease quantity of ${item.name}`} onClick={() => onAdjust(-1)} disabled={atZero}>
+              <button type="button" className="stepper-button" aria-label={`Decrease quantity of ${item.name}`} onClick={() => onAdjust(item, -1)} disabled={atZero}>
                 <Icon name="minus" size={16} />
               </button>
               <span className="stepper-value" aria-live="polite">
                 {queued.quantity}
               </span>
-              <button type="button" className="stepper-button" aria-label={`Increase quantity of ${item.name}`} onClick={() => onAdjust(1)}>
+              <button type="button" className="stepper-button" aria-label={`Increase quantity of ${item.name}`} onClick={() => onAdjust(item, 1)}>
                 <Icon name="plus" size={16} />
               </button>
             </div>
@@ -85,4 +91,4 @@ export function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, on
       </footer>
     </article>
   );
-}
+});
