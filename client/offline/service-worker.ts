@@ -36,20 +36,50 @@ async function warmApiCache(): Promise<void> {
   await Promise.allSettled(paths.map((path) => (path === '/client-config' ? fetch('/api/client-config') : api.get(path))));
 }
 
+/** Set when the user chose Reload, so the page after the reload finishes the update. */
+const UPDATE_ASKED = 'stockroom:update-asked';
+/** How long Reload waits for the new version to take over before reloading anyway. */
+const TAKEOVER_WAIT_MS = 4000;
+
+/** After the reload, how long the page waits for the remembered update to take over. */
+const ASKED_TAKEOVER_MS = 10_000;
+
+/**
+ * Activates the waiting version and reloads once it controls the page, so the page and its
+ * files match. The browser hands over only when the old version has finished what it was
+ * doing (a slow API read, say): if that takes a while, the page reloads anyway, and the next
+ * page, finding the request remembered, finishes the update (reloading once more when the
+ * new version takes over within ASKED_TAKEOVER_MS; otherwise the banner asks again).
+ */
+function activateAndReload(wb: Workbox, afterReload = false): void {
+  if (!afterReload) sessionStorage.setItem(UPDATE_ASKED, '1');
+  let reloading = false;
+  const reload = () => {
+    if (reloading) return;
+    reloading = true;
+    window.location.reload();
+  };
+  // The browser's own controllerchange: Workbox's 'controlling' is not sent for a worker
+  // that was already waiting when this page registered (found by the browser's update check
+  // on navigation), and the Reload button then did nothing.
+  navigator.serviceWorker.addEventListener('controllerchange', reload, { once: true });
+  if (afterReload) setTimeout(() => navigator.serviceWorker.removeEventListener('controllerchange', reload), ASKED_TAKEOVER_MS);
+  else setTimeout(reload, TAKEOVER_WAIT_MS);
+  wb.messageSkipWaiting();
+}
+
 export function registerServiceWorker(): void {
   if (registered || !import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   registered = true;
   const wb = new Workbox('/sw.js', { scope: '/' });
-  wb.addEventListener('waiting', () =>
-    setUpdate(() => {
-      // Reload once the new worker has taken over, so the page and its files match. The
-      // browser's own controllerchange: Workbox's 'controlling' is not sent for a worker that
-      // was already waiting when this page registered (found by the browser's update check on
-      // navigation), and the Reload button then did nothing.
-      navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
-      wb.messageSkipWaiting();
-    }),
-  );
+  const asked = sessionStorage.getItem(UPDATE_ASKED) === '1';
+  sessionStorage.removeItem(UPDATE_ASKED);
+  wb.addEventListener('waiting', () => {
+    // The user already chose Reload on the page before this one: no second question (the
+    // banner stays, should the old version still be busy).
+    if (asked) activateAndReload(wb, true);
+    setUpdate(() => activateAndReload(wb));
+  });
   wb.addEventListener('controlling', (event) => {
     if (!event.isUpdate) void warmApiCache();
   });

@@ -190,9 +190,10 @@ describe('offline: installable app and outbox (issue 15)', () => {
     await Promise.all([page.waitForEvent('load'), banner.getByRole('button', { name: 'Reload' }).click({ timeout: 20_000 })]).catch((error: Error) => {
       throw new Error(`${error.message}\nworkers: ${workerStates.join(' ')}\npage: ${pageLog.join(' | ')}`);
     });
+    // The new version took over (at once, or on the page after the reload if the old one was still busy).
+    await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null), { timeout: 30_000 }).toBeNull();
     await page.getByRole('link', { name: 'Stockroom' }).first().waitFor();
-    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null)).toBeNull();
-    expect(await banner.count()).toBe(0);
+    await expect.poll(() => banner.count()).toBe(0);
 
     // Logging out forgets the cached API answers: the next person here must not see them.
     expect(await page.evaluate(() => caches.has('api-get'))).toBe(true);
