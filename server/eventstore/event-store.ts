@@ -175,7 +175,7 @@ const batchForms = (projection: Projection): BatchProjection[] =>
 export class EventStore {
   private readonly handlers = new Map<string, Array<Projection['handlers'][string]>>();
   private readonly committedListeners = new Set<() => void>();
-  private readonly dispatchedListeners = new Set<(events: StoredEvent[]) => void>();
+  private readonly dispatchedListeners = new Set<(events: StoredEvent[], after?: Cursor) => void>();
   private readonly prepared = new PreparedStatements();
 
   constructor(
@@ -204,15 +204,18 @@ export class EventStore {
     return () => this.committedListeners.delete(listener);
   }
 
-  /** Called by this process's feed dispatcher with every batch of events it reads, from every instance. */
-  onDispatched(listener: (events: StoredEvent[]) => void): () => void {
+  /**
+   * Called by this process's feed dispatcher with every batch of events it reads, from every
+   * instance, and the cursor it read after (the batch is every event after it, up to its last).
+   */
+  onDispatched(listener: (events: StoredEvent[], after?: Cursor) => void): () => void {
     this.dispatchedListeners.add(listener);
     return () => this.dispatchedListeners.delete(listener);
   }
 
   /** The feed dispatcher's report of what it read (committed events, in commit-safe order). */
-  dispatched(events: StoredEvent[]): void {
-    for (const listener of this.dispatchedListeners) listener(events);
+  dispatched(events: StoredEvent[], after?: Cursor): void {
+    for (const listener of this.dispatchedListeners) listener(events, after);
   }
 
   /** Tells the after-commit listeners (feed wake-up, NOTIFY) that events were committed. */
@@ -334,7 +337,7 @@ export class EventStore {
       });
     });
     const { forms, rest } = this.batchFormsFor(types);
-    const projected = [...forms.flatMap((form) => Object.entries(form.ctes)), ...Object.entries(options.ctes ?? {})].map(
+    const projected = [...(process.env.XP_REVERSE ? [...forms].reverse() : forms).flatMap((form) => Object.entries(form.ctes)), ...Object.entries(options.ctes ?? {})].map(
       ([name, body]) => sql`${sql.id(name)} as (${body})`,
     );
     // Created at whole milliseconds: handlers (and a rebuild) see event times as JavaScript

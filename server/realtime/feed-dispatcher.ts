@@ -104,10 +104,12 @@ export class FeedDispatcher {
     const { store, labels, publish, onError } = this.options;
     const batchSize = this.options.batchSize ?? 1000;
     try {
-      const events = await store.readAfter(this.cursorValue, batchSize);
+      const after = this.cursorValue;
+      const events = await store.readAfter(after, batchSize);
       if (events.length === 0 || this.stopped) return { busyMs: 0, more: false };
-      // Other readers of every instance's events (the principal cache's invalidation).
-      store.dispatched(events);
+      // Other readers of every instance's events (the principal cache's invalidation, the
+      // webhook deliverer, which takes these instead of reading the log again).
+      store.dispatched(events, after);
       const encodeStarted = performance.now();
       const encoded = await encodeEvents(events, labels);
       const last = events[events.length - 1]!;

@@ -79,6 +79,8 @@ export class WebhookDeliverer {
   private scanTimer: NodeJS.Timeout | undefined;
   private lastScanAt = 0;
   private lastTrimAt = 0;
+  /** The feed dispatcher has handed over a batch: it runs in this process. */
+  private feedRuns = false;
   private stopped = false;
   private readonly cleanups: Array<() => unknown> = [];
   private readonly host: RunHost;
@@ -104,10 +106,18 @@ export class WebhookDeliverer {
 
   start(): void {
     const { store, config } = this.options;
-    // Our own commits at once; other instances' commits when the feed dispatcher reads them
-    // (it is woken by their NOTIFY); the poll for retries that fall due and for a lost wake-up.
-    this.cleanups.push(store.onCommitted(() => this.wake({ newEvents: true })));
-    this.cleanups.push(store.onDispatched(() => this.wake({ newEvents: true })));
+    // New events come in the batches the feed dispatcher reads (every instance's: it is woken
+    // by their NOTIFY), which runs take instead of reading the log again; a commit here only
+    // tells them a batch is coming (and makes them read the log if it does not come soon, or
+    // if no dispatcher runs here). The poll: retries that fall due, a lost wake-up.
+    this.cleanups.push(store.onCommitted(() => this.wake({ newEvents: true, committed: true })));
+    this.cleanups.push(
+      store.onDispatched((events, after) => {
+        this.feedRuns = true;
+        for (const worker of this.running.values()) worker.run.feed(events, after);
+        this.wake({ newEvents: true, fed: true });
+      }),
+    );
     const timer = setInterval(() => this.wake(), config.pollMs);
     timer.unref();
     this.cleanups.push(() => clearInterval(timer));
@@ -119,9 +129,10 @@ export class WebhookDeliverer {
    * only poke the endpoints being delivered, and scan when an endpoint due last time is idle;
    * anything else (poll, retry timer, endpoint changes) always scans.
    */
-  wake(reason: { newEvents?: boolean } = {}): void {
+  wake(reason: { newEvents?: boolean; committed?: boolean; fed?: boolean } = {}): void {
     if (this.stopped) return;
-    for (const worker of this.running.values()) worker.run.poke();
+    if (reason.committed) for (const worker of this.running.values()) worker.run.committed(this.feedRuns);
+    else if (!reason.fed) for (const worker of this.running.values()) worker.run.poke();
     if (reason.newEvents && !this.lastDue.some((id) => !this.running.has(id))) return;
     if (this.scanning) {
       this.scanAgain = true;

@@ -1,5 +1,6 @@
 // One endpoint's delivery while this instance holds its lease: reads the log after the
-// endpoint's cursor, sends messages of different streams side by side (up to `inFlight`),
+// endpoint's cursor (once caught up, it takes the batches the realtime feed's dispatcher
+// reads anyway, instead of a second read of the log per batch), sends messages of different streams side by side (up to `inFlight`),
 // a stream's next message only once its previous one was answered, and writes down where
 // it is every FLUSH_EVERY_MS: the cursor (the smallest undelivered point, so a restart
 // sends again only from there), the delivery log rows, and the lease renewal, in one
@@ -15,6 +16,7 @@ import type { Kysely } from 'kysely';
 import type { WebhookConfig } from '../config.js';
 import type { EventStore } from '../eventstore/event-store.js';
 import { formatCursor, type Cursor, type StoredEvent } from '../eventstore/types.js';
+import { compareCursors } from '../realtime/cursor-order.js';
 import { webhookTypeOf, WEBHOOK_DISABLED_REASON } from '../../shared/webhooks.js';
 import { retryDelayMs } from './backoff.js';
 import type { CursorStore, DeliveryRow, DueEndpoint } from './cursor-store.js';
@@ -50,6 +52,11 @@ const MIN_READ_GAP_MS = 20;
 const READ_AHEAD = 1000;
 /** A caught-up endpoint keeps its run (and lease) this long for the next events. */
 const LINGER_MS = 500;
+/**
+ * After a commit, the feed's batch with it is awaited this long before the log is read
+ * (the dispatcher reads at most 100 ms apart under load; at once after a quiet spell).
+ */
+const FEED_WAIT_MS = 250;
 
 interface Entry {
   event: StoredEvent;
@@ -85,6 +92,10 @@ export class EndpointRun {
   private lost = false;
   private dirty = false;
   private lastRead = -Infinity;
+  /** Batches the feed dispatcher read, not yet looked at (feed). */
+  private fed: Array<{ events: StoredEvent[]; after: Cursor | undefined }> = [];
+  /** When a commit was announced that no fed batch has followed yet (committed). */
+  private commitSeenAt: number | null = null;
   private lastFlush = 0;
   private renewBy = 0;
   private wakeUp: (() => void) | null = null;
@@ -111,6 +122,26 @@ export class EndpointRun {
   /** New events may be in the log. */
   poke(): void {
     this.poked = true;
+    this.notify();
+  }
+
+  /**
+   * Events were committed in this process. With the feed dispatcher running (`feedRuns`),
+   * its batch brings them (feed); the log is read only if that batch is late.
+   */
+  committed(feedRuns: boolean): void {
+    if (!feedRuns) return this.poke();
+    this.commitSeenAt ??= performance.now();
+    this.notify();
+  }
+
+  /**
+   * A batch the feed dispatcher read: every event after `after` up to its last. Taken as if
+   * read here when it carries on from where this run has read; after a gap (or with no
+   * `after`), the run reads the log itself.
+   */
+  feed(events: StoredEvent[], after: Cursor | undefined): void {
+    this.fed.push({ events, after });
     this.notify();
   }
 
@@ -147,8 +178,17 @@ export class EndpointRun {
         await this.flush(true, null);
         return;
       }
+      if (this.fed.length > 0) {
+        await this.takeFed();
+        continue;
+      }
       this.launch();
       const now = performance.now();
+      if (this.commitSeenAt !== null && now - this.commitSeenAt >= FEED_WAIT_MS) {
+        // No batch from the feed since that commit: read the log (the feed may not run here).
+        this.commitSeenAt = null;
+        this.poked = true;
+      }
       const canRead = (this.more || this.poked) && this.pending.length < READ_AHEAD;
       if (canRead && now - this.lastRead >= MIN_READ_GAP_MS) {
         this.poked = false;
@@ -163,7 +203,8 @@ export class EndpointRun {
       let wait = this.renewBy - now;
       if (canRead) wait = Math.min(wait, this.lastRead + MIN_READ_GAP_MS - now);
       if (this.dirty) wait = Math.min(wait, this.lastFlush + FLUSH_EVERY_MS - now);
-      if (this.inFlight === 0 && this.pending.length === 0 && !canRead) {
+      if (this.commitSeenAt !== null) wait = Math.min(wait, this.commitSeenAt + FEED_WAIT_MS - now);
+      if (this.inFlight === 0 && this.pending.length === 0 && !canRead && this.commitSeenAt === null) {
         // Caught up: stay a little for the next events, then free the slot.
         idleSince ??= now;
         if (now - idleSince >= LINGER_MS && !this.dirty) return;
@@ -175,10 +216,34 @@ export class EndpointRun {
     }
   }
 
-  /** Queues the wanted ones of `events` (just read after `this.read`). */
-  private async take(events: StoredEvent[]): Promise<void> {
-    this.lastRead = performance.now();
-    this.more = events.length >= this.host.batchSize;
+  /** Takes the fed batches that carry on from `this.read`; after a gap, the log is read instead. */
+  private async takeFed(): Promise<void> {
+    const batches = this.fed;
+    this.fed = [];
+    this.commitSeenAt = null;
+    for (const { events, after } of batches) {
+      const last = events[events.length - 1];
+      if (!last || compareCursors(last, this.read) <= 0) continue; // nothing new to this run
+      if (!after || compareCursors(after, this.read) > 0 || this.pending.length >= READ_AHEAD) {
+        // Events between this run's read and the batch are not in hand (or there is no room): from the log.
+        this.poked = true;
+        continue;
+      }
+      let first = 0;
+      while (compareCursors(events[first]!, this.read) <= 0) first += 1;
+      await this.take(first === 0 ? events : events.slice(first), false);
+    }
+  }
+
+  /** Queues the wanted ones of `events`: what follows `this.read` in the log (read here when `fromLog`, else fed). */
+  private async take(events: StoredEvent[], fromLog = true): Promise<void> {
+    if (fromLog) {
+      this.lastRead = performance.now();
+      this.more = events.length >= this.host.batchSize;
+    } else {
+      // Caught up with the feed: it brings what comes next.
+      this.more = false;
+    }
     if (events.length === 0) return;
     const wanted = new Set((await this.host.query(() => wantedEvents(this.host.db, events, this.endpoint))).map((e) => e.eventId));
     for (const event of events) {

@@ -10,7 +10,9 @@
 // phase pays for another's delivery; what was still undelivered when its writes ended is
 // reported beside the rate, a deliverer that fell behind would show there.
 // BENCH_BACKEND=pglite|postgres runs one backend.
+import { readdirSync, readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { sql } from 'kysely';
 import { buildApp } from '../../server/app.js';
 import { claimPrincipalResolver } from '../../server/auth/principal.js';
 import type { TokenVerifier } from '../../server/auth/verify-token.js';
@@ -35,6 +37,8 @@ const benchVerifier = {
 
 interface BenchReceiver {
   url: string;
+  /** The receiver thread's id on Linux (for BENCH_WEBHOOK_CPU), else null. */
+  tid: number | null;
   /** Messages arrived (first time) in this phase. */
   arrived(): Promise<number>;
   /** Lag of each message's first arrival in this phase, and requests for a message that had arrived before (at-least-once re-sends). */
@@ -66,7 +70,9 @@ const server = http.createServer((req, res) => {
     res.end('{}');
   });
 });
-server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+let tid = null;
+try { tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()); } catch {}
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port, tid }));
 parentPort.on('message', ({ ask, n }) => {
   if (ask === 'arrived') parentPort.postMessage({ n, value: arrivals.size });
   if (ask === 'results') parentPort.postMessage({ n, value: { lags: [...arrivals.values()], sentTwice } });
@@ -80,10 +86,40 @@ parentPort.on('message', ({ ask, n }) => {
 });
 `;
 
+/** BENCH_WEBHOOK_CPU=1: where each phase's CPU went (Linux only), in ms per write. */
+const CPU = process.env.BENCH_WEBHOOK_CPU === '1';
+
+/** On-CPU nanoseconds of a thread or process (/proc/.../schedstat), 0 when unreadable. */
+function onCpuNs(path: string): number {
+  try {
+    return Number(readFileSync(path, 'utf8').split(' ')[0]);
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU so far: this process's main thread, the receiver thread, its other threads (the sender, GC, ...), the given database backends, and the machine's busy time. */
+function cpuNow(receiverTid: number | null, backendPids: number[]): Record<string, number> {
+  const groups: Record<string, number> = { main: 0, receiver: 0, otherThreads: 0, postgres: 0, machine: 0 };
+  for (const tid of readdirSync('/proc/self/task').map(Number)) {
+    const ns = onCpuNs(`/proc/self/task/${tid}/schedstat`);
+    if (tid === process.pid) groups.main! += ns;
+    else if (tid === receiverTid) groups.receiver! += ns;
+    else groups.otherThreads! += ns;
+  }
+  for (const pid of backendPids) groups.postgres! += onCpuNs(`/proc/${pid}/schedstat`);
+  const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  groups.machine = (user! + nice! + system! + irq! + softirq! + steal!) * 1e7; // jiffies of 10 ms
+  return groups;
+}
+
+const cpuPerWrite = (before: Record<string, number>, after: Record<string, number>, writes: number) =>
+  Object.keys(before).map((k) => `${k} ${fmt((after[k]! - before[k]!) / 1e6 / writes, 3)}`).join(', ');
+
 async function startReceiver(): Promise<BenchReceiver> {
   const worker = new Worker(RECEIVER_THREAD, { eval: true });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', (m: { port: number }) => resolve(m.port));
+  const { port, tid } = await new Promise<{ port: number; tid: number | null }>((resolve, reject) => {
+    worker.once('message', (m: { port: number; tid: number | null }) => resolve(m));
     worker.once('error', reject);
   });
   const waiting = new Map<number, (value: any) => void>();
@@ -100,6 +136,7 @@ async function startReceiver(): Promise<BenchReceiver> {
     });
   return {
     url: `http://127.0.0.1:${port}/hook`,
+    tid,
     arrived: () => ask<number>('arrived'),
     results: () => ask<{ lags: number[]; sentTwice: number }>('results'),
     nextPhase: () => ask<void>('nextPhase'),
@@ -131,6 +168,10 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
     const adjust = (i: number) => call('POST', `/api/inventory/${items[i % ITEMS]}/adjust`, { delta: -1, reason: 'sale' }).then(() => undefined);
 
     await load(WARM_UP, CONCURRENCY, adjust);
+    // The pool's backends (PostgreSQL), for BENCH_WEBHOOK_CPU: every connection at once.
+    const backendPids = CPU && backend.url
+      ? [...new Set((await Promise.all(Array.from({ length: 20 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(bench.database.db)))).map((r) => r.rows[0]!.pid))]
+      : [];
     log(`  ${backend.name}: ${ROUNDS} rounds of ${WRITES} writes without and with an endpoint receiving them...`);
     const seconds = { without: 0, with: 0 };
     const ratios: number[] = [];
@@ -147,7 +188,11 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
           hook = (await call('POST', '/api/webhooks', { url: receiver.url, eventTypes: ['stock.adjusted'] })).endpoint.id;
         }
         const started = performance.now();
+        const cpuBefore = CPU ? cpuNow(receiver.tid, backendPids) : null;
+        const from = process.hrtime.bigint() / 1000n;
         const result = await load(WRITES, CONCURRENCY, adjust);
+        // The phase's span on the monotonic clock in µs (a --cpu-prof profile's timestamps).
+        if (cpuBefore) log(`      ${phase} (${from}-${process.hrtime.bigint() / 1000n} µs): CPU ms per write: ${cpuPerWrite(cpuBefore, cpuNow(receiver.tid, backendPids), WRITES)}`);
         seconds[phase] += WRITES / result.perSecond;
         perSecond[phase] = result.perSecond;
         if (phase === 'with') {
