@@ -337,7 +337,7 @@ export class EventStore {
       });
     });
     const { forms, rest } = this.batchFormsFor(types);
-    const projected = [...(process.env.XP_REVERSE ? [...forms].reverse() : forms).flatMap((form) => Object.entries(form.ctes)), ...Object.entries(options.ctes ?? {})].map(
+    const projected = [...forms.flatMap((form) => Object.entries(form.ctes)), ...Object.entries(options.ctes ?? {})].map(
       ([name, body]) => sql`${sql.id(name)} as (${body})`,
     );
     // Created at whole milliseconds: handlers (and a rebuild) see event times as JavaScript
