@@ -1,0 +1,146 @@
+// An endpoint run takes the feed dispatcher's batches instead of reading the log again, but
+// only when a batch carries on from where the run has read: overlaps are cut, a gap (or a
+// batch without its starting cursor) sends it to the log, and a commit whose batch does not
+// come is read from the log. Whatever the mix, every event is sent once, in order.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WebhookConfig } from '../../server/config.js';
+import type { EventStore } from '../../server/eventstore/event-store.js';
+import type { Cursor, StoredEvent } from '../../server/eventstore/types.js';
+import type { CursorStore, DueEndpoint } from '../../server/webhooks/cursor-store.js';
+import { EndpointRun, type RunHost } from '../../server/webhooks/endpoint-run.js';
+import type { Attempt } from '../../server/webhooks/send-webhook.js';
+
+const config: WebhookConfig = {
+  allowLocalHttp: true, timeoutMs: 1000, retryBaseMs: 100, retryMaxMs: 1000, retryForMs: 60_000, leaseMs: 60_000,
+  pollMs: 2000, concurrency: 4, inFlight: 16, logKeep: 10_000, logRetentionMs: 86_400_000, logTrimEveryMs: 3_600_000,
+} as WebhookConfig;
+
+const START: Cursor = { txId: '0', position: 0 };
+const after = (a: Cursor, b: Cursor) => a.position > b.position;
+
+function event(position: number): StoredEvent {
+  return {
+    position, txId: String(1000 + position), streamId: `item-${position % 3}`, streamType: 'item', streamVersion: position,
+    eventId: `e${position}`, type: 'StockAdjusted', data: { delta: -1 }, metadata: { actor: { uid: 'u', name: 'U' }, correlationId: 'c' },
+    createdAt: new Date(),
+  };
+}
+const cursorOf = (e: StoredEvent): Cursor => ({ txId: e.txId, position: e.position });
+
+const runs: EndpointRun[] = [];
+afterEach(() => {
+  for (const run of runs.splice(0)) run.stop();
+});
+
+function setUp() {
+  const log: StoredEvent[] = [];
+  const reads: Cursor[] = [];
+  const sent: string[] = [];
+  let moved: Cursor = START;
+  const host: RunHost = {
+    store: {
+      readAfter: async (cursor: Cursor, limit: number) => {
+        reads.push(cursor);
+        return log.filter((e) => after(e, cursor)).slice(0, limit);
+      },
+    } as unknown as EventStore,
+    db: null as never,
+    config,
+    log: { warn: () => undefined } as never,
+    cursors: {
+      claim: async () => true,
+      deliveredAfter: async () => new Set<string>(),
+      move: async (_id: string, _generation: number, move: { cursor: Cursor }) => {
+        moved = move.cursor;
+        return true;
+      },
+    } as unknown as CursorStore,
+    batchSize: 200,
+    signal: new AbortController().signal,
+    isStopped: () => false,
+    send: async (_url, _secret, message): Promise<Attempt> => {
+      sent.push(message.id);
+      return { ok: true, retryable: false, status: 200, latencyMs: 1, retryAfterMs: null, error: null };
+    },
+    query: (work) => work(),
+    wake: () => undefined,
+    disable: async () => undefined,
+  };
+  const endpoint: DueEndpoint = { id: 'ep', url: 'http://127.0.0.1:1/', secret: 'whsec_x', cursor: START, generation: 0, attempts: 0, failingSince: null, eventTypes: ['*'], categoryIds: [] };
+  const run = new EndpointRun(host, endpoint);
+  runs.push(run);
+  const append = (from: number, to: number) => {
+    const added: StoredEvent[] = [];
+    for (let p = from; p <= to; p++) added.push(event(p));
+    log.push(...added);
+    return added;
+  };
+  return { run, append, reads, sent, moved: () => moved };
+}
+
+const until = async (condition: () => boolean, what: string) => {
+  const deadline = Date.now() + 3000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `e${from + i}`);
+
+describe('an endpoint run fed by the feed dispatcher', () => {
+  it('takes batches that carry on from its read, cuts overlaps, and reads the log after a gap', async () => {
+    const { run, append, reads, sent, moved } = setUp();
+    append(1, 3);
+    const done = run.run();
+    await until(() => sent.length === 3, 'the first events, read from the log');
+    const readsAtStart = reads.length;
+
+    // Carries on from e3: taken as it is, the log is not read.
+    run.feed(append(4, 6), cursorOf(event(3)));
+    await until(() => sent.length === 6, 'the fed batch');
+    // Overlaps what the run has (e5, e6): only e7 and e8 are new.
+    run.feed([event(5), event(6), ...append(7, 8)], cursorOf(event(4)));
+    await until(() => sent.length === 8, 'the overlapping batch');
+    // Already had all of it: nothing.
+    run.feed([event(7), event(8)], cursorOf(event(6)));
+    expect(reads.length).toBe(readsAtStart);
+
+    // A gap: e9 and e10 are not in the batch, so the run reads the log for them.
+    append(9, 10);
+    run.feed(append(11, 12), cursorOf(event(10)));
+    await until(() => sent.length === 12, 'the events around the gap');
+    expect(reads.length).toBeGreaterThan(readsAtStart);
+    // A batch whose start is unknown: the log again.
+    const before = reads.length;
+    run.feed(append(13, 13), undefined);
+    await until(() => sent.length === 13, 'the batch without a start');
+    expect(reads.length).toBeGreaterThan(before);
+
+    expect(sent).toEqual(ids(1, 13));
+    run.stop();
+    await done;
+    expect(moved()).toEqual(cursorOf(event(13)));
+  });
+
+  it('reads the log itself when a commit is not followed by a batch, or when no dispatcher runs', async () => {
+    const { run, append, sent } = setUp();
+    append(1, 1);
+    const done = run.run();
+    await until(() => sent.length === 1, 'the first event');
+    // The dispatcher runs, but its batch with e2 never comes: read after FEED_WAIT_MS.
+    append(2, 2);
+    const started = performance.now();
+    run.committed(true);
+    await until(() => sent.length === 2, 'the event of the late batch');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(200);
+    // No dispatcher in this process: a commit is read at once.
+    append(3, 3);
+    const again = performance.now();
+    run.committed(false);
+    await until(() => sent.length === 3, 'the event with no dispatcher');
+    expect(performance.now() - again).toBeLessThan(200);
+    expect(sent).toEqual(ids(1, 3));
+    run.stop();
+    await done;
+  });
+});
