@@ -1,30 +1,69 @@
 // Number and date formatting used across screens: prices with 2 decimals (spec section 9),
-// whole-dollar totals, readable dates and relative times.
+// whole-dollar totals, counts, readable dates and relative times.
+//
+// Money, counts and calendar dates are written here rather than by Intl: a page's first Intl
+// call starts the browser's ICU locale data, 15-70 ms on the main thread of this machine
+// (four times that on Lighthouse's slow phone), and every signed-in first screen showed a
+// price or a count. They give exactly what Intl's en-US formats give
+// (tests/unit/format.test.ts compares them on random values). Times of day stay with Intl,
+// created on first use.
 
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const wholeMoney = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+const grouped = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/**
+ * |value| with `decimals` fraction digits, rounded half away from zero on its shortest
+ * decimal form, as Intl does (toFixed rounds the binary value: 1.005 gives 1.00, Intl 1.01).
+ */
+function fixed(value: number, decimals: number): { whole: string; fraction: string } {
+  const [whole = '0', fraction = ''] = String(Math.abs(value)).split('.');
+  const kept = fraction.slice(0, decimals).padEnd(decimals, '0');
+  const roundUp = (fraction[decimals] ?? '0') >= '5';
+  const digits = (BigInt(whole + kept) + (roundUp ? 1n : 0n)).toString().padStart(decimals + 1, '0');
+  return decimals === 0 ? { whole: digits, fraction: '' } : { whole: digits.slice(0, -decimals), fraction: digits.slice(-decimals) };
+}
+
+function dollars(value: number, decimals: number): string {
+  // No store prices things beyond 1e21 or below 1e-6 (exponent form); Intl has the last word there.
+  if (!Number.isFinite(value) || String(value).includes('e')) {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+  }
+  const { whole, fraction } = fixed(value, decimals);
+  const sign = value < 0 || Object.is(value, -0) ? '-' : '';
+  return `${sign}$${grouped(whole)}${fraction ? `.${fraction}` : ''}`;
+}
 
 export function formatPrice(value: number): string {
-  return money.format(value);
+  return dollars(value, 2);
 }
 
 export function formatDollars(value: number): string {
-  return wholeMoney.format(value);
+  return dollars(value, 0);
 }
+
+/** A count with thousands separators: 12,345. */
+export function formatCount(value: number): string {
+  if (!Number.isInteger(value)) return new Intl.NumberFormat('en-US').format(value);
+  return `${value < 0 || Object.is(value, -0) ? '-' : ''}${grouped(String(Math.abs(value)))}`;
+}
+
+let dateTime: Intl.DateTimeFormat | null = null;
 
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '—' : dateTime.format(date);
+  if (Number.isNaN(date.getTime())) return '—';
+  dateTime ??= new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+  return dateTime.format(date);
 }
 
-/** A YYYY-MM-DD calendar date, shown without shifting by time zone. */
+/** A YYYY-MM-DD calendar date, shown without shifting by time zone: Nov 5, 2026. */
 export function formatDate(ymd: string | null | undefined): string {
   if (!ymd) return '—';
   const date = new Date(`${ymd.slice(0, 10)}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? '—' : dateOnly.format(date);
+  if (Number.isNaN(date.getTime())) return '—';
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
 }
 
 export function formatRelative(iso: string, now = Date.now()): string {

@@ -3,7 +3,7 @@
 import { Link } from 'react-router-dom';
 import type { DashboardTotals } from '../../../../shared/dashboard';
 import { Icon, type IconName } from '../../../components/icons';
-import { formatDollars } from '../../../lib/format';
+import { formatCount, formatDollars } from '../../../lib/format';
 
 function StatCard({ label, value, hint, icon, tone, to }: { label: string; value: string; hint: string; icon: IconName; tone: string; to?: string }) {
   const body = (
@@ -29,17 +29,16 @@ function StatCard({ label, value, hint, icon, tone, to }: { label: string; value
   );
 }
 
-const count = new Intl.NumberFormat('en-US');
 
 export function StatCards({ totals }: { totals: DashboardTotals }) {
   return (
     <section className="stat-grid" aria-label="Store totals">
-      <StatCard label="Total Items" value={count.format(totals.items)} hint={`${count.format(totals.units)} units on hand`} icon="box" tone="primary" to="/inventory" />
-      <StatCard label="Categories" value={count.format(totals.categories)} hint="Groups of items" icon="folder" tone="info" to="/inventory" />
+      <StatCard label="Total Items" value={formatCount(totals.items)} hint={`${formatCount(totals.units)} units on hand`} icon="box" tone="primary" to="/inventory" />
+      <StatCard label="Categories" value={formatCount(totals.categories)} hint="Groups of items" icon="folder" tone="info" to="/inventory" />
       <StatCard label="Total Value" value={formatDollars(totals.value)} hint="Quantity × unit price" icon="tag" tone="success" />
       <StatCard
         label="Low Stock"
-        value={count.format(totals.lowStock)}
+        value={formatCount(totals.lowStock)}
         hint={totals.lowStock === 0 ? 'Everything above threshold' : 'At or below threshold'}
         icon="alert"
         tone={totals.lowStock > 0 ? 'danger' : 'neutral'}
