@@ -231,7 +231,11 @@ export class EndpointRun {
       }
       let first = 0;
       while (compareCursors(events[first]!, this.read) <= 0) first += 1;
-      await this.take(first === 0 ? events : events.slice(first), false);
+      // No more than READ_AHEAD in hand: the rest is read from the log once there is room.
+      const room = READ_AHEAD - this.pending.length;
+      const end = Math.min(events.length, first + room);
+      await this.take(first === 0 && end === events.length ? events : events.slice(first, end), false);
+      if (end < events.length) this.more = true;
     }
   }
 

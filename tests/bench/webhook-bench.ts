@@ -3,8 +3,8 @@
 // delivery does not slow the app), delivery throughput, and lag from commit to arrival at a
 // local receiver while writes come at a steady 200 events/s (target: p99 <= 1 s).
 //
-// The write rates come from alternating rounds after a warm-up (without/with, then
-// with/without, ...), the same load each time, so drift (a growing log, JIT, a neighbour's
+// The write rates come from alternating rounds after a warm-up of writes and of delivery
+// (without/with, then with/without, ...), the same load each time, so drift (a growing log, JIT, a neighbour's
 // load on a shared machine) falls on both sides. Each "with" phase gets a new endpoint
 // (it starts at the log's head) and ends only when the receiver has every message, so no
 // phase pays for another's delivery; what was still undelivered when its writes ended is
@@ -168,6 +168,14 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
     const adjust = (i: number) => call('POST', `/api/inventory/${items[i % ITEMS]}/adjust`, { delta: -1, reason: 'sale' }).then(() => undefined);
 
     await load(WARM_UP, CONCURRENCY, adjust);
+    // Delivery warms up too: the deliverer's sender thread starts with the first send and
+    // compiles its code then (0.3-0.4 s of CPU with tsx), which otherwise fell on the first
+    // round's "with" phase alone and made it the slowest of every run.
+    const warm = (await call('POST', '/api/webhooks', { url: receiver.url, eventTypes: ['stock.adjusted'] })).endpoint.id;
+    await load(WARM_UP, CONCURRENCY, adjust);
+    while ((await receiver.arrived()) < WARM_UP) await new Promise((r) => setTimeout(r, 20));
+    await call('DELETE', `/api/webhooks/${warm}`);
+    await new Promise((r) => setTimeout(r, 200));
     // The pool's backends (PostgreSQL), for BENCH_WEBHOOK_CPU: every connection at once.
     const backendPids = CPU && backend.url
       ? [...new Set((await Promise.all(Array.from({ length: 20 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(bench.database.db)))).map((r) => r.rows[0]!.pid))]
