@@ -14,6 +14,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { LOADING_SCREEN_HTML } from './client/components/truck-scene.js';
 
 const COMPRESSIBLE = /\.(?:html|js|mjs|css|svg|json|txt|xml|webmanifest|map|wasm)$/;
 const brotli = promisify(brotliCompress);
@@ -72,14 +73,17 @@ function precompress(): Plugin {
  * render-blocking request of its own before a phone's first paint. The server allows it by
  * its hash (server/http/inline-script-hashes.ts).
  */
-function inlineThemeScript(): Plugin {
+function inlineStartupHtml(): Plugin {
   return {
-    name: 'stockroom-inline-theme-script',
-    transformIndexHtml: { order: 'pre', handler: inlineTheme },
+    name: 'stockroom-inline-startup',
+    transformIndexHtml: { order: 'pre', handler: inlineStartup },
   };
 }
 
-async function inlineTheme(html: string): Promise<string> {
+async function inlineStartup(html: string): Promise<string> {
+  // The loading screen is in the page itself: shown once the page and its stylesheet are in,
+  // before the app's script has arrived and run (React replaces it when it mounts).
+  html = html.replace('<div id="root"></div>', () => `<div id="root">${LOADING_SCREEN_HTML}</div>`);
   const source = await readFile(path.resolve('client/theme-init.js'), 'utf8');
   // Its comments stay in the source file.
   const script = source.split('\n').filter((line) => !/^\s*(?:\/\/|\/\* global)/.test(line)).join('\n').trim();
@@ -185,7 +189,7 @@ export default defineConfig({
   root: '.',
   publicDir: 'client/public',
   // precompress() last: it also compresses sw.js and manifest.webmanifest written by the PWA plugin.
-  plugins: [react(), inlineThemeScript(), pwa, precompress()],
+  plugins: [react(), inlineStartupHtml(), pwa, precompress()],
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,

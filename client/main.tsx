@@ -8,15 +8,15 @@ import './styles/components.css';
 import { initTheme } from './lib/theme';
 import { App } from './app/app';
 import { firstScreenLoaded } from './app/router';
-import { TruckLoader } from './components/truck-loader';
 
 initTheme();
 
 // The first render is a transition, so React renders it in slices and yields to the browser
 // between them: on a slow phone one long task would hold the main thread for the whole tree
 // (Lighthouse's Total Blocking Time).
-// A signed-in screen's code is still on its way: the loading screen shows meanwhile (see
-// firstScreenLoaded), as plain content, so nothing delays what replaces it.
+// A signed-in screen's code is still on its way: the loading screen index.html carries
+// (client/components/truck-scene.ts) shows meanwhile, and React's first render is the
+// screen itself (see firstScreenLoaded); its first commit replaces the loading screen.
 const root = createRoot(document.getElementById('root')!);
 let mounted = false;
 function mount(): void {
@@ -31,7 +31,6 @@ function mount(): void {
   });
 }
 if (firstScreenLoaded) {
-  startTransition(() => root.render(<TruckLoader />));
   void firstScreenLoaded.then(mount);
   // Code slow to come: the router takes over (and shows the loading screen while it waits).
   setTimeout(mount, 3000);

@@ -131,6 +131,14 @@ describe('serving the client and the API like production', () => {
     expect(scriptSrc).not.toContain("'unsafe-inline'");
   });
 
+  it('carries the loading screen in index.html, so a phone shows it before any script has arrived', async () => {
+    const res = await get(server.url, '/dashboard');
+    const root = /<div id="root">([\s\S]*?)<\/div>\s*<\/body>/.exec(res.body.toString('utf8'))?.[1] ?? '';
+    expect(root).toContain('class="truck-loader truck-loader-full" role="status"');
+    expect(root).toContain('class="truck-part truck-body"');
+    expect(root).toContain('<span class="truck-label">Loading...</span>');
+  });
+
   it('answers a missing hashed asset with 404, not with the page', async () => {
     const res = await get(server.url, '/assets/index-gone1234.js', { 'accept-encoding': 'br' });
     expect(res.status).toBe(404);
