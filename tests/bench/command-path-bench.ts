@@ -12,8 +12,8 @@ import autocannon, { type Result } from 'autocannon';
 import { startAuthEmulator } from '../../server/launch/auth-emulator.js';
 import { benchBackends, fmt, type BenchBackend, type Row } from './bench-kit.js';
 
-const PROJECT = 'demo-stockroom-bench';
-const EMULATOR_PORT = 9851;
+export const PROJECT = 'demo-stockroom-bench';
+export const EMULATOR_PORT = 9851;
 const CONNECTIONS = 32;
 /** Seconds per measured run; each side runs twice. */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -26,7 +26,7 @@ interface Ready {
   spread: string[];
 }
 
-async function signIn(host: string): Promise<string> {
+export async function signIn(host: string): Promise<string> {
   const call = async (p: string, body: unknown) =>
     (await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/${p}?key=any`, {
       method: 'POST',
@@ -44,9 +44,10 @@ async function signIn(host: string): Promise<string> {
   return (await call('accounts:signInWithPassword', { email, password: 'bench123', returnSecureToken: true })).idToken;
 }
 
-function startServer(backend: BenchBackend, emulatorHost: string): Promise<{ ready: Ready; stop(): Promise<void> }> {
+export function startServer(backend: BenchBackend, emulatorHost: string): Promise<{ ready: Ready; stop(): Promise<void>; send(message: unknown): void }> {
   const child = fork(serverScript, [], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_SERVER_ARGS: more node options for the server process (e.g. --cpu-prof).
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [])],
     env: {
       ...process.env,
       BENCH_URL: backend.url ?? '',
@@ -61,6 +62,7 @@ function startServer(backend: BenchBackend, emulatorHost: string): Promise<{ rea
       if (!message.ready) return;
       resolve({
         ready: message.ready,
+        send: (m) => child.send(m as never),
         stop: () =>
           new Promise<void>((done) => {
             child.removeAllListeners('exit');
@@ -81,7 +83,7 @@ interface Side {
 
 let keys = 0;
 
-async function run(options: {
+export async function run(options: {
   url: string;
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
@@ -165,8 +167,10 @@ async function measure(backend: BenchBackend, emulatorHost: string, token: strin
       baseline: 'SELECT',
     },
   ];
+  // BENCH_CASES=keyed,hot runs only the cases whose names contain one of these words.
+  const only = process.env.BENCH_CASES?.split(',').filter(Boolean);
   try {
-    for (const c of cases) {
+    for (const c of cases.filter((k) => !only || only.some((word) => k.name.toLowerCase().includes(word.toLowerCase())))) {
       log(`  ${c.name} (${backend.name})...`);
       await c.app(); // warm-up, not counted
       const { app, bare } = await alternate(c.app, c.bare);

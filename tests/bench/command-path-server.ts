@@ -12,6 +12,8 @@ import { createTokenVerifier } from '../../server/auth/verify-token.js';
 import { openBenchStore, type BenchBackend } from './bench-kit.js';
 import { BenchCatalog } from './generate-items.js';
 
+if (process.env.BENCH_TRACE) await import('./command-path-trace.js');
+
 const backend: BenchBackend = process.env.BENCH_URL ? { name: 'postgres', url: process.env.BENCH_URL } : { name: 'pglite' };
 const spreadCount = Number(process.env.BENCH_SPREAD_ITEMS ?? 1000);
 
@@ -48,7 +50,8 @@ await sql`insert into bare_items select * from items`.execute(db);
 await sql`analyze`.execute(db);
 
 process.send!({ ready: { appUrl, bareUrl, hot: ids[0], spread: ids.slice(1) } });
-process.on('message', async (message: { stop?: boolean }) => {
+process.on('message', async (message: { stop?: boolean; env?: Record<string, string> }) => {
+  if (message.env) Object.assign(process.env, message.env);
   if (!message.stop) return;
   await app.close();
   await bare.close();
