@@ -15,7 +15,7 @@ import { StatCards } from './stat-cards';
 import { StockValueCard } from './stock-value-card';
 import { TopSellingCard } from './top-selling-card';
 import '../dashboard.css';
-import { useEffect, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import type { DashboardSummary } from '../../../../shared/dashboard';
 import { api } from '../../../lib/api-client';
 import { AsOfBanner, AsOfControl, useAsOf } from '../../../components/as-of';
@@ -64,7 +64,9 @@ export function DashboardPage() {
 function LiveDashboard() {
   const dashboard = useActorRef(dashboardMachine, { input: { params: null } });
   const failed = useSelector(dashboard, (s) => s.matches('error'));
-  const data = useSelector(dashboard, (s) => s.context.data);
+  // Drawn at transition priority, in slices the browser can interleave with other work:
+  // the cards and the chart in one synchronous render were one long task on a slow phone.
+  const data = useDeferredValue(useSelector(dashboard, (s) => s.context.data));
   const error = useSelector(dashboard, (s) => s.context.error);
 
   return (
