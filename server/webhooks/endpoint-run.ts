@@ -249,7 +249,9 @@ export class EndpointRun {
       this.more = false;
     }
     if (events.length === 0) return;
-    const wanted = new Set((await this.host.query(() => wantedEvents(this.host.db, events, this.endpoint))).map((e) => e.eventId));
+    // A category filter reads the items' streams (a statement, within the deliverer's share of the pool); types alone need none.
+    const filter = () => wantedEvents(this.host.db, events, this.endpoint);
+    const wanted = new Set((await (this.endpoint.categoryIds.length > 0 ? this.host.query(filter) : filter())).map((e) => e.eventId));
     for (const event of events) {
       const before = this.read;
       this.read = { txId: event.txId, position: event.position };
