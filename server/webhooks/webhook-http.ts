@@ -253,6 +253,8 @@ class Connection {
     clearTimeout(exchange.timer);
     if (this.keepAlive && !this.dead) {
       this.idleSince = performance.now();
+      // An idle connection does not keep the process (or thread) alive, as node:http's agent does.
+      this.socket.unref();
       this.origin.idle.push(this);
       sweeper ??= setInterval(sweep, IDLE_SOCKET_MS / 4).unref();
     } else this.close(null);
@@ -332,6 +334,7 @@ export function postJson(url: string, headers: Array<[string, string]>, body: st
     connection.close(null);
     connection = origin.idle.pop();
   }
+  connection?.socket.ref();
   return (connection ?? new Connection(origin)).send(request, deadline);
 }
 
