@@ -5,14 +5,15 @@
 //   AB_VARIANTS='[{"name":"4 lanes","env":{"BENCH_LANES":"4"}},{"name":"2 lanes","env":{"BENCH_LANES":"2"}}]' \
 //   AB_URL=postgres://... node --import tsx tests/bench/command-path-ab.ts
 // AB_ROUNDS (3), AB_SECONDS (4), AB_KEYED=0 (no Idempotency-Key), AB_HOT=1 (one item), AB_NO_BARE=1;
-// a variant may set "keyed": false. Not part of `npm run bench`.
+// a variant may set "keyed": false, and "sql": statements the server runs before its run
+// (an index dropped or put back). Not part of `npm run bench`.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startAuthEmulator } from '../../server/launch/auth-emulator.js';
 import { PROJECT, EMULATOR_PORT, run, signIn, startServer } from './command-path-bench.js';
 
-const variants: Array<{ name: string; env: Record<string, string>; keyed?: boolean }> = JSON.parse(process.env.AB_VARIANTS!);
+const variants: Array<{ name: string; env: Record<string, string>; keyed?: boolean; sql?: string[] }> = JSON.parse(process.env.AB_VARIANTS!);
 const rounds = Number(process.env.AB_ROUNDS ?? 3);
 const seconds = Number(process.env.AB_SECONDS ?? 4);
 const keyed = process.env.AB_KEYED !== '0';
@@ -34,6 +35,7 @@ for (let r = 0; r < rounds; r++) {
   const order = r % 2 ? [...variants].reverse() : variants;
   for (const v of order) {
     server.send({ env: v.env });
+    if (v.sql) await server.ask({ sql: v.sql });
     await new Promise((res) => setTimeout(res, 200));
     const res = await app(v.keyed ?? keyed);
     (rates[v.name] ??= []).push(res['2xx'] / res.duration);

@@ -44,7 +44,7 @@ export async function signIn(host: string): Promise<string> {
   return (await call('accounts:signInWithPassword', { email, password: 'bench123', returnSecureToken: true })).idToken;
 }
 
-export function startServer(backend: BenchBackend, emulatorHost: string): Promise<{ ready: Ready; stop(): Promise<void>; send(message: unknown): void }> {
+export function startServer(backend: BenchBackend, emulatorHost: string): Promise<{ ready: Ready; stop(): Promise<void>; send(message: unknown): void; ask(message: unknown): Promise<void> }> {
   const child = fork(serverScript, [], {
     // BENCH_SERVER_ARGS: more node options for the server process (e.g. --cpu-prof).
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [])],
@@ -63,6 +63,16 @@ export function startServer(backend: BenchBackend, emulatorHost: string): Promis
       resolve({
         ready: message.ready,
         send: (m) => child.send(m as never),
+        ask: (m) =>
+          new Promise<void>((done) => {
+            const answered = (reply: { done?: boolean }) => {
+              if (!reply.done) return;
+              child.off('message', answered);
+              done();
+            };
+            child.on('message', answered);
+            child.send(m as never);
+          }),
         stop: () =>
           new Promise<void>((done) => {
             child.removeAllListeners('exit');

@@ -50,8 +50,13 @@ await sql`insert into bare_items select * from items`.execute(db);
 await sql`analyze`.execute(db);
 
 process.send!({ ready: { appUrl, bareUrl, hot: ids[0], spread: ids.slice(1) } });
-process.on('message', async (message: { stop?: boolean; env?: Record<string, string> }) => {
+process.on('message', async (message: { stop?: boolean; env?: Record<string, string>; sql?: string[] }) => {
   if (message.env) Object.assign(process.env, message.env);
+  if (message.sql) {
+    // command-path-ab.ts: a variant's schema (say, an index dropped or put back), then an answer.
+    for (const statement of message.sql) await sql.raw(statement).execute(db);
+    process.send!({ done: true });
+  }
   if (!message.stop) return;
   await app.close();
   await bare.close();
