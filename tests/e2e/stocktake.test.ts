@@ -98,6 +98,10 @@ describe('stocktake (issue 15)', () => {
     await clerk.page.goto('/stocktake');
     await clerk.page.getByRole('link', { name: /Count: Cellar/ }).click();
     await seeText(clerk.page, '0 of 3 counted');
+    // The phone shows the items to count before it loses its signal (on a busy machine the
+    // list came after the summary, and a read cut by going offline left no list to count in).
+    await clerk.page.getByLabel('Count of Red Wine').waitFor();
+    await clerk.page.getByLabel('Search the items to count by name, SKU or barcode').waitFor();
 
     // Both count at once. The staff phone has no signal: its counts wait in the outbox. The
     // manager scans the Rose Wine's barcode with a hardware scanner and types the count.
@@ -106,7 +110,10 @@ describe('stocktake (issue 15)', () => {
     await Promise.all([
       (async () => {
         const search = clerk.page.getByLabel('Search the items to count by name, SKU or barcode');
-        await search.fill('red');
+        // Should the field go, the failure says what the phone showed instead.
+        await search.fill('red', { timeout: 20_000 }).catch(async (error: Error) => {
+          throw new Error(`${error.message}\nthe phone showed: ${(await clerk.page.locator('body').innerText().catch(() => '?')).slice(0, 600)}`);
+        });
         await countOn(clerk.page, 'Red Wine', 9);
         await search.fill('');
         await countOn(clerk.page, 'White Wine', 6);
