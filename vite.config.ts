@@ -71,7 +71,8 @@ function precompress(): Plugin {
 /**
  * Puts the theme script (client/theme-init.js) into index.html itself: as a file it was a
  * render-blocking request of its own before a phone's first paint. The server allows it by
- * its hash (server/http/inline-script-hashes.ts).
+ * its hash (server/http/inline-script-hashes.ts). The loading screen goes in too
+ * (client/components/truck-scene.ts), so it shows before any script has arrived.
  */
 function inlineStartupHtml(): Plugin {
   return {

@@ -29,7 +29,6 @@ function StatCard({ label, value, hint, icon, tone, to }: { label: string; value
   );
 }
 
-
 export function StatCards({ totals }: { totals: DashboardTotals }) {
   return (
     <section className="stat-grid" aria-label="Store totals">

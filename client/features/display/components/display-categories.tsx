@@ -2,9 +2,7 @@
 // of its items are low.
 import type { CategoryStock } from '../../../../shared/dashboard';
 import { Icon } from '../../../components/icons';
-import { formatDollars } from '../../../lib/format';
-
-const count = new Intl.NumberFormat('en-US');
+import { formatCount, formatDollars } from '../../../lib/format';
 
 export function DisplayCategories({ categories }: { categories: CategoryStock[] }) {
   const top = Math.max(1, ...categories.map((c) => c.units));
@@ -24,7 +22,7 @@ export function DisplayCategories({ categories }: { categories: CategoryStock[] 
               <div className="display-category-line">
                 <span className="display-category-name">{category.name}</span>
                 <span className="display-category-units" data-testid="display-category-units">
-                  {count.format(category.units)} units
+                  {formatCount(category.units)} units
                 </span>
               </div>
               <span className="display-bar" aria-hidden="true">
