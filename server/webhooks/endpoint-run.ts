@@ -1,6 +1,7 @@
 // One endpoint's delivery while this instance holds its lease: reads the log after the
 // endpoint's cursor (once caught up, it takes the batches the realtime feed's dispatcher
-// reads anyway, instead of a second read of the log per batch), sends messages of different streams side by side (up to `inFlight`),
+// reads anyway, instead of a second read of the log per batch), sends messages of
+// different streams side by side (up to `inFlight`),
 // a stream's next message only once its previous one was answered, and writes down where
 // it is every FLUSH_EVERY_MS: the cursor (the smallest undelivered point, so a restart
 // sends again only from there), the delivery log rows, and the lease renewal, in one
