@@ -11,5 +11,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     fileParallelism: true,
+    // The flaky reporter lists browser tests that passed only on their retry.
+    reporters: ['default', './tests/helpers/flaky-reporter.ts'],
   },
 });

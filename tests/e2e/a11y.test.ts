@@ -13,6 +13,7 @@ import { apiAccount } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, adjust, daysFromNow, openPage, signIn } from './part2-support.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
 interface Screen {
   name: string;
@@ -35,7 +36,7 @@ async function violations(page: Page, rules: 'all' | 'colour' = 'all'): Promise<
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
-describe('accessibility (axe-core, WCAG 2 A/AA)', () => {
+describe('accessibility (axe-core, WCAG 2 A/AA)', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

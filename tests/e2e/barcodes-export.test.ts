@@ -12,13 +12,14 @@ import { apiAccount, screenshot, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
 async function downloaded(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), click()]);
   return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') };
 }
 
-describe('barcodes and CSV export in the browser (issue 13)', () => {
+describe('barcodes and CSV export in the browser (issue 13)', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

@@ -15,8 +15,9 @@ import { apiAccount, newAppContext, screenshot, seeText, watchErrors } from '../
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { stockFile } from '../helpers/import-fixture.js';
 import { signIn } from './part2-support.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
-describe('CSV import in the browser', () => {
+describe('CSV import in the browser', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let context: BrowserContext;

@@ -35,6 +35,7 @@ import { buildClientForTests } from '../helpers/e2e-build.js';
 import { refreshIdToken, signUp, type TestAccount } from '../helpers/emulator-accounts.js';
 import { testConfig } from '../helpers/test-server.js';
 import { signIn } from './part2-support.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
 const EVENTS = 2000;
 const WARM_UP_EVENTS = 200;
@@ -130,7 +131,7 @@ function expected(snapshot: DisplaySnapshot) {
   };
 }
 
-describe('wall display soak', () => {
+describe('wall display soak', BROWSER_TESTS, () => {
   let dataDir: string;
   let server: RestartableServer;
   let browser: Browser;

@@ -13,6 +13,7 @@ import { decodeCodes } from '../helpers/decode-barcodes.js';
 import { apiAccount, newAppContext, screenshot, signInViaUi } from '../helpers/e2e-app.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { renderPdfPages } from '../helpers/pdf-pages.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
 const ITEMS = 26;
 const PT_PER_MM = 72 / 25.4;
@@ -23,7 +24,7 @@ const ean13 = (n: number) => {
   return body + gs1CheckDigit(body);
 };
 
-describe('printed labels', () => {
+describe('printed labels', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let page: Page;

@@ -10,8 +10,9 @@ import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { newAppContext, newUiAccount, screenshot, seeText, signInViaUi, signUpViaUi, watchErrors } from '../helpers/e2e-app.js';
 import { signIn } from '../helpers/emulator-accounts.js';
 import type { Category } from '../../shared/inventory.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
-describe('manager inventory flow', () => {
+describe('manager inventory flow', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let contextA: BrowserContext;

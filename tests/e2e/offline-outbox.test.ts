@@ -17,8 +17,9 @@ import { buildClientForTests } from '../helpers/e2e-build.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, signIn } from './part2-support.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
-describe('offline: installable app and outbox (issue 15)', () => {
+describe('offline: installable app and outbox (issue 15)', BROWSER_TESTS, () => {
   let clientDir: string;
   let server: E2EServer;
   let browser: Browser;

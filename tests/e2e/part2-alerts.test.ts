@@ -11,6 +11,7 @@ import { apiAccount, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './part2-support.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
 /** Replaces the Notification API with a recorder that says permission was granted. */
 function recordNotifications(): void {
@@ -30,7 +31,7 @@ function recordNotifications(): void {
 
 const activeRows = (page: Page) => page.getByRole('region', { name: 'Active alerts' }).getByTestId('alert-row');
 
-describe('alerts', () => {
+describe('alerts', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

@@ -10,8 +10,9 @@ import { apiAccount, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, adjust, daysFromNow, openPage, signIn, timed, type OpenPage } from './part2-support.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
-describe('dashboard and wall display, live', () => {
+describe('dashboard and wall display, live', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

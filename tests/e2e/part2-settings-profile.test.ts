@@ -10,8 +10,9 @@ import { apiAccount, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { openPage, signIn, type OpenPage } from './part2-support.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
-describe('settings and profile', () => {
+describe('settings and profile', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

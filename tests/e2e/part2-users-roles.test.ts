@@ -10,6 +10,7 @@ import { apiAccount, newUiAccount, seeText, signUpViaUi } from '../helpers/e2e-a
 import { signIn as emulatorSignIn, uniqueEmail, type TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, navLabels, openPage, signIn, type OpenPage } from './part2-support.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
 /** The session watch checks every 15 s; a role change shows up within that and a refresh. */
 const ROLE_CHANGE_MS = 25_000;
@@ -21,7 +22,7 @@ async function roleBadge(page: Page): Promise<string | null> {
   return label;
 }
 
-describe('users and roles', () => {
+describe('users and roles', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

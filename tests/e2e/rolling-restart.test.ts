@@ -20,6 +20,7 @@ import type { E2EServer } from '../helpers/e2e-server.js';
 import { startTcpBalancer, type TcpBalancer } from '../helpers/tcp-balancer.js';
 import { testConfig } from '../helpers/test-server.js';
 import { freePort } from '../helpers/free-port.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
 reportMissingServer('rolling restart');
 
@@ -79,7 +80,7 @@ class Instance {
   }
 }
 
-describe.each(serverBackends())('rolling restart behind one URL on $name', (backend) => {
+describe.each(serverBackends())('rolling restart behind one URL on $name', BROWSER_TESTS, (backend) => {
   let store: TestStore;
   let instances: Instance[];
   let balancer: TcpBalancer;

@@ -14,11 +14,12 @@ import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { typeLikeScanner } from '../helpers/hardware-scanner.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { writeFakeCameraVideo } from '../helpers/fake-camera-video.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
 const EAN = '4006381333931';
 const WEDGE_CODE = '5901234123457';
 
-describe('scanning', () => {
+describe('scanning', BROWSER_TESTS, () => {
   let server: E2EServer;
   let manager: TestAccount;
   let staff: TestAccount;

@@ -12,6 +12,7 @@ import { apiAccount, screenshot, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './part2-support.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
 /** The text of the category card that links to the named category. */
 async function cardText(page: Page, name: string): Promise<string> {
@@ -24,7 +25,7 @@ async function toast(page: Page, text: string): Promise<void> {
   await page.locator('.toast').filter({ hasText: text }).first().waitFor({ timeout: 15_000 });
 }
 
-describe('spec gaps (issue 11)', () => {
+describe('spec gaps (issue 11)', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

@@ -16,10 +16,11 @@ import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { typeLikeScanner } from '../helpers/hardware-scanner.js';
 import { writeFakeCameraVideo } from '../helpers/fake-camera-video.js';
 import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
+import { BROWSER_TESTS } from '../helpers/browser';
 
 const WHITE_EAN = '5901234123457';
 
-describe('stocktake (issue 15)', () => {
+describe('stocktake (issue 15)', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

@@ -20,3 +20,11 @@ export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage', ...extraArgs],
   });
 }
+
+/**
+ * Options for a browser test suite: one retry. A real Chromium on a 2-core CI machine at
+ * load 8 now and then misses a moment no user would (three landings in a row failed on a
+ * different one each). The flaky reporter (flaky-reporter.ts) lists every test that needed
+ * the retry, with the first attempt's error, so each is still seen and fixed.
+ */
+export const BROWSER_TESTS = { retry: 1 } as const;
