@@ -5,7 +5,7 @@
 import type { ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
 import { wasSignedIn } from '../lib/auth-hint';
-import { readEarly } from '../lib/first-data';
+import { earlyReadsParsed, readEarly } from '../lib/first-data';
 import { firstScreenReads } from './first-screen-data';
 import { readWarmToken, warmStartChecked } from './warm-start';
 import { lazyPage, preloadPage } from './lazy-page';
@@ -60,16 +60,18 @@ const firstScreen = FIRST_SCREEN.find(([path]) => path.test(window.location.path
  * Suspense fallback for up to 300 ms after the fallback showed (on a phone, time the first
  * screen could have been on view).
  */
-export const firstScreenLoaded: Promise<void> | null = firstScreen
-  ? Promise.all([preloadPage(signedInApp), preloadPage(firstScreen[1]), warmStartChecked]).then(() => undefined)
-  : null;
-
 // The same for the first screen's data, when a returning user's stored token allows it.
 const reads = wasSignedIn() ? firstScreenReads(window.location.pathname, window.location.search) : [];
 if (reads.length) {
   const token = readWarmToken().then((warm) => warm?.token ?? null);
   for (const read of reads) readEarly(read, token);
 }
+
+// With its data too, when it was asked early: the screen's first render is then the screen
+// with its data (see takeEarlyJson), not a loading state and a second render and layout.
+export const firstScreenLoaded: Promise<void> | null = firstScreen
+  ? Promise.all([preloadPage(signedInApp), preloadPage(firstScreen[1]), warmStartChecked, earlyReadsParsed()]).then(() => undefined)
+  : null;
 // Firebase is set up from /api/client-config once its chunk has arrived; asking now saves
 // that round trip. Only where a session is loaded: a first-time visitor on / never needs it.
 if (window.location.pathname !== '/' || wasSignedIn()) {

@@ -25,15 +25,59 @@ export function earlyReadsSettled(): Promise<void> {
   return unsettled === 0 ? Promise.resolve() : new Promise((resolve) => onSettled.add(resolve));
 }
 
+/**
+ * Early answers already parsed, by path: a page's live query starts from them, so the first
+ * screen renders once, with its data, instead of a loading state and then the data (each
+ * render and layout on a slow phone was time before the page's largest text showed).
+ */
+const parsed = new Map<string, unknown>();
+const parses: Promise<void>[] = [];
+
 /** Starts a GET of `path` (under /api) now, to be taken by the API client's first ask for it. */
 export function readEarly(path: string, token: Promise<string | null>): void {
   unsettled += 1;
-  early.set(
-    path,
-    token
-      .then((t) => (t ? fetch(`/api${path}`, { headers: { accept: 'application/json', authorization: `Bearer ${t}` } }) : null))
-      .catch(() => null),
+  const pending = token
+    .then((t) => (t ? fetch(`/api${path}`, { headers: { accept: 'application/json', authorization: `Bearer ${t}` } }) : null))
+    .catch(() => null);
+  early.set(path, pending);
+  parses.push(
+    pending
+      .then((res) => (res?.ok && res.status === 200 ? res.clone().json() : undefined))
+      .then(
+        (json: unknown) => {
+          if (json !== undefined && early.get(path) === pending) parsed.set(path, json);
+        },
+        () => undefined, // not JSON: the API client reads it the usual way and says why
+      ),
   );
+}
+
+/** Resolves once every early read started so far has come back and been parsed (or failed). */
+export function earlyReadsParsed(): Promise<void> {
+  return Promise.all(parses).then(() => undefined);
+}
+
+/** How long an answer taken by takeEarlyJson can be taken again (see there). */
+const RETAKE_MS = 3000;
+const taken = new Set<string>();
+
+/**
+ * The parsed early answers for all of `paths`, or null (nothing taken) when any of them is
+ * not there: the page then loads them the usual way. Taking one again gives the same answer
+ * for a few seconds: React may discard a first render in progress and start it over, which
+ * creates the page's live query anew. The live query reads again right after (see
+ * live-query.machine.ts), so an answer older than the live feed's connection is soon replaced.
+ */
+export function takeEarlyJson(paths: string[]): unknown[] | null {
+  if (!paths.every((path) => parsed.has(path))) return null;
+  for (const path of paths) {
+    if (taken.has(path)) continue;
+    taken.add(path);
+    early.delete(path);
+    setTimeout(settleOne, 0);
+    setTimeout(() => parsed.delete(path), RETAKE_MS);
+  }
+  return paths.map((path) => parsed.get(path));
 }
 
 /** The early answer for `path` if one was started and came back OK (taken once). */
@@ -41,6 +85,7 @@ export async function takeEarly(path: string): Promise<Response | null> {
   const pending = early.get(path);
   if (!pending) return null;
   early.delete(path);
+  parsed.delete(path);
   try {
     const res = await pending;
     return res?.ok ? res : null;

@@ -17,6 +17,12 @@ export type FeedEffect = 'ignored' | 'applied' | 'refetch' | 'gone';
 export interface LiveQueryConfig<TData, TParams, TWrite> {
   id: string;
   load: (params: TParams) => Promise<TData>;
+  /**
+   * The data at hand without a request (a returning user's first screen, read early: see
+   * client/lib/first-data.ts), or null: the query then starts ready instead of loading, and
+   * reads again after the coalescing delay.
+   */
+  initial?: (params: TParams) => TData | null;
   /** Applies the event to the draft. Changes to the draft are kept unless it returns 'ignored'. */
   reduce: (draft: Draft<TData>, event: FeedEvent, params: TParams) => FeedEffect;
   /** Whether an event that arrives during a load concerns this screen (then it reloads once more). */
@@ -102,6 +108,7 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
     },
     guards: {
       isStale: ({ context }) => context.stale,
+      hasData: ({ context }) => context.data !== null,
       isNotFound: ({ event }) => {
         const error = (event as unknown as { error?: unknown }).error;
         return error instanceof ApiError && error.status === 404;
@@ -176,9 +183,9 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
     },
   }).createMachine({
     id: config.id,
-    context: ({ input }) => ({ params: input.params, data: null, error: null, stale: false, writes: {} }),
+    context: ({ input }) => ({ params: input.params, data: config.initial?.(input.params) ?? null, error: null, stale: false, writes: {} }),
     invoke: { src: 'feed' },
-    initial: 'loading',
+    initial: 'starting',
     on: {
       SET_PARAMS: { target: '.loading', actions: 'setParams' },
       WRITE: { actions: 'startWrite' },
@@ -187,6 +194,11 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
       DISMISS_WRITE: { actions: 'dismissWrite' },
     },
     states: {
+      // Data at hand (config.initial) shows at once; a read follows shortly, since the data
+      // may be older than the live feed's connection and events in between would be missed.
+      starting: {
+        always: [{ guard: 'hasData', target: 'ready.scheduled' }, { target: 'loading' }],
+      },
       loading: {
         invoke: {
           src: 'load',

@@ -1,7 +1,8 @@
 // Warm start (issue 10: the signed-in first paint on a phone). A returning user's page shows
 // its data from this device's last session grant and Firebase's stored token, without
 // waiting for Firebase to ask the auth server who they are. Shown by making that question
-// hang: with the grant the category page fills in; without it (the cold path) the app can
+// hang: with the grant the category page fills in (in its first render: its reads were asked
+// early, see client/lib/first-data.ts); without it (the cold path) the app can
 // only wait on "Signing you in...". Once Firebase answers, the app goes on with its tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Route } from 'playwright-core';
@@ -75,6 +76,9 @@ describe('warm start of a returning user', BROWSER_TESTS, () => {
     const shown = await page.evaluate(() => (window as unknown as { shown: string[] }).shown);
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.filter((text) => text.includes('Signing you in'))).toEqual([]);
+    // And with its data: the reads asked early come with the first render, never a loading
+    // state first (a second render and layout on a slow phone).
+    expect(shown.filter((text) => /Loading (items|inventory)/.test(text))).toEqual([]);
     // Firebase answers at last: same user, the session is confirmed and the page goes on live.
     await release();
     await page.waitForResponse((res) => res.url().endsWith('/api/session') && res.ok(), { timeout: 15_000 });

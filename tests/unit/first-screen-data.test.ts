@@ -4,7 +4,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { firstScreenReads } from '../../client/app/first-screen-data.js';
 import { api, ApiClient } from '../../client/lib/api-client.js';
-import { readEarly } from '../../client/lib/first-data.js';
+import { earlyReadsParsed, readEarly, takeEarlyJson } from '../../client/lib/first-data.js';
+import { createActor, fromCallback, fromPromise } from 'xstate';
+import { categoryPageMachine } from '../../client/features/inventory/category-page.machine.js';
+import { categoryPaths } from '../../client/features/inventory/api.js';
+import type { CategoryPageData } from '../../client/features/inventory/live-reducers.js';
 import { dashboardApi } from '../../client/features/dashboard/api.js';
 import { inventoryApi } from '../../client/features/inventory/api.js';
 
@@ -52,5 +56,52 @@ describe('first screen reads', () => {
     expect(await client.get('/dashboard')).toEqual({ from: 'client' });
     expect(await client.get('/refused')).toEqual({ from: 'client' });
     expect(calls).toEqual(['/api/dashboard Bearer stored-token', '/api/refused Bearer stored-token']);
+  });
+
+  it('start the Category page ready with its data when both reads came back, without asking again', async () => {
+    const id = '1bcd006c-fe8e-458f-992d-e7e8120d8d6c';
+    const query = { q: '', sort: 'name', order: 'asc', page: 1 } as const;
+    vi.stubGlobal('fetch', async (url: string) =>
+      new Response(JSON.stringify(url.includes('/items') ? { items: [], total: 0, page: 1, pageSize: 12, totalPages: 0 } : { id, name: 'Tools' }), {
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    // The router's paths (first-screen-data.ts) are the page's own.
+    const reads = firstScreenReads(`/inventory/category/${id}`, '');
+    expect(reads).toEqual([categoryPaths.category(id), categoryPaths.items(id, query)]);
+    for (const read of reads) readEarly(read, Promise.resolve('stored-token'));
+    await earlyReadsParsed();
+    const load = vi.fn(async (): Promise<CategoryPageData> => {
+      throw new Error('asked again');
+    });
+    const actor = createActor(categoryPageMachine.provide({ actors: { load: fromPromise(load), feed: fromCallback(() => () => undefined) } }), {
+      input: { params: { categoryId: id, ...query } },
+    }).start();
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(actor.getSnapshot().context.data?.category.name).toBe('Tools');
+    expect(load).not.toHaveBeenCalled();
+    // A first render React discards and starts over gets the same answers.
+    expect(takeEarlyJson(reads)).toEqual([{ id, name: 'Tools' }, { items: [], total: 0, page: 1, pageSize: 12, totalPages: 0 }]);
+    // It reads again shortly (the early answer may predate the live feed's connection), and
+    // keeps showing the data meanwhile.
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1));
+    expect(actor.getSnapshot().context.data?.category.name).toBe('Tools');
+    actor.stop();
+  });
+
+  it('take nothing when one of the reads is missing or was refused, so the page loads them all the usual way', async () => {
+    vi.stubGlobal('fetch', async (url: string) =>
+      url.includes('refused')
+        ? new Response(JSON.stringify({ error: 'Invalid token' }), { status: 401, headers: { 'content-type': 'application/json' } })
+        : new Response(JSON.stringify({ ok: true }), { headers: { 'content-type': 'application/json' } }),
+    );
+    readEarly('/kept', Promise.resolve('stored-token'));
+    readEarly('/refused-too', Promise.resolve('stored-token'));
+    readEarly('/not-json', Promise.resolve(null)); // no stored token: never asked
+    await earlyReadsParsed();
+    expect(takeEarlyJson(['/kept', '/refused-too'])).toBeNull();
+    expect(takeEarlyJson(['/kept', '/not-json'])).toBeNull();
+    // Still there for whoever asks for it alone.
+    expect(takeEarlyJson(['/kept'])).toEqual([{ ok: true }]);
   });
 });

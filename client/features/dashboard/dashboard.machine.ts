@@ -3,12 +3,14 @@
 // coalesced, since any event can move a total, a chart or a list.
 import type { DashboardSummary } from '../../../shared/dashboard';
 import { createLiveQueryMachine } from '../../lib/live-query.machine';
-import { dashboardApi } from './api';
+import { takeEarlyJson } from '../../lib/first-data';
+import { DASHBOARD_PATH, dashboardApi } from './api';
 import { movesDashboard, reduceDashboard } from './dashboard-reducers';
 
 export const dashboardMachine = createLiveQueryMachine<DashboardSummary, null>({
   id: 'dashboard',
   load: () => dashboardApi.summary(),
+  initial: () => (takeEarlyJson([DASHBOARD_PATH])?.[0] as DashboardSummary | undefined) ?? null,
   reduce: (draft, event) => reduceDashboard(draft, event),
   concerns: movesDashboard,
   loadErrorMessage: 'Failed to load the dashboard',

@@ -27,18 +27,25 @@ export const PAGE_SIZE = 12;
 
 const enc = encodeURIComponent;
 
+/** The paths the Category page reads (first-screen-data.ts asks the same ones early). */
+export const categoryPaths = {
+  category: (id: string) => `/categories/${enc(id)}`,
+  items: (id: string, query: CategoryItemsQuery, pageSize = PAGE_SIZE) => {
+    const params = new URLSearchParams({ sort: query.sort, order: query.order, page: String(query.page), pageSize: String(pageSize) });
+    if (query.q.trim()) params.set('q', query.q.trim());
+    return `/categories/${enc(id)}/items?${params}`;
+  },
+};
+
 export const inventoryApi = {
   categories: () => api.get<Category[]>('/categories'),
-  category: (id: string) => api.get<Category>(`/categories/${enc(id)}`),
+  category: (id: string) => api.get<Category>(categoryPaths.category(id)),
   createCategory: (body: { name: string; description?: string }) => api.post<Category>('/categories', body),
   updateCategory: (id: string, body: { name: string; description: string }, version: number) =>
     api.put<Category>(`/categories/${enc(id)}`, body, { ifMatch: version }),
   deleteCategory: (id: string) => api.delete(`/categories/${enc(id)}`),
-  categoryItems: (id: string, query: CategoryItemsQuery, pageSize = PAGE_SIZE) => {
-    const params = new URLSearchParams({ sort: query.sort, order: query.order, page: String(query.page), pageSize: String(pageSize) });
-    if (query.q.trim()) params.set('q', query.q.trim());
-    return api.get<CategoryItemsPage>(`/categories/${enc(id)}/items?${params}`);
-  },
+  categoryItems: (id: string, query: CategoryItemsQuery, pageSize = PAGE_SIZE) =>
+    api.get<CategoryItemsPage>(categoryPaths.items(id, query, pageSize)),
   item: (id: string) => api.get<Item>(`/inventory/${enc(id)}`),
   history: (id: string) => api.get<HistoryEntry[]>(`/inventory/${enc(id)}/history`),
   search: (q: string) => api.get<Item[]>(`/inventory/search?q=${enc(q)}`),

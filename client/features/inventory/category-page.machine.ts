@@ -2,12 +2,13 @@
 // page in the params), with the page's writes: +/- stock adjustments (reason
 // 'correction', atomic deltas) and deletes. Failures become toasts; nothing is changed
 // on screen until the server has said yes.
-import type { Item } from '../../../shared/inventory';
+import type { Category, CategoryItemsPage, Item } from '../../../shared/inventory';
+import { takeEarlyJson } from '../../lib/first-data';
 import { createLiveQueryMachine } from '../../lib/live-query.machine';
 import { orQueued } from '../../offline/outbox';
 import { toast } from '../../lib/toasts';
 import { withUndo } from '../../components/undo';
-import { inventoryApi, type CategoryItemsQuery } from './api';
+import { categoryPaths, inventoryApi, type CategoryItemsQuery } from './api';
 import { categoryPageConcerns, reduceCategoryPage, type CategoryPageData } from './live-reducers';
 
 export interface CategoryPageParams extends CategoryItemsQuery {
@@ -23,9 +24,16 @@ async function loadCategoryPage(params: CategoryPageParams): Promise<CategoryPag
   return { category, page };
 }
 
+/** The page as a returning user's first screen, when both reads came back early. */
+function earlyCategoryPage(params: CategoryPageParams): CategoryPageData | null {
+  const early = takeEarlyJson([categoryPaths.category(params.categoryId), categoryPaths.items(params.categoryId, params)]);
+  return early ? { category: early[0] as Category, page: early[1] as CategoryItemsPage } : null;
+}
+
 export const categoryPageMachine = createLiveQueryMachine<CategoryPageData, CategoryPageParams, CategoryPageWrite>({
   id: 'categoryPage',
   load: loadCategoryPage,
+  initial: earlyCategoryPage,
   reduce: (draft, event, params) => reduceCategoryPage(draft, event, params.categoryId),
   concerns: (event, params, data) => categoryPageConcerns(event, params.categoryId, data),
   // Each write's toast carries Undo of exactly that write (issue 14).
