@@ -57,6 +57,19 @@ export function earlyReadsParsed(): Promise<void> {
   return Promise.all(parses).then(() => undefined);
 }
 
+let markPainted: () => void = () => undefined;
+const painted = new Promise<void>((resolve) => (markPainted = resolve));
+
+/**
+ * Told by the app root after its first commit (the first screen, with its data): resolves
+ * `painted` once that frame is on screen. Until then reads taken by takeEarlyJson stay
+ * unsettled, so what waits for the settling (the Firebase SDK's download and start) does not
+ * run between the first render and its paint, on a slow phone time before the content shows.
+ */
+export function firstScreenCommitted(): void {
+  requestAnimationFrame(() => setTimeout(markPainted, 0));
+}
+
 /** How long an answer taken by takeEarlyJson can be taken again (see there). */
 const RETAKE_MS = 3000;
 const taken = new Set<string>();
@@ -74,7 +87,7 @@ export function takeEarlyJson(paths: string[]): unknown[] | null {
     if (taken.has(path)) continue;
     taken.add(path);
     early.delete(path);
-    setTimeout(settleOne, 0);
+    void painted.then(settleOne);
     setTimeout(() => parsed.delete(path), RETAKE_MS);
   }
   return paths.map((path) => parsed.get(path));
