@@ -11,6 +11,7 @@ import { ProgressStep } from './progress-step';
 import { ResultStep } from './result-step';
 import { ReviewStep } from './review-step';
 import { UploadStep } from './upload-step';
+import { formatCount } from '../../../lib/format';
 import '../import.css';
 
 /** The file's own title of the column a problem is in. */
@@ -55,7 +56,7 @@ export function ImportPage() {
       <section className="card import-step" aria-labelledby="resume-title">
         <h2 id="resume-title" className="card-title">An import did not finish</h2>
         <p>
-          {saved.results.length.toLocaleString()} {saved.results.length === 1 ? 'row' : 'rows'} of <strong>{saved.fileName}</strong> {saved.results.length === 1 ? 'was' : 'were'} imported before it stopped.
+          {formatCount(saved.results.length)} {saved.results.length === 1 ? 'row' : 'rows'} of <strong>{saved.fileName}</strong> {saved.results.length === 1 ? 'was' : 'were'} imported before it stopped.
         </p>
         <div className="import-actions">
           <button type="button" className="btn btn-secondary" onClick={() => send({ type: 'DISCARD' })}>

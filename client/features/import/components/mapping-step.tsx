@@ -3,6 +3,7 @@ import { IMPORT_FIELDS, type ImportField } from '../../../../shared/import';
 import { missingFields, type ColumnMapping } from '../column-mapping';
 import type { ParsedFile } from '../parse-file';
 import { FIELD_LABELS } from './field-labels';
+import { formatCount } from '../../../lib/format';
 
 const PREVIEW_ROWS = 5;
 const DELIMITER_NAMES = { ',': 'comma', ';': 'semicolon', '\t': 'tab' } as const;
@@ -24,7 +25,7 @@ export function MappingStep(props: {
     <section className="card import-step" aria-labelledby="mapping-title">
       <h2 id="mapping-title" className="card-title">Map columns</h2>
       <p className="muted">
-        <strong>{props.fileName}</strong>: {parsed.rows.length.toLocaleString()} {parsed.rows.length === 1 ? 'row' : 'rows'}, {DELIMITER_NAMES[parsed.delimiter]}-separated,{' '}
+        <strong>{props.fileName}</strong>: {formatCount(parsed.rows.length)} {parsed.rows.length === 1 ? 'row' : 'rows'}, {DELIMITER_NAMES[parsed.delimiter]}-separated,{' '}
         {ENCODING_NAMES[parsed.encoding]}. Rows match items by SKU: a known SKU updates the item, a new one creates it.
       </p>
       <div className="import-table-wrap">

@@ -1,4 +1,6 @@
 // Step 4: the commit, batch by batch.
+import { formatCount } from '../../../lib/format';
+
 export function ProgressStep(props: { fileName: string; done: number; total: number; error: string | null; onRetry: () => void }) {
   const percent = props.total ? Math.round((props.done / props.total) * 100) : 100;
   return (
@@ -8,7 +10,7 @@ export function ProgressStep(props: { fileName: string; done: number; total: num
         {percent}%
       </progress>
       <p aria-live="polite">
-        {props.done.toLocaleString()} of {props.total.toLocaleString()} rows ({percent}%)
+        {formatCount(props.done)} of {formatCount(props.total)} rows ({percent}%)
       </p>
       {props.error ? (
         <>

@@ -1,5 +1,6 @@
 // Step 5: what the import did, and the rejected rows as a CSV to fix and import again.
 import { Link } from 'react-router-dom';
+import { formatCount } from '../../../lib/format';
 
 export function ResultStep(props: {
   fileName: string;
@@ -13,16 +14,16 @@ export function ResultStep(props: {
       <h2 id="result-title" className="card-title">Imported {props.fileName}</h2>
       <ul className="import-counts" aria-label="Import result">
         <li>
-          <strong>{counts.created.toLocaleString()}</strong> created
+          <strong>{formatCount(counts.created)}</strong> created
         </li>
         <li>
-          <strong>{counts.updated.toLocaleString()}</strong> updated
+          <strong>{formatCount(counts.updated)}</strong> updated
         </li>
         <li>
-          <strong>{counts.unchanged.toLocaleString()}</strong> unchanged
+          <strong>{formatCount(counts.unchanged)}</strong> unchanged
         </li>
         <li className={counts.rejected ? 'import-count-bad' : ''}>
-          <strong>{counts.rejected.toLocaleString()}</strong> rejected
+          <strong>{formatCount(counts.rejected)}</strong> rejected
         </li>
       </ul>
       <div className="import-actions">

@@ -1,6 +1,7 @@
 // Step 3: the dry run's answer: what would be created, updated or left alone, every bad
 // row with its row number, column and message, and the new categories to confirm.
 import type { DryRunReport, ImportProblem } from '../../../../shared/import';
+import { formatCount } from '../../../lib/format';
 
 export function ReviewStep(props: {
   report: DryRunReport;
@@ -20,16 +21,16 @@ export function ReviewStep(props: {
       <h2 id="review-title" className="card-title">Check</h2>
       <ul className="import-counts">
         <li>
-          <strong>{report.create.toLocaleString()}</strong> to create
+          <strong>{formatCount(report.create)}</strong> to create
         </li>
         <li>
-          <strong>{report.update.toLocaleString()}</strong> to update
+          <strong>{formatCount(report.update)}</strong> to update
         </li>
         <li>
-          <strong>{report.unchanged.toLocaleString()}</strong> unchanged
+          <strong>{formatCount(report.unchanged)}</strong> unchanged
         </li>
         <li className={report.problems.length ? 'import-count-bad' : ''}>
-          <strong>{report.problems.length.toLocaleString()}</strong> with problems (not imported)
+          <strong>{formatCount(report.problems.length)}</strong> with problems (not imported)
         </li>
       </ul>
       {report.problems.length ? (
@@ -78,7 +79,7 @@ export function ReviewStep(props: {
           Back to columns
         </button>
         <button type="button" className="btn btn-primary" onClick={props.onCommit} disabled={blocked || props.busy}>
-          Import {props.toCommit.toLocaleString()} {props.toCommit === 1 ? 'row' : 'rows'}
+          Import {formatCount(props.toCommit)} {props.toCommit === 1 ? 'row' : 'rows'}
         </button>
       </div>
     </section>
