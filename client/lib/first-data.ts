@@ -69,17 +69,18 @@ const painted = new Promise<void>((resolve) => (markPainted = resolve));
 export function firstScreenCommitted(): void {
   requestAnimationFrame(() => setTimeout(markPainted, 0));
 }
+// Past the first screen every page reads for itself: no answer from before is served later.
+void painted.then(() => parsed.clear());
 
-/** How long an answer taken by takeEarlyJson can be taken again (see there). */
-const RETAKE_MS = 3000;
 const taken = new Set<string>();
 
 /**
  * The parsed early answers for all of `paths`, or null (nothing taken) when any of them is
  * not there: the page then loads them the usual way. Taking one again gives the same answer
- * for a few seconds: React may discard a first render in progress and start it over, which
- * creates the page's live query anew. The live query reads again right after (see
- * live-query.machine.ts), so an answer older than the live feed's connection is soon replaced.
+ * until the first screen has painted: React may discard a first render in progress and start
+ * it over, which creates the page's live query anew; a page opened later loads its own.
+ * The live query reads again right after (see live-query.machine.ts), so an answer older
+ * than the live feed's connection is soon replaced.
  */
 export function takeEarlyJson(paths: string[]): unknown[] | null {
   if (!paths.every((path) => parsed.has(path))) return null;
@@ -88,7 +89,6 @@ export function takeEarlyJson(paths: string[]): unknown[] | null {
     taken.add(path);
     early.delete(path);
     void painted.then(settleOne);
-    setTimeout(() => parsed.delete(path), RETAKE_MS);
   }
   return paths.map((path) => parsed.get(path));
 }

@@ -54,7 +54,7 @@ describe('integrations (issue 16)', BROWSER_TESTS, () => {
     await seeText(page, receiver.url);
     await screenshot(page, 'integrations-secret');
     await page.getByRole('button', { name: 'Done' }).click();
-    expect(await page.getByLabel('Signing secret').count()).toBe(0);
+    await page.getByLabel('Signing secret').waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Send test event' }).click();
     const log = page.getByRole('table', { name: 'Recent deliveries' });
