@@ -11,7 +11,8 @@
 // Endpoints run side by side up to `concurrency`. Nothing here runs inside a request:
 // requests only wake the deliverer, its database work is a few statements at a time (never
 // more than DB_SLOTS connections), a slow receiver holds up only its own endpoint, and
-// messages are signed and sent from a thread of their own (webhook-sender.ts).
+// messages are signed, sent and sequenced per stream in a thread of their own
+// (webhook-sender.ts, send-queue.ts).
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -97,7 +98,7 @@ export class WebhookDeliverer {
       batchSize: options.batchSize ?? 200,
       signal: this.stopping.signal,
       isStopped: () => this.stopped,
-      send: (url, secret, message, timeoutMs) => this.sender.send(url, secret, message, timeoutMs),
+      queue: (target, answered) => this.sender.queue(target, answered),
       query: (work) => this.dbSlots.run(work),
       wake: () => this.wake(),
       disable: (id, reason) => options.disable(id, reason),

@@ -1,9 +1,10 @@
 // One endpoint's delivery while this instance holds its lease: reads the log after the
 // endpoint's cursor (once caught up, it takes the batches the realtime feed's dispatcher
-// reads anyway, instead of a second read of the log per batch), sends messages of
-// different streams side by side (up to `inFlight`),
-// a stream's next message only once its previous one was answered, and writes down where
-// it is every FLUSH_EVERY_MS: the cursor (the smallest undelivered point, so a restart
+// reads anyway, instead of a second read of the log per batch), hands what it read to its
+// queue in the sender thread (send-queue.ts: messages of different streams side by side,
+// up to `inFlight`, a stream's next message only once its previous one was answered, so
+// the app's event loop is not in each message's path), and writes down where it is every
+// FLUSH_EVERY_MS: the cursor (the smallest undelivered point, so a restart
 // sends again only from there), the delivery log rows, and the lease renewal, in one
 // statement that is refused once the lease is lost.
 //
@@ -21,7 +22,9 @@ import { compareCursors } from '../realtime/cursor-order.js';
 import { webhookTypeOf, WEBHOOK_DISABLED_REASON } from '../../shared/webhooks.js';
 import { retryDelayMs } from './backoff.js';
 import type { CursorStore, DeliveryRow, DueEndpoint } from './cursor-store.js';
-import type { Attempt, Message } from './send-webhook.js';
+import type { SendTarget } from './send-queue.js';
+import type { Attempt } from './send-webhook.js';
+import type { OutQueue } from './webhook-sender.js';
 import { payloadOf, wantedEvents } from './webhook-payload.js';
 
 /** What a run needs from its deliverer. */
@@ -35,8 +38,12 @@ export interface RunHost {
   /** Aborted when the instance stops: messages in flight are abandoned. */
   signal: AbortSignal;
   isStopped(): boolean;
-  /** One attempt at a message (sendWebhook's contract), made in the deliverer's sender thread; abandoned once `signal` aborts. */
-  send(url: string, secret: string, message: Message, timeoutMs: number): Promise<Attempt>;
+  /**
+   * A queue in the deliverer's sender thread (webhook-sender.ts): messages go out in order
+   * per stream, up to `inFlight` at once; answers (an Attempt, sendWebhook's contract, or
+   * null: not sent) come back in batches. Everything unanswered is abandoned once `signal` aborts.
+   */
+  queue<T>(target: SendTarget, answered: (answers: Array<[T, Attempt | null]>) => void): OutQueue<T>;
   /** Runs a statement within the deliverer's share of the pool. */
   query<T>(work: () => Promise<T>): Promise<T>;
   wake(): void;
@@ -63,6 +70,7 @@ interface Entry {
   event: StoredEvent;
   /** Where the log was read up to just before this event: the cursor while this is the oldest undelivered. */
   before: Cursor;
+  /** sending: handed to the sender thread (waiting there or in flight). */
   state: 'queued' | 'sending' | 'done';
 }
 
@@ -77,11 +85,13 @@ export class EndpointRun {
   private read: Cursor;
   /** Wanted events read, in log order, from the oldest one not yet done. */
   private readonly pending: Entry[] = [];
-  /** Per stream, its entries not yet done, in order; only the head may be sending. */
-  private readonly streams = new Map<string, Entry[]>();
-  /** Stream heads waiting for a slot, oldest first. */
-  private readonly ready: Entry[] = [];
+  /** Per stream, how many of its entries are not yet done. */
+  private readonly streams = new Map<string, number>();
+  /** Entries not yet handed to the sender thread, oldest first (some may be done or sending by now: skipped). */
+  private unhanded: Entry[] = [];
+  /** Handed to the sender thread and not answered. */
   private inFlight = 0;
+  private out: OutQueue<Entry> | null = null;
   private rows: DeliveryRow[] = [];
   private attempts: number;
   private failingSince: Date | null;
@@ -151,6 +161,7 @@ export class EndpointRun {
       await this.deliver();
     } finally {
       // Never leave sends behind: a next run must not overtake them. Each is bounded by the timeout (or aborted on stop).
+      this.hold();
       while (this.inFlight > 0) await this.sleep(this.host.config.timeoutMs);
     }
   }
@@ -165,12 +176,13 @@ export class EndpointRun {
     this.lastFlush = performance.now();
     this.renewBy = this.lastFlush + config.leaseMs / 3;
     this.delivered = await this.host.query(() => cursors.deliveredAfter(this.endpoint.id, this.endpoint.cursor));
-    await this.take(first);
+    await this.take(first, this.host.batchSize);
 
     let idleSince: number | null = null;
     for (;;) {
       if (this.lost) return;
       if (this.host.isStopped() || this.stopped || this.failures.length > 0) {
+        this.hold();
         if (this.inFlight > 0) {
           await this.sleep(config.timeoutMs);
           continue;
@@ -193,8 +205,9 @@ export class EndpointRun {
       const canRead = (this.more || this.poked) && this.pending.length < READ_AHEAD;
       if (canRead && now - this.lastRead >= MIN_READ_GAP_MS) {
         this.poked = false;
-        const events = await this.host.query(() => this.host.store.readAfter(this.read, Math.min(this.host.batchSize, READ_AHEAD - this.pending.length)));
-        await this.take(events);
+        const limit = Math.min(this.host.batchSize, READ_AHEAD - this.pending.length);
+        const events = await this.host.query(() => this.host.store.readAfter(this.read, limit));
+        await this.take(events, limit);
         continue;
       }
       if ((this.dirty && now - this.lastFlush >= FLUSH_EVERY_MS) || this.rows.length >= FLUSH_ROWS || now >= this.renewBy) {
@@ -235,16 +248,21 @@ export class EndpointRun {
       // No more than READ_AHEAD in hand: the rest is read from the log once there is room.
       const room = READ_AHEAD - this.pending.length;
       const end = Math.min(events.length, first + room);
-      await this.take(first === 0 && end === events.length ? events : events.slice(first, end), false);
+      await this.take(first === 0 && end === events.length ? events : events.slice(first, end), null);
       if (end < events.length) this.more = true;
     }
   }
 
-  /** Queues the wanted ones of `events`: what follows `this.read` in the log (read here when `fromLog`, else fed). */
-  private async take(events: StoredEvent[], fromLog = true): Promise<void> {
-    if (fromLog) {
+  /**
+   * Queues the wanted ones of `events`: what follows `this.read` in the log, read here up to
+   * `limit` (null: fed). A read that filled its limit may have left more behind: a run close
+   * to READ_AHEAD asks for less than a batch, and took a full answer for the end of the log
+   * (it then waited for the next poll: catch-up ran at a few hundred messages per poll).
+   */
+  private async take(events: StoredEvent[], limit: number | null): Promise<void> {
+    if (limit !== null) {
       this.lastRead = performance.now();
-      this.more = events.length >= this.host.batchSize;
+      this.more = events.length >= limit;
     } else {
       // Caught up with the feed: it brings what comes next.
       this.more = false;
@@ -257,46 +275,62 @@ export class EndpointRun {
       const before = this.read;
       this.read = { txId: event.txId, position: event.position };
       if (!wanted.has(event.eventId)) continue;
-      const queue = this.streams.get(event.streamId);
+      const undone = this.streams.get(event.streamId) ?? 0;
       // Delivered by the last holder beyond its cursor, with nothing of its stream still to send before it.
-      if (!queue && this.delivered.delete(event.eventId)) continue;
+      if (undone === 0 && this.delivered.delete(event.eventId)) continue;
       const entry: Entry = { event, before, state: 'queued' };
       this.pending.push(entry);
-      if (queue) queue.push(entry);
-      else {
-        this.streams.set(event.streamId, [entry]);
-        this.ready.push(entry);
-      }
+      this.unhanded.push(entry);
+      this.streams.set(event.streamId, undone + 1);
     }
     this.dirty = true;
     this.launch();
   }
 
-  /** Starts what may go now: stream heads up to `inFlight`, or only the oldest while probing a failing endpoint. */
+  /**
+   * Hands the sender thread what may go: everything read (it keeps each stream's order and
+   * the in-flight limit), or only the oldest while probing a failing endpoint.
+   */
   private launch(): void {
     if (this.lost || this.stopped || this.host.isStopped() || this.failures.length > 0) return;
     if (this.probing) {
       const oldest = this.pending[0];
-      if (this.inFlight === 0 && oldest?.state === 'queued') this.send(oldest);
+      if (this.inFlight === 0 && oldest?.state === 'queued') this.hand([oldest]);
       return;
     }
-    while (this.inFlight < this.host.config.inFlight && this.ready.length > 0) {
-      const entry = this.ready.shift()!;
-      if (entry.state === 'queued') this.send(entry);
-    }
+    if (this.unhanded.length === 0) return;
+    const entries = this.unhanded.filter((e) => e.state === 'queued');
+    this.unhanded = [];
+    if (entries.length > 0) this.hand(entries);
   }
 
-  private send(entry: Entry): void {
-    entry.state = 'sending';
-    this.inFlight += 1;
-    const { event } = entry;
-    void this.host.send(this.endpoint.url, this.endpoint.secret, { id: event.eventId, body: payloadOf(event) }, this.host.config.timeoutMs).then((attempt) =>
-      this.settle(entry, attempt),
-    );
+  private hand(entries: Entry[]): void {
+    const { url, secret } = this.endpoint;
+    this.out ??= this.host.queue<Entry>({ url, secret, timeoutMs: this.host.config.timeoutMs, inFlight: this.host.config.inFlight }, (answers) => this.settle(answers));
+    for (const entry of entries) entry.state = 'sending';
+    this.inFlight += entries.length;
+    this.out.add(entries.map((entry) => ({ ref: entry, id: entry.event.eventId, stream: entry.event.streamId, body: payloadOf(entry.event) })));
   }
 
-  private settle(entry: Entry, attempt: Attempt): void {
+  /** Starts nothing more in the sender thread: what it has not started comes back as not sent. */
+  private hold(): void {
+    this.out?.hold();
+  }
+
+  private settle(answers: Array<[Entry, Attempt | null]>): void {
+    for (const [entry, attempt] of answers) this.settleOne(entry, attempt);
+    this.dirty = true;
+    this.launch();
+    this.notify();
+  }
+
+  private settleOne(entry: Entry, attempt: Attempt | null): void {
     this.inFlight -= 1;
+    if (attempt === null) {
+      // Held before it was sent: still to deliver (by a later run).
+      entry.state = 'queued';
+      return;
+    }
     const { event } = entry;
     const row: DeliveryRow = {
       message_id: event.eventId,
@@ -323,17 +357,14 @@ export class EndpointRun {
       entry.state = 'queued';
       this.failures.push({ attempt, row });
     }
-    this.dirty = true;
-    this.launch();
-    this.notify();
   }
 
   private done(entry: Entry): void {
     entry.state = 'done';
-    const queue = this.streams.get(entry.event.streamId)!;
-    queue.shift();
-    if (queue.length > 0) this.ready.push(queue[0]!);
-    else this.streams.delete(entry.event.streamId);
+    const stream = entry.event.streamId;
+    const undone = this.streams.get(stream)! - 1;
+    if (undone > 0) this.streams.set(stream, undone);
+    else this.streams.delete(stream);
     while (this.pending[0]?.state === 'done') this.pending.shift();
   }
 

@@ -1,17 +1,20 @@
-// The app's side of the deliverer's sender thread (sender-thread.ts): `send` has the same
-// contract as sendWebhook (an Attempt, never a throw), but the signing and the HTTP
-// exchange run in the thread. The profile of a write load with an endpoint receiving every
-// event had most of the added event-loop time there (the HTTP client, socket writes, the
-// HMAC), and the app's requests wait behind it; on PGlite the database runs on that same
-// loop too.
+// The app's side of the deliverer's sender thread (sender-thread.ts). Each endpoint run
+// opens a queue there (`queue`) and hands it what it read, in batches: the thread sends
+// them in order per stream, up to the run's `inFlight` at once, and the answers come back
+// in batches too (an Attempt each, as sendWebhook's contract, or null: not sent). The
+// profile of a write load with an endpoint receiving every event had most of the added
+// event-loop time in the HTTP client, socket writes and the HMAC, then in the crossings to
+// and from the thread (one per couple of messages while the app chose each next message);
+// the app's requests wait behind all of it, and on PGlite the database runs on that loop.
 //
-// The thread starts with the first send. When `signal` aborts (the instance is stopping),
-// every send waiting for an answer is reported as abandoned at once, and `close` ends the
-// thread. If the thread dies, the messages it held come back as network errors (retried
-// with backoff, like any) and the next send starts a new one.
+// The thread starts with the first queue. When `signal` aborts (the instance is stopping),
+// every message handed over and not answered is reported as abandoned at once, and `close`
+// ends the thread. If the thread dies, the messages it held come back as network errors
+// (retried with backoff, like any) and the next queue starts a new one.
 import { Worker } from 'node:worker_threads';
-import type { Attempt, Message } from './send-webhook.js';
-import type { FromSender, SendRequest } from './sender-thread.js';
+import type { Attempt } from './send-webhook.js';
+import type { QueuedMessage, SendTarget } from './send-queue.js';
+import type { FromSender, ToSender } from './sender-thread.js';
 
 const failedAttempt = (started: number, error: string): Attempt => ({
   ok: false,
@@ -24,25 +27,68 @@ const failedAttempt = (started: number, error: string): Attempt => ({
 
 const ABANDONED = 'Stopped before the receiver answered';
 
+/** A message for a run's queue; `ref` is the run's own handle on it, given back with its answer. */
+export interface OutMessage<T> {
+  ref: T;
+  id: string;
+  stream: string;
+  body: string;
+}
+
+/** An endpoint run's queue in the sender thread. */
+export interface OutQueue<T> {
+  /** Queues messages behind the ones added before (per stream). After `hold`, they come back as not sent. */
+  add(messages: Array<OutMessage<T>>): void;
+  /** Starts nothing more: what was not started comes back as not sent (null), the rest as answered. */
+  hold(): void;
+}
+
+interface Job {
+  answered: (answers: Array<[unknown, Attempt | null]>) => void;
+  /** Handed over, not answered: by message number. */
+  waiting: Map<number, { ref: unknown; started: number }>;
+  held: boolean;
+}
+
 export class WebhookSender {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, { started: number; resolve: (attempt: Attempt) => void }>();
-  private outbox: SendRequest[] = [];
-  private last = 0;
+  private readonly jobs = new Map<number, Job>();
+  private outbox: ToSender[] = [];
+  private lastJob = 0;
+  private lastMessage = 0;
 
   constructor(private readonly signal: AbortSignal) {
     signal.addEventListener('abort', () => this.settleAll(ABANDONED), { once: true });
   }
 
-  send(url: string, secret: string, message: Message, timeoutMs: number): Promise<Attempt> {
-    const started = performance.now();
-    if (this.signal.aborted) return Promise.resolve(failedAttempt(started, ABANDONED));
-    const n = ++this.last;
-    return new Promise((resolve) => {
-      this.pending.set(n, { started, resolve });
-      // Sends started in this turn of the event loop go to the thread in one message.
-      if (this.outbox.push({ n, url, secret, id: message.id, body: message.body, timeoutMs }) === 1) queueMicrotask(() => this.post());
-    });
+  /** Opens a queue; `answered` gets each batch of answers (in no particular order across streams). */
+  queue<T>(target: SendTarget, answered: (answers: Array<[T, Attempt | null]>) => void): OutQueue<T> {
+    const id = ++this.lastJob;
+    const job: Job = { answered: answered as Job['answered'], waiting: new Map(), held: false };
+    this.jobs.set(id, job);
+    return {
+      add: (messages) => {
+        const started = performance.now();
+        if (job.held || this.signal.aborted) {
+          const error = this.signal.aborted ? failedAttempt(started, ABANDONED) : null;
+          queueMicrotask(() => answered(messages.map((m) => [m.ref, error])));
+          return;
+        }
+        const add: QueuedMessage[] = [];
+        for (const { ref, id: messageId, stream, body } of messages) {
+          const n = ++this.lastMessage;
+          job.waiting.set(n, { ref, started });
+          add.push({ n, id: messageId, stream, body });
+        }
+        this.post({ job: id, target, add });
+      },
+      hold: () => {
+        if (job.held) return;
+        job.held = true;
+        if (job.waiting.size === 0) this.jobs.delete(id);
+        else this.post({ job: id, hold: true });
+      },
+    };
   }
 
   /** Ends the thread (call after `signal` aborted: nothing waits for it any more). */
@@ -53,11 +99,14 @@ export class WebhookSender {
     await worker?.terminate();
   }
 
-  private post(): void {
-    const sends = this.outbox;
-    this.outbox = [];
-    if (this.signal.aborted) return;
-    this.thread().postMessage(sends);
+  /** Operations of one turn of the event loop go to the thread in one message. */
+  private post(op: ToSender): void {
+    if (this.outbox.push(op) > 1) return;
+    queueMicrotask(() => {
+      const ops = this.outbox;
+      this.outbox = [];
+      if (!this.signal.aborted) this.thread().postMessage(ops);
+    });
   }
 
   private thread(): Worker {
@@ -66,11 +115,18 @@ export class WebhookSender {
     // The app's server keeps the process alive; a stopping process does not wait for this thread.
     worker.unref();
     worker.on('message', ({ done }: FromSender) => {
-      for (const [n, attempt] of done) {
-        const waiting = this.pending.get(n);
-        this.pending.delete(n);
-        waiting?.resolve(attempt);
+      const byJob = new Map<Job, Array<[unknown, Attempt | null]>>();
+      for (const [id, n, attempt] of done) {
+        const job = this.jobs.get(id);
+        const waiting = job?.waiting.get(n);
+        if (!job || !waiting) continue;
+        job.waiting.delete(n);
+        if (job.held && job.waiting.size === 0) this.jobs.delete(id);
+        let answers = byJob.get(job);
+        if (!answers) byJob.set(job, (answers = []));
+        answers.push([waiting.ref, attempt]);
       }
+      for (const [job, answers] of byJob) job.answered(answers);
     });
     const lost = (why: string) => {
       if (this.worker !== worker) return;
@@ -83,9 +139,15 @@ export class WebhookSender {
     return worker;
   }
 
+  /** Answers everything handed over and not answered with `error`; their queues in the thread are gone or going. */
   private settleAll(error: string): void {
-    const waiting = [...this.pending.values()];
-    this.pending.clear();
-    for (const { started, resolve } of waiting) resolve(failedAttempt(started, error));
+    const jobs = [...this.jobs.values()];
+    this.jobs.clear();
+    for (const job of jobs) {
+      const answers = [...job.waiting.values()].map(({ ref, started }): [unknown, Attempt] => [ref, failedAttempt(started, error)]);
+      job.waiting.clear();
+      job.held = true;
+      if (answers.length > 0) job.answered(answers);
+    }
   }
 }

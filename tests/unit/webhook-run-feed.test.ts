@@ -8,6 +8,7 @@ import type { EventStore } from '../../server/eventstore/event-store.js';
 import type { Cursor, StoredEvent } from '../../server/eventstore/types.js';
 import type { CursorStore, DueEndpoint } from '../../server/webhooks/cursor-store.js';
 import { EndpointRun, type RunHost } from '../../server/webhooks/endpoint-run.js';
+import { SendQueue, type SendTarget } from '../../server/webhooks/send-queue.js';
 import type { Attempt } from '../../server/webhooks/send-webhook.js';
 
 const config: WebhookConfig = {
@@ -58,9 +59,19 @@ function setUp() {
     batchSize: 200,
     signal: new AbortController().signal,
     isStopped: () => false,
-    send: async (_url, _secret, message): Promise<Attempt> => {
-      sent.push(message.id);
-      return { ok: true, retryable: false, status: 200, latencyMs: 1, retryAfterMs: null, error: null };
+    // The sender thread's queue, in this thread.
+    queue: <T>(target: SendTarget, answered: (answers: Array<[T, Attempt | null]>) => void) => {
+      const refs = new Map<number, T>();
+      let n = 0;
+      const queue = new SendQueue(target, async (_target, message): Promise<Attempt> => {
+        sent.push(message.id);
+        return { ok: true, retryable: false, status: 200, latencyMs: 1, retryAfterMs: null, error: null };
+      }, (m, attempt) => answered([[refs.get(m)!, attempt]]));
+      return {
+        add: (messages: Array<{ ref: T; id: string; stream: string; body: string }>) =>
+          queue.add(messages.map((m) => (refs.set(++n, m.ref), { n, id: m.id, stream: m.stream, body: m.body }))),
+        hold: () => queue.hold(),
+      };
     },
     query: (work) => work(),
     wake: () => undefined,
