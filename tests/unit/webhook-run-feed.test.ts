@@ -33,7 +33,7 @@ afterEach(() => {
   for (const run of runs.splice(0)) run.stop();
 });
 
-function setUp() {
+function setUp(hold?: { id: string; until: Promise<void> }) {
   const log: StoredEvent[] = [];
   const reads: Cursor[] = [];
   const sent: string[] = [];
@@ -65,6 +65,7 @@ function setUp() {
       let n = 0;
       const queue = new SendQueue(target, async (_target, message): Promise<Attempt> => {
         sent.push(message.id);
+        if (message.id === hold?.id) await hold.until;
         return { ok: true, retryable: false, status: 200, latencyMs: 1, retryAfterMs: null, error: null };
       }, (m, attempt) => answered([[refs.get(m)!, attempt]]));
       return {
@@ -89,7 +90,7 @@ function setUp() {
   return { run, append, reads, sent, moved: () => moved };
 }
 
-const until = async (condition: () => boolean, what: string) => {
+const untilTrue = async (condition: () => boolean, what: string) => {
   const deadline = Date.now() + 3000;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -103,15 +104,15 @@ describe('an endpoint run fed by the feed dispatcher', () => {
     const { run, append, reads, sent, moved } = setUp();
     append(1, 3);
     const done = run.run();
-    await until(() => sent.length === 3, 'the first events, read from the log');
+    await untilTrue(() => sent.length === 3, 'the first events, read from the log');
     const readsAtStart = reads.length;
 
     // Carries on from e3: taken as it is, the log is not read.
     run.feed(append(4, 6), cursorOf(event(3)));
-    await until(() => sent.length === 6, 'the fed batch');
+    await untilTrue(() => sent.length === 6, 'the fed batch');
     // Overlaps what the run has (e5, e6): only e7 and e8 are new.
     run.feed([event(5), event(6), ...append(7, 8)], cursorOf(event(4)));
-    await until(() => sent.length === 8, 'the overlapping batch');
+    await untilTrue(() => sent.length === 8, 'the overlapping batch');
     // Already had all of it: nothing.
     run.feed([event(7), event(8)], cursorOf(event(6)));
     expect(reads.length).toBe(readsAtStart);
@@ -119,12 +120,12 @@ describe('an endpoint run fed by the feed dispatcher', () => {
     // A gap: e9 and e10 are not in the batch, so the run reads the log for them.
     append(9, 10);
     run.feed(append(11, 12), cursorOf(event(10)));
-    await until(() => sent.length === 12, 'the events around the gap');
+    await untilTrue(() => sent.length === 12, 'the events around the gap');
     expect(reads.length).toBeGreaterThan(readsAtStart);
     // A batch whose start is unknown: the log again.
     const before = reads.length;
     run.feed(append(13, 13), undefined);
-    await until(() => sent.length === 13, 'the batch without a start');
+    await untilTrue(() => sent.length === 13, 'the batch without a start');
     expect(reads.length).toBeGreaterThan(before);
 
     expect(sent).toEqual(ids(1, 13));
@@ -133,22 +134,41 @@ describe('an endpoint run fed by the feed dispatcher', () => {
     expect(moved()).toEqual(cursorOf(event(13)));
   });
 
+  it('reads on after a read cut short by READ_AHEAD, though it filled what it asked for', async () => {
+    // e1 is answered late: everything of its stream waits behind it, and the run reads up to
+    // READ_AHEAD (1,000) then stops. Once e1 is answered, the oldest undelivered moves one
+    // message at a time, so the next reads ask for a few events and get all they asked for.
+    let release = () => undefined as void;
+    const until = new Promise<void>((resolve) => (release = resolve));
+    const { run, append, sent } = setUp({ id: 'e1', until });
+    append(1, 1500);
+    const done = run.run();
+    // e1 and the other streams' messages among the first 1,000 (666 of them): then it stops reading.
+    await untilTrue(() => sent.length >= 667, 'the other streams\' first messages');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sent.length).toBe(667);
+    release();
+    await untilTrue(() => sent.length === 1500, 'every message, without a poke');
+    run.stop();
+    await done;
+  });
+
   it('reads the log itself when a commit is not followed by a batch, or when no dispatcher runs', async () => {
     const { run, append, sent } = setUp();
     append(1, 1);
     const done = run.run();
-    await until(() => sent.length === 1, 'the first event');
+    await untilTrue(() => sent.length === 1, 'the first event');
     // The dispatcher runs, but its batch with e2 never comes: read after FEED_WAIT_MS.
     append(2, 2);
     const started = performance.now();
     run.committed(true);
-    await until(() => sent.length === 2, 'the event of the late batch');
+    await untilTrue(() => sent.length === 2, 'the event of the late batch');
     expect(performance.now() - started).toBeGreaterThanOrEqual(200);
     // No dispatcher in this process: a commit is read at once.
     append(3, 3);
     const again = performance.now();
     run.committed(false);
-    await until(() => sent.length === 3, 'the event with no dispatcher');
+    await untilTrue(() => sent.length === 3, 'the event with no dispatcher');
     expect(performance.now() - again).toBeLessThan(200);
     expect(sent).toEqual(ids(1, 3));
     run.stop();
