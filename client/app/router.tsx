@@ -53,25 +53,27 @@ const FIRST_SCREEN: [RegExp, () => Promise<Record<string, ComponentType>>][] = [
   [/^\/stocktake(\/|$)/, stocktake],
 ];
 const firstScreen = FIRST_SCREEN.find(([path]) => path.test(window.location.pathname));
-/**
- * The first screen's code (with the signed-in shell around it) has arrived. main.tsx shows
- * the loading screen until then and mounts the router after: mounted earlier, the router
- * would suspend on the shell's chunk, and React holds back the content that replaces a
- * Suspense fallback for up to 300 ms after the fallback showed (on a phone, time the first
- * screen could have been on view).
- */
-// The same for the first screen's data, when a returning user's stored token allows it.
+
+// The first screen's data is asked for now too, when a returning user's stored token allows it.
 const reads = wasSignedIn() ? firstScreenReads(window.location.pathname, window.location.search) : [];
 if (reads.length) {
   const token = readWarmToken().then((warm) => warm?.token ?? null);
   for (const read of reads) readEarly(read, token);
 }
 
-// With its data too, when it was asked early: the screen's first render is then the screen
-// with its data (see takeEarlyJson), not a loading state and a second render and layout.
+/**
+ * The first screen's code (with the signed-in shell around it) has arrived. main.tsx shows
+ * the loading screen until then and mounts the router after: mounted earlier, the router
+ * would suspend on the shell's chunk, and React holds back the content that replaces a
+ * Suspense fallback for up to 300 ms after the fallback showed (on a phone, time the first
+ * screen could have been on view). With its data too, when it was asked early: the
+ * screen's first render is then the screen with its data (see takeEarlyJson), not a loading
+ * state and then a second render and layout.
+ */
 export const firstScreenLoaded: Promise<void> | null = firstScreen
   ? Promise.all([preloadPage(signedInApp), preloadPage(firstScreen[1]), warmStartChecked, earlyReadsParsed()]).then(() => undefined)
   : null;
+
 // Firebase is set up from /api/client-config once its chunk has arrived; asking now saves
 // that round trip. Only where a session is loaded: a first-time visitor on / never needs it.
 if (window.location.pathname !== '/' || wasSignedIn()) {

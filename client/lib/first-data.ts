@@ -45,7 +45,7 @@ export function readEarly(path: string, token: Promise<string | null>): void {
       .then((res) => (res?.ok && res.status === 200 ? res.clone().json() : undefined))
       .then(
         (json: unknown) => {
-          if (json !== undefined && early.get(path) === pending) parsed.set(path, json);
+          if (json !== undefined && early.get(path) === pending && !pastFirstScreen) parsed.set(path, json);
         },
         () => undefined, // not JSON: the API client reads it the usual way and says why
       ),
@@ -68,9 +68,15 @@ const painted = new Promise<void>((resolve) => (markPainted = resolve));
  */
 export function firstScreenCommitted(): void {
   requestAnimationFrame(() => setTimeout(markPainted, 0));
+  // A tab in the background gets no animation frames.
+  setTimeout(markPainted, 1000);
 }
 // Past the first screen every page reads for itself: no answer from before is served later.
-void painted.then(() => parsed.clear());
+let pastFirstScreen = false;
+void painted.then(() => {
+  pastFirstScreen = true;
+  parsed.clear();
+});
 
 const taken = new Set<string>();
 
