@@ -5,12 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Category, Item } from '../../shared/inventory.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { installGapiShim, POPUP_TEST_BROWSER_ARGS } from '../helpers/e2e-gapi-shim.js';
 import { apiAccount, newAppContext, newUiAccount, screenshot, seeText, signInViaUi, signUpViaUi } from '../helpers/e2e-app.js';
 import { uniqueEmail } from '../helpers/emulator-accounts.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 describe('access rules and sign-in flows', BROWSER_TESTS, () => {
   let server: E2EServer;

@@ -9,13 +9,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { apiAccount, newAppContext, screenshot, seeText, watchErrors } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { stockFile } from '../helpers/import-fixture.js';
 import { signIn } from './part2-support.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 describe('CSV import in the browser', BROWSER_TESTS, () => {
   let server: E2EServer;

@@ -30,12 +30,11 @@ import { EventStore } from '../../server/eventstore/event-store.js';
 import { projections } from '../../server/features.js';
 import type { DisplaySnapshot } from '../../shared/dashboard.js';
 import type { Category, Item } from '../../shared/inventory.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { buildClientForTests } from '../helpers/e2e-build.js';
 import { refreshIdToken, signUp, type TestAccount } from '../helpers/emulator-accounts.js';
 import { testConfig } from '../helpers/test-server.js';
 import { signIn } from './part2-support.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 const EVENTS = 2000;
 const WARM_UP_EVENTS = 200;

@@ -6,14 +6,13 @@
 // header says so. Staff have no Integrations tab.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, screenshot, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import type { Category } from '../../shared/inventory.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { openPage, signIn, type OpenPage } from './part2-support.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 describe('integrations (issue 16)', BROWSER_TESTS, () => {
   let server: E2EServer;

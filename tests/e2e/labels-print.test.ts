@@ -8,12 +8,11 @@ import type { Browser, Page } from 'playwright-core';
 import { gs1CheckDigit } from '../../shared/barcode.js';
 import type { Category, Item } from '../../shared/inventory.js';
 import { labelPosition, labelsPerPage, presetById, type LabelPresetId } from '../../client/features/labels/label-presets.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { decodeCodes } from '../helpers/decode-barcodes.js';
 import { apiAccount, newAppContext, screenshot, signInViaUi } from '../helpers/e2e-app.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { renderPdfPages } from '../helpers/pdf-pages.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 const ITEMS = 26;
 const PT_PER_MM = 72 / 25.4;

@@ -11,13 +11,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Category, HistoryEntry, Item } from '../../shared/inventory.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, DESKTOP, newAppContext, PHONE, screenshot, seeText } from '../helpers/e2e-app.js';
 import { buildClientForTests } from '../helpers/e2e-build.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, signIn } from './part2-support.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 describe('offline: installable app and outbox (issue 15)', BROWSER_TESTS, () => {
   let clientDir: string;

@@ -6,12 +6,11 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Item } from '../../shared/inventory.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './part2-support.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 const rows = (page: Page) => page.getByTestId('activity-row');
 const cell = (page: Page, row: number, column: number) => rows(page).nth(row).locator('td').nth(column);

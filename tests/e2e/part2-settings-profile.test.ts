@@ -5,12 +5,11 @@
 // and Log Out from the Danger Zone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { openPage, signIn, type OpenPage } from './part2-support.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 describe('settings and profile', BROWSER_TESTS, () => {
   let server: E2EServer;

@@ -13,14 +13,13 @@ import { openDatabase, type Database } from '../../server/db/database.js';
 import { EventStore } from '../../server/eventstore/event-store.js';
 import { projections } from '../../server/features.js';
 import { openTestStore, reportMissingServer, serverBackends, type Backend, type TestStore } from '../helpers/backends.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { buildClientForTests } from '../helpers/e2e-build.js';
 import { apiAccount, newAppContext, signInViaUi } from '../helpers/e2e-app.js';
 import type { E2EServer } from '../helpers/e2e-server.js';
 import { startTcpBalancer, type TcpBalancer } from '../helpers/tcp-balancer.js';
 import { testConfig } from '../helpers/test-server.js';
 import { freePort } from '../helpers/free-port.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 reportMissingServer('rolling restart');
 

@@ -8,13 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Category, Item } from '../../shared/inventory.js';
-import { fakeCameraArgs, launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, fakeCameraArgs, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, newAppContext, screenshot, signInViaUi } from '../helpers/e2e-app.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { typeLikeScanner } from '../helpers/hardware-scanner.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { writeFakeCameraVideo } from '../helpers/fake-camera-video.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 const EAN = '4006381333931';
 const WEDGE_CODE = '5901234123457';

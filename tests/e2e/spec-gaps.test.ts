@@ -7,16 +7,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Category, Item } from '../../shared/inventory.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, screenshot, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './part2-support.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 /** The text of the category card that links to the named category. */
+const categoryCard = (page: Page, name: string) =>
+  page.getByTestId('category-card').filter({ has: page.getByRole('link', { name: new RegExp(`^${name}\\b`) }) });
+
 async function cardText(page: Page, name: string): Promise<string> {
-  const card = page.getByTestId('category-card').filter({ has: page.getByRole('link', { name: new RegExp(`^${name}\\b`) }) });
+  const card = categoryCard(page, name);
   await card.waitFor();
   return (await card.textContent()) ?? '';
 }
@@ -214,7 +216,7 @@ describe('spec gaps (issue 11)', BROWSER_TESTS, () => {
     await move.click();
     await page.waitForURL((url) => url.pathname === '/inventory', { timeout: 20_000 });
     await toast(page, 'Moved 2 items to "Cold Drinks" and deleted "Snacks"');
-    await seeText(page.getByTestId('category-card').filter({ has: page.getByRole('link', { name: /^Cold Drinks\b/ }) }), '3 items');
+    await seeText(categoryCard(page, 'Cold Drinks'), '3 items');
     await page.getByRole('link', { name: /^Snacks\b/ }).waitFor({ state: 'detached' });
   }, 60_000);
 

@@ -9,14 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Category, Item } from '../../shared/inventory.js';
 import type { StocktakeSession } from '../../shared/stocktake.js';
-import { fakeCameraArgs, launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, fakeCameraArgs, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, PHONE, screenshot, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { typeLikeScanner } from '../helpers/hardware-scanner.js';
 import { writeFakeCameraVideo } from '../helpers/fake-camera-video.js';
 import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 const WHITE_EAN = '5901234123457';
 

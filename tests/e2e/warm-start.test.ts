@@ -7,11 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Route } from 'playwright-core';
 import type { Category } from '../../shared/inventory.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, newAppContext, seeText, signInViaUi } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { BROWSER_TESTS } from '../helpers/browser';
 
 describe('warm start of a returning user', BROWSER_TESTS, () => {
   let server: E2EServer;

@@ -97,10 +97,10 @@ describe('first screen reads', () => {
     );
     readEarly('/kept', Promise.resolve('stored-token'));
     readEarly('/refused-too', Promise.resolve('stored-token'));
-    readEarly('/not-json', Promise.resolve(null)); // no stored token: never asked
+    readEarly('/no-token', Promise.resolve(null)); // no stored token: never asked
     await earlyReadsParsed();
     expect(takeEarlyJson(['/kept', '/refused-too'])).toBeNull();
-    expect(takeEarlyJson(['/kept', '/not-json'])).toBeNull();
+    expect(takeEarlyJson(['/kept', '/no-token'])).toBeNull();
     // Still there for whoever asks for it alone.
     expect(takeEarlyJson(['/kept'])).toEqual([{ ok: true }]);
   });
