@@ -5,9 +5,10 @@
 // that lost its lease (or an endpoint a manager replayed) can never move the cursor.
 // Messages of different streams are delivered side by side, so the stored cursor is the
 // smallest undelivered point; what was delivered beyond it is known from the delivery log
-// (deliveredAfter), so the next holder sends again only what was really in flight.
+// (loggedAfter), so the next holder sends again only what was really in flight.
 import { sql, type Kysely } from 'kysely';
-import type { Cursor } from '../eventstore/types.js';
+import { parseCursor, type Cursor } from '../eventstore/types.js';
+import { compareCursors } from '../realtime/cursor-order.js';
 import type { EndpointFilter } from './webhook-payload.js';
 
 export interface DueEndpoint extends EndpointFilter {
@@ -28,6 +29,8 @@ export interface DeliveryRow {
   response_code: number | null;
   latency_ms: number | null;
   error: string | null;
+  /** The message has a row of its own in webhook_deliveries already (retried, refused or replayed): a delivery updates it. */
+  logged?: boolean;
 }
 
 export interface CursorMove {
@@ -42,6 +45,10 @@ export interface CursorMove {
 
 const parseArray = (value: unknown): string[] =>
   Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.replace(/^\{|\}$/g, '').split(',').filter(Boolean) : [];
+
+/** A Postgres array literal of texts, each quoted (message ids and types are ours, but quoting costs nothing). */
+const textArray = (values: string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+const intArray = (values: Array<number | null>) => `{${values.map((v) => (v === null ? 'NULL' : String(Math.round(v)))).join(',')}}`;
 
 export class CursorStore {
   constructor(
@@ -86,46 +93,84 @@ export class CursorStore {
   }
 
   /**
-   * Moves the cursor, renews (or gives up) the lease and writes the delivery rows, in one
+   * Moves the cursor, renews (or gives up) the lease and writes the delivery log, in one
    * statement. False when the lease was lost: nothing is written and the caller must stop.
+   * Deliveries go into one webhook_delivered row with the messages in arrays (migration
+   * 017); what must update a message's own row (a retry, a refusal, a delivery whose message
+   * has a row already: `logged`) is upserted into webhook_deliveries.
    */
   async move(endpointId: string, generation: number, move: CursorMove): Promise<boolean> {
-    // One row per message (a statement cannot upsert the same row twice): the latest attempt.
-    const rows = JSON.stringify([...new Map(move.rows.map((r) => [r.message_id, r])).values()]);
-    const result = await sql<{ moved: number }>`with moved as (
+    const delivered: DeliveryRow[] = [];
+    const own = new Map<string, DeliveryRow>();
+    for (const row of move.rows) {
+      if (row.status === 'delivered' && !row.logged && row.cursor !== null) delivered.push(row);
+      // One row per message (a statement cannot upsert the same row twice): the latest attempt.
+      else own.set(row.message_id, row);
+    }
+    const parts = [sql`with moved as (
         update webhook_cursors set tx_id = ${move.cursor.txId}::xid8, position = ${move.cursor.position},
           attempts = ${move.attempts}, failing_since = ${move.failingSince}, next_attempt_at = ${move.nextAttemptAt},
           lease_owner = case when ${move.release} then null else lease_owner end,
           lease_until = case when ${move.release} then null else now() + make_interval(secs => ${this.leaseMs / 1000}) end
         where endpoint_id = ${endpointId} and lease_owner = ${this.owner} and generation = ${generation}
-        returning endpoint_id),
-      logged as (
+        returning endpoint_id)`];
+    if (own.size > 0) {
+      parts.push(sql`, logged as (
         insert into webhook_deliveries (endpoint_id, message_id, event_type, cursor, status, attempts, response_code, latency_ms, error)
         select m.endpoint_id, r.message_id, r.event_type, r.cursor, r.status, 1, r.response_code, r.latency_ms, r.error
-        from moved m, jsonb_to_recordset(${rows}::jsonb) as r (message_id text, event_type text, cursor text, status text,
+        from moved m, jsonb_to_recordset(${JSON.stringify([...own.values()])}::jsonb) as r (message_id text, event_type text, cursor text, status text,
           response_code int, latency_ms int, error text)
         on conflict (endpoint_id, message_id) do update set status = excluded.status,
           attempts = webhook_deliveries.attempts + 1, response_code = excluded.response_code,
           latency_ms = excluded.latency_ms, error = excluded.error, updated_at = now()
-        returning 1)
-      select (select count(*) from moved)::int as moved, (select count(*) from logged)::int as logged`.execute(this.db);
+        returning 1)`);
+    }
+    if (delivered.length > 0) {
+      let last = parseCursor(delivered[0]!.cursor!)!;
+      for (const row of delivered) {
+        const at = parseCursor(row.cursor!)!;
+        if (compareCursors(at, last) > 0) last = at;
+      }
+      parts.push(sql`, batched as (
+        insert into webhook_delivered (endpoint_id, message_ids, event_types, cursors, response_codes, latencies_ms, last_tx_id, last_position)
+        select m.endpoint_id, ${textArray(delivered.map((r) => r.message_id))}::text[], ${textArray(delivered.map((r) => r.event_type))}::text[],
+          ${textArray(delivered.map((r) => r.cursor!))}::text[], ${intArray(delivered.map((r) => r.response_code))}::int[],
+          ${intArray(delivered.map((r) => r.latency_ms))}::int[], ${last.txId}::xid8, ${last.position}
+        from moved m
+        returning 1)`);
+    }
+    // Data-modifying WITH parts run whether or not the final select reads them.
+    parts.push(sql` select count(*)::int as moved from moved`);
+    const result = await sql<{ moved: number }>`${sql.join(parts, sql``)}`.execute(this.db);
     return Number(result.rows[0]?.moved ?? 0) === 1;
   }
 
   /**
-   * Messages after `cursor` that the log says are done (delivered, or refused with a 4xx that
-   * is not worth retrying), from the endpoint's most recent rows: what a previous holder
-   * delivered beyond the smallest undelivered message. A replay marks the rows it will send
-   * again as pending, so they are not in here.
+   * What the delivery log knows of the messages after `cursor`: those done (delivered, or
+   * refused with a 4xx that is not worth retrying), which a previous holder delivered beyond
+   * the smallest undelivered message and are not sent again; and those with a row of their
+   * own in webhook_deliveries (retried, refused, or marked by a replay), whose next delivery
+   * updates that row. A replay marks the rows it will send again as pending (and moves the
+   * batches it reaches into rows), so they are not done.
    */
-  async deliveredAfter(endpointId: string, cursor: Cursor, recent = 5000): Promise<Set<string>> {
-    const rows = await sql<{ message_id: string }>`select message_id from (
+  async loggedAfter(endpointId: string, cursor: Cursor, recent = 5000): Promise<{ done: Set<string>; ownRows: Set<string> }> {
+    const rows = await sql<{ message_id: string; status: string; response_code: number | null }>`select message_id, status, response_code from (
         select message_id, cursor, status, response_code from webhook_deliveries
         where endpoint_id = ${endpointId} and not test order by id desc limit ${recent}) r
       where r.cursor is not null
-        and (r.status = 'delivered' or (r.status = 'failed' and r.response_code between 300 and 499 and r.response_code <> 429))
         and (split_part(r.cursor, ':', 1)::xid8, split_part(r.cursor, ':', 2)::bigint) > (${cursor.txId}::xid8, ${cursor.position}::bigint)`.execute(this.db);
-    return new Set(rows.rows.map((r) => r.message_id));
+    const batched = await sql<{ message_id: string }>`select u.message_id
+      from webhook_delivered b, unnest(b.message_ids, b.cursors) as u (message_id, cursor)
+      where b.endpoint_id = ${endpointId} and (b.last_tx_id, b.last_position) > (${cursor.txId}::xid8, ${cursor.position}::bigint)
+        and (split_part(u.cursor, ':', 1)::xid8, split_part(u.cursor, ':', 2)::bigint) > (${cursor.txId}::xid8, ${cursor.position}::bigint)`.execute(this.db);
+    const done = new Set(batched.rows.map((r) => r.message_id));
+    const ownRows = new Set<string>();
+    for (const r of rows.rows) {
+      ownRows.add(r.message_id);
+      const refused = r.status === 'failed' && r.response_code !== null && r.response_code >= 300 && r.response_code <= 499 && r.response_code !== 429;
+      if (r.status === 'delivered' || refused) done.add(r.message_id);
+    }
+    return { done, ownRows };
   }
 
   /** Gives up every endpoint this instance holds (on shutdown), so another takes over at once. */

@@ -65,8 +65,15 @@ export class EndpointQueries {
     const rows = await sql<{
       message_id: string; event_type: string; cursor: string | null; test: boolean; status: DeliveryStatus; attempts: number;
       response_code: number | null; latency_ms: number | null; error: string | null; created_at: Date; updated_at: Date;
-    }>`select message_id, event_type, cursor, test, status, attempts, response_code, latency_ms, error, created_at, updated_at
-      from webhook_deliveries where endpoint_id = ${endpointId} order by id desc limit ${limit}`.execute(this.db);
+    }>`select message_id, event_type, cursor, test, status, attempts, response_code, latency_ms, error, created_at, updated_at from (
+        (select id, 0::bigint as n, message_id, event_type, cursor, test, status, attempts, response_code, latency_ms, error, created_at, updated_at
+          from webhook_deliveries where endpoint_id = ${endpointId} order by id desc limit ${limit})
+        union all
+        -- Batches of deliveries (migration 017), newest first, each message in the order answered.
+        select b.id, u.n, u.message_id, u.event_type, u.cursor, false, 'delivered', 1, u.response_code, u.latency_ms, null, b.created_at, b.created_at
+        from (select * from webhook_delivered where endpoint_id = ${endpointId} order by id desc limit ${limit}) b,
+          unnest(b.message_ids, b.event_types, b.cursors, b.response_codes, b.latencies_ms) with ordinality as u (message_id, event_type, cursor, response_code, latency_ms, n)
+      ) log order by id desc, n desc limit ${limit}`.execute(this.db);
     return rows.rows.map((r) => ({
       messageId: r.message_id,
       eventType: r.event_type,

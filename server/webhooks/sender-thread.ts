@@ -28,7 +28,7 @@ export interface FromSender {
 /**
  * Answers wait this long at most to travel together. A stream's next message does not wait
  * for them (this thread starts it), so this only delays the run's bookkeeping (its cursor
- * and delivery log are written every 100 ms anyway).
+ * and delivery log are written every 200 ms anyway).
  */
 const REPORT_EVERY_MS = 20;
 

@@ -79,6 +79,7 @@ export class WebhookService {
       await sql`delete from webhook_secrets where endpoint_id = ${id}`.execute(trx);
       await sql`delete from webhook_cursors where endpoint_id = ${id}`.execute(trx);
       await sql`delete from webhook_deliveries where endpoint_id = ${id}`.execute(trx);
+      await sql`delete from webhook_delivered where endpoint_id = ${id}`.execute(trx);
     });
     // A run delivering it stops now, not at its next progress write.
     this.options.wake();
@@ -117,8 +118,23 @@ export class WebhookService {
       await sql`update webhook_cursors set tx_id = ${from.txId}::xid8, position = ${from.position}, generation = generation + 1,
           lease_owner = null, lease_until = null, attempts = 0, failing_since = null, next_attempt_at = null
         where endpoint_id = ${id}`.execute(trx);
+      // Batches of deliveries reaching past the replay point become rows of their own, so
+      // the messages sent again can be marked (their order kept: ids are taken in it).
+      // A message sent again after a crash can be in two batches: its latest delivery counts.
+      await sql`insert into webhook_deliveries (endpoint_id, message_id, event_type, cursor, status, attempts, response_code, latency_ms, created_at, updated_at)
+        select endpoint_id, message_id, event_type, cursor, 'delivered', 1, response_code, latency_ms, created_at, created_at from (
+          select distinct on (u.message_id) b.endpoint_id, b.id, u.n, u.message_id, u.event_type, u.cursor, u.response_code, u.latency_ms, b.created_at
+          from webhook_delivered b,
+            unnest(b.message_ids, b.event_types, b.cursors, b.response_codes, b.latencies_ms) with ordinality as u (message_id, event_type, cursor, response_code, latency_ms, n)
+          where b.endpoint_id = ${id} and (b.last_tx_id, b.last_position) > (${from.txId}::xid8, ${from.position}::bigint)
+          order by u.message_id, b.id desc, u.n desc) latest
+        order by id, n
+        on conflict (endpoint_id, message_id) do update set status = 'delivered', attempts = webhook_deliveries.attempts + 1,
+          response_code = excluded.response_code, latency_ms = excluded.latency_ms, updated_at = excluded.updated_at`.execute(trx);
+      await sql`delete from webhook_delivered where endpoint_id = ${id}
+        and (last_tx_id, last_position) > (${from.txId}::xid8, ${from.position}::bigint)`.execute(trx);
       // Messages after the replay point go out again: pending, so the deliverer does not take
-      // them for ones delivered beyond its cursor (cursor-store.ts deliveredAfter).
+      // them for ones delivered beyond its cursor (cursor-store.ts loggedAfter).
       await sql`update webhook_deliveries set status = 'pending', updated_at = now()
         where endpoint_id = ${id} and not test and cursor is not null and status <> 'pending'
           and (split_part(cursor, ':', 1)::xid8, split_part(cursor, ':', 2)::bigint) > (${from.txId}::xid8, ${from.position}::bigint)`.execute(trx);

@@ -50,7 +50,7 @@ function setUp(hold?: { id: string; until: Promise<void> }) {
     log: { warn: () => undefined } as never,
     cursors: {
       claim: async () => true,
-      deliveredAfter: async () => new Set<string>(),
+      loggedAfter: async () => ({ done: new Set<string>(), ownRows: new Set<string>() }),
       move: async (_id: string, _generation: number, move: { cursor: Cursor }) => {
         moved = move.cursor;
         return true;
