@@ -148,6 +148,20 @@ const pwa = VitePWA({
           // The token changes hourly; the URL alone names the data (the cache is per browser
           // profile and cleared on sign-out).
           matchOptions: { ignoreVary: true },
+          plugins: [
+            {
+              // A copy from the cache given instead of the network's answer says so
+              // (SAVED_COPY_HEADER in client/lib/api-client.ts): the screen reads again soon,
+              // where it would otherwise show old stock until something changed. The function
+              // is copied into the worker as text: it may use nothing from this file.
+              cachedResponseWillBeUsed: async ({ cachedResponse }) => {
+                if (!cachedResponse) return cachedResponse;
+                const headers = new Headers(cachedResponse.headers);
+                headers.set('x-stockroom-saved-copy', '1');
+                return new Response(cachedResponse.body, { status: cachedResponse.status, statusText: cachedResponse.statusText, headers });
+              },
+            },
+          ],
         },
       },
       {

@@ -85,6 +85,18 @@ function errorFromBody(status: number, body: { json: unknown; isJson: boolean; e
   return new ApiError(typeof message === 'string' && message ? message : `HTTP error! status: ${status}`, status, body.json);
 }
 
+/**
+ * The service worker's mark on an answer it gave from its cache because the network did not
+ * answer in time (vite.config.ts, NetworkFirst with a 3 s timeout) or at all: the data may be
+ * older than the server's.
+ */
+export const SAVED_COPY_HEADER = 'x-stockroom-saved-copy';
+let savedCopies = 0;
+/** How many answers so far were the service worker's saved copies (a live query reads again after one). */
+export function savedCopiesServed(): number {
+  return savedCopies;
+}
+
 export class ApiClient {
   private tokenSource: TokenSource = async () => null;
   private readonly fetchImpl: typeof fetch;
@@ -148,6 +160,7 @@ export class ApiClient {
         continue;
       }
       if (res.ok) {
+        if (res.headers.has(SAVED_COPY_HEADER)) savedCopies += 1;
         if (res.status === 204) return { data: undefined as T, status: res.status, headers: res.headers };
         const parsed = await readBody(res);
         if (parsed.empty) return { data: undefined as T, status: res.status, headers: res.headers };

@@ -8,7 +8,7 @@ import { keepEqual } from './keep-equal';
 import { produce, type Draft } from 'immer';
 import { assign, enqueueActions, fromCallback, fromPromise, setup, type ActorRefFrom } from 'xstate';
 import type { FeedEvent } from '../../shared/realtime';
-import { ApiError, errorMessage } from './api-client';
+import { ApiError, errorMessage, savedCopiesServed } from './api-client';
 import { onFeed } from './realtime';
 
 /** What an event means for the data: nothing, patched in place, reload needed, or the thing is gone. */
@@ -37,6 +37,16 @@ export interface LiveQueryConfig<TData, TParams, TWrite> {
   loadErrorMessage: string;
   /** Coalescing delay before a refetch, so a burst of events costs one request. */
   refetchDelayMs?: number;
+  /** How soon a load answered with the service worker's saved copy is read again. */
+  savedCopyRecheckMs?: number;
+}
+
+/** Loaded data that came (at least in part) from the service worker's saved copies, not the server. */
+const savedCopyData = new WeakSet<object>();
+/** Marks `data` as a saved copy (what a load does when an answer carried the mark; tests use it too). */
+export function markSavedCopy<T extends object>(data: T): T {
+  savedCopyData.add(data);
+  return data;
 }
 
 export interface WriteState<TWrite> {
@@ -96,7 +106,13 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
     },
     actors: {
       // Input is the screen's params; typed loosely because XState can't check generic inputs.
-      load: fromPromise<TData, any>(({ input }) => config.load(input as TParams)),
+      // A load that got a saved copy (the network too slow or gone) says so: it is read again
+      // soon, since nothing else would (a live event patches only what it is about).
+      load: fromPromise<TData, any>(async ({ input }) => {
+        const before = savedCopiesServed();
+        const data = await config.load(input as TParams);
+        return savedCopiesServed() !== before ? markSavedCopy(data) : data;
+      }),
       feed: liveFeedActor,
       write: fromCallback<Ev, { id: string; write: TWrite; params: TParams }>(({ input, sendBack }) => {
         const run = config.runWrite ?? (async () => undefined);
@@ -109,6 +125,10 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
     guards: {
       isStale: ({ context }) => context.stale,
       hasData: ({ context }) => context.data !== null,
+      gotSavedCopy: ({ event }) => {
+        const output = (event as unknown as { output?: unknown }).output;
+        return typeof output === 'object' && output !== null && savedCopyData.has(output);
+      },
       isNotFound: ({ event }) => {
         const error = (event as unknown as { error?: unknown }).error;
         return error instanceof ApiError && error.status === 404;
@@ -180,6 +200,7 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
     },
     delays: {
       coalesce: config.refetchDelayMs ?? 120,
+      recheck: config.savedCopyRecheckMs ?? 5000,
     },
   }).createMachine({
     id: config.id,
@@ -205,6 +226,7 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
           input: ({ context }: { context: Ctx }) => context.params,
           onDone: [
             { guard: 'isStale', target: 'loading', reenter: true, actions: 'setData' },
+            { guard: 'gotSavedCopy', target: 'ready.recheck', actions: 'setData' },
             { target: 'ready', actions: 'setData' },
           ],
           onError: [
@@ -234,12 +256,23 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
           scheduled: {
             after: { coalesce: 'fetching' },
           },
+          // Showing a saved copy: read again shortly (offline, the service worker answers at
+          // once from its cache; once the network is back, with the server's data).
+          recheck: {
+            after: { recheck: 'fetching' },
+            on: {
+              REFETCH: 'scheduled',
+              RESYNC: 'scheduled',
+              RETRY: 'fetching',
+            },
+          },
           fetching: {
             invoke: {
               src: 'load',
               input: ({ context }: { context: Ctx }) => context.params,
               onDone: [
                 { guard: 'isStale', target: 'scheduled', actions: 'setData' },
+                { guard: 'gotSavedCopy', target: 'recheck', actions: 'setData' },
                 { target: 'idle', actions: 'setData' },
               ],
               onError: [

@@ -68,6 +68,10 @@ describe('offline: installable app and outbox (issue 15)', BROWSER_TESTS, () => 
     await context.setOffline(true);
     // Really offline, service worker included: a request it does not cache gets no answer.
     expect(await page.evaluate(() => fetch('/api/health').then(() => 'answered', () => 'no answer'))).toBe('no answer');
+    // A read it does cache comes from there, marked as a saved copy (the screen reads it again
+    // until the server answers: live-query.machine.ts).
+    const savedCopy = await page.evaluate((path) => fetch(path).then((res) => res.headers.get('x-stockroom-saved-copy')), `/api/categories/${shelf.id}`);
+    expect(savedCopy).toBe('1');
     const plus = page.getByRole('button', { name: 'Increase quantity of Claw Hammer' });
     await plus.click();
     await page.getByTestId('outbox-badge').filter({ hasText: '1 change waiting' }).waitFor();
@@ -190,6 +194,10 @@ describe('offline: installable app and outbox (issue 15)', BROWSER_TESTS, () => 
     await cdp.send('ServiceWorker.enable');
     const pageLog: string[] = [];
     page.on('console', (message) => pageLog.push(message.text()));
+    page.on('request', (r) => pageLog.push(`req ${r.url()}`));
+    page.on('requestfinished', (r) => pageLog.push(`done ${r.url()}`));
+    page.on('requestfailed', (r) => pageLog.push(`failed ${r.url()}`));
+    page.on('framenavigated', (f) => pageLog.push(`nav ${f.url()}`));
     await Promise.all([page.waitForEvent('load'), banner.getByRole('button', { name: 'Reload' }).click({ timeout: 20_000 })]).catch((error: Error) => {
       throw new Error(`${error.message}\nworkers: ${workerStates.join(' ')}\npage: ${pageLog.join(' | ')}`);
     });
