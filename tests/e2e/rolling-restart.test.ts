@@ -62,6 +62,7 @@ class Instance {
   ) {}
 
   async start(): Promise<void> {
+    if (this.app) return; // running already
     const config = testConfig({ PORT: String(this.port), ALLOWED_ORIGINS: this.publicUrl });
     exposeEmulatorToFirebaseAdmin(config);
     this.database = await openDatabase({ url: this.backend.url, schema: this.schema });
@@ -72,7 +73,8 @@ class Instance {
   }
 
   async stop(): Promise<void> {
-    await this.app?.close();
+    if (!this.app) return;
+    await this.app.close();
     await this.verifier?.close();
     await this.database?.close();
     this.app = null;
@@ -114,12 +116,16 @@ describe.each(serverBackends())('rolling restart behind one URL on $name', BROWS
     await store?.close();
   });
 
-  it('restarting each instance in turn keeps the page live: Reconnecting… then Live, no reload, no error', async () => {
+  // Restarts take seconds each on a busy machine: more time than a test's default minute.
+  it('restarting each instance in turn keeps the page live: Reconnecting… then Live, no reload, no error', { timeout: 150_000 }, async () => {
+    // A retry after a failure mid-restart starts with both instances up and with names of its own.
+    for (const instance of instances) await instance.start();
+    const run = Date.now();
     const manager = await apiAccount(site, 'Rolling Manager', 'manager');
-    const category = await site.api('POST', '/categories', manager.idToken, { name: 'Deploy aisle' });
+    const category = await site.api('POST', '/categories', manager.idToken, { name: `Deploy aisle ${run}` });
     const item = await site.api('POST', '/inventory', manager.idToken, {
       name: 'Rolling pin',
-      sku: 'ROLL-E2E',
+      sku: `ROLL-E2E-${run}`,
       category_id: category.id,
       quantity: 40,
       price: 3,
