@@ -61,6 +61,16 @@ describe('integrations (issue 16)', BROWSER_TESTS, () => {
     expect(await log.getByRole('row').filter({ hasText: 'Test event' }).textContent()).toContain('200');
     await receiver.waitFor((r) => r.received.some((x) => x.payload.type === 'webhook.test'), 10_000, 'the test event');
     receiver.verifyAll(secret);
+    // A stock adjustment's delivery, logged in a batch with the others of its progress write
+    // (migration 017), is listed above the test event.
+    const shelf = await server.api<{ id: string }>('POST', '/categories', manager.idToken, { name: 'Hooks shelf' });
+    const item = await server.api<{ id: string }>('POST', '/inventory', manager.idToken, { name: 'Hook', sku: 'HOOK-1', category_id: shelf.id, quantity: 5, price: 1, threshold: 0 });
+    await server.api('POST', `/inventory/${item.id}/adjust`, manager.idToken, { delta: -1, reason: 'sale' });
+    const adjusted = log.getByRole('row').filter({ hasText: 'stock.adjusted' });
+    await adjusted.filter({ hasText: 'Delivered' }).waitFor({ timeout: 20_000 });
+    expect(await adjusted.textContent()).toContain('200');
+    const types = await log.getByRole('row').allTextContents();
+    expect(types.findIndex((row) => row.includes('stock.adjusted'))).toBeLessThan(types.findIndex((row) => row.includes('Test event')));
     await screenshot(page, 'integrations-delivery-log');
     expect(admin.errors).toEqual([]);
   });
