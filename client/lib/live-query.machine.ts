@@ -282,6 +282,11 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
               ],
             },
             on: {
+              // An event that arrives while a read is out is applied at once, and the read
+              // follows with one more: its answer may have been read before the event's
+              // commit, and would otherwise put the old value back (a card kept 11 in stock
+              // after the outbox had sent +1 twice and the server had 12).
+              FEED_EVENT: { guard: 'concernsScreen', actions: ['applyFeedEvent', 'markStale'] },
               REFETCH: { actions: 'markStale' },
               RESYNC: { actions: 'markStale' },
             },

@@ -169,6 +169,27 @@ describe('category page live data', () => {
     await waitFor(actor, (s) => s.matches({ ready: 'idle' }) && loads.mock.calls.length === 2);
   });
 
+  it('an event that arrives while a refetch is out is not undone by its older answer', async () => {
+    // Answers: the first load, then a refetch read before the event's commit (still 5), then the next read (6).
+    const answers = [5, 5, 6];
+    let release = () => undefined as void;
+    let n = 0;
+    const { actor, feed, loads } = startCategoryPage(async () => {
+      const quantity = answers[n]!;
+      const version = quantity === 6 ? 3 : 2;
+      if (n++ === 1) await new Promise<void>((r) => (release = r));
+      return { category: category(), page: page([item({ quantity, version })]) };
+    });
+    await waitFor(actor, (s) => s.matches({ ready: 'idle' }));
+    feed.send({ type: 'RESYNC' });
+    await waitFor(actor, (s) => s.matches({ ready: 'fetching' }));
+    feed.send({ type: 'FEED_EVENT', event: event('item-i1', 'StockAdjusted', 3, { delta: 1, reason: 'restock', note: null, quantity: 6 }) });
+    expect(actor.getSnapshot().context.data!.page.items[0]!.quantity).toBe(6); // shown at once
+    release();
+    await waitFor(actor, (s) => s.matches({ ready: 'idle' }) && loads.mock.calls.length === 3);
+    expect(actor.getSnapshot().context.data!.page.items[0]!.quantity).toBe(6);
+  });
+
   it("shows 'Category Not Found' for a 404 and when the category is deleted", async () => {
     const missing = startCategoryPage(() => Promise.reject(new ApiError('Category not found', 404)));
     await waitFor(missing.actor, (s) => s.matches('notFound'));
