@@ -3,6 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint, WebhookSubscription } from '../../shared/webhooks.js';
 import type { EndpointState } from './decide.js';
+import { batchMessages } from './delivered-batches.js';
 
 interface EndpointRow {
   id: string;
@@ -72,7 +73,7 @@ export class EndpointQueries {
         -- Batches of deliveries (migration 017), newest first, each message in the order answered.
         select b.id, u.n, u.message_id, u.event_type, u.cursor, false, 'delivered', 1, u.response_code, u.latency_ms, null, b.created_at, b.created_at
         from (select * from webhook_delivered where endpoint_id = ${endpointId} order by id desc limit ${limit}) b,
-          unnest(b.message_ids, b.event_types, b.cursors, b.response_codes, b.latencies_ms) with ordinality as u (message_id, event_type, cursor, response_code, latency_ms, n)
+          ${batchMessages}
       ) log order by id desc, n desc limit ${limit}`.execute(this.db);
     return rows.rows.map((r) => ({
       messageId: r.message_id,

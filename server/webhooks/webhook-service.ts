@@ -8,6 +8,7 @@ import type { EventStore } from '../eventstore/event-store.js';
 import { parseCursor, type Cursor, type EventMetadata } from '../eventstore/types.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { decideWebhook, type WebhookCommand } from './decide.js';
+import { batchMessages } from './delivered-batches.js';
 import { checkEndpointUrl } from './endpoint-rules.js';
 import type { EndpointQueries } from './endpoint-queries.js';
 import { sendWebhook } from './send-webhook.js';
@@ -125,7 +126,7 @@ export class WebhookService {
         select endpoint_id, message_id, event_type, cursor, 'delivered', 1, response_code, latency_ms, created_at, created_at from (
           select distinct on (u.message_id) b.endpoint_id, b.id, u.n, u.message_id, u.event_type, u.cursor, u.response_code, u.latency_ms, b.created_at
           from webhook_delivered b,
-            unnest(b.message_ids, b.event_types, b.cursors, b.response_codes, b.latencies_ms) with ordinality as u (message_id, event_type, cursor, response_code, latency_ms, n)
+            ${batchMessages}
           where b.endpoint_id = ${id} and (b.last_tx_id, b.last_position) > (${from.txId}::xid8, ${from.position}::bigint)
           order by u.message_id, b.id desc, u.n desc) latest
         order by id, n
