@@ -72,8 +72,14 @@ export function permissionsOfRole(role: string, customRoles: readonly RoleDefini
   return customRoles.find((r) => r.id === role)?.permissions ?? [];
 }
 
-export function hasPermission(permissions: readonly string[], permission: Permission): boolean {
-  return permissions.includes(permission);
+/** Permissions of which any one will do (a screen several jobs need, such as a stocktake's). */
+export type PermissionNeed = Permission | readonly Permission[];
+
+/** Who sees stocktakes (their screens, their routes, their live events): those who count and those who run counts. */
+export const SEE_STOCKTAKES: PermissionNeed = ['stock:update', 'stocktake:run'];
+
+export function hasPermission(permissions: readonly string[], need: PermissionNeed): boolean {
+  return typeof need === 'string' ? permissions.includes(need) : need.some((permission) => permissions.includes(permission));
 }
 
 /** The words a 403 uses: "You don't have permission to {verb}". */

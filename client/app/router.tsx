@@ -4,6 +4,7 @@
 // routes check permissions (redirect to /dashboard, or 'Access Denied' on /users, /roles).
 import type { ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
+import { SEE_STOCKTAKES } from '../../shared/permissions';
 import { wasSignedIn } from '../lib/auth-hint';
 import { earlyReadsParsed, readEarly } from '../lib/first-data';
 import { firstScreenReads } from './first-screen-data';
@@ -118,7 +119,7 @@ const routes: RouteObject[] = [
         ],
       },
       {
-        element: <RequirePermission permission="stock:update" otherwise="deny" />,
+        element: <RequirePermission permission={SEE_STOCKTAKES} otherwise="deny" />,
         children: [
           { path: '/stocktake', element: lazyPage(stocktake, 'StocktakeListRoute') },
           { path: '/stocktake/:id', element: lazyPage(stocktake, 'StocktakeSessionRoute') },

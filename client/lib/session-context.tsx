@@ -3,7 +3,7 @@
 // decide with permissions (never role names).
 import { createContext, useContext } from 'react';
 import type { User } from '../../shared/accounts';
-import { hasPermission, type Permission } from '../../shared/permissions';
+import { hasPermission, type Permission, type PermissionNeed } from '../../shared/permissions';
 
 export interface SessionInfo {
   user: User;
@@ -19,7 +19,7 @@ export function useSession(): SessionInfo {
 }
 
 /** True when the signed-in user has the permission. */
-export function useCan(permission: Permission): boolean {
+export function useCan(permission: PermissionNeed): boolean {
   const session = useContext(SessionContext);
   return session ? hasPermission(session.permissions, permission) : false;
 }

@@ -5,7 +5,7 @@
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerHookHandler } from 'fastify';
-import { PERMISSION_VERBS, type Permission } from '../../shared/permissions.js';
+import { hasPermission, PERMISSION_VERBS, type PermissionNeed } from '../../shared/permissions.js';
 import { DomainError, ForbiddenError, UnauthorizedError } from '../errors.js';
 import type { Principal, PrincipalResolver, PrincipalStamp } from './principal.js';
 import type { TokenVerifier } from './verify-token.js';
@@ -16,7 +16,7 @@ declare module 'fastify' {
     /** Resolves this request's principal afresh from the database (optionally on a transaction). */
     refreshPrincipal: ((db?: Kysely<any>) => Promise<Principal>) | null;
     /** The permissions requirePermission checked, to check again if the principal changes. */
-    checkedPermissions: Permission[] | null;
+    checkedPermissions: PermissionNeed[] | null;
     /** Why a cached principal, checked again, was refused: every later check refuses the same. */
     principalRefusal: unknown;
   }
@@ -133,28 +133,29 @@ function sameStamp(a: PrincipalStamp, b: PrincipalStamp): boolean {
   return a.user === b.user && a.role === b.role && a.settings === b.settings;
 }
 
-function refuseWithout(request: FastifyRequest, principal: Principal, permission: Permission): void {
-  if (principal.permissions.includes(permission)) return;
+function refuseWithout(request: FastifyRequest, principal: Principal, permission: PermissionNeed): void {
+  if (hasPermission(principal.permissions, permission)) return;
   request.log.warn(
     { uid: principal.uid, role: principal.role, permission, route: request.routeOptions.url, method: request.method },
     'permission denied',
   );
-  throw new ForbiddenError(`You don't have permission to ${PERMISSION_VERBS[permission]}`);
+  const verbs = (typeof permission === 'string' ? [permission] : permission).map((p) => PERMISSION_VERBS[p]);
+  throw new ForbiddenError(`You don't have permission to ${verbs.join(' or ')}`);
 }
 
 /**
  * An onRequest or preHandler hook that refuses with 403 unless the principal has the
- * permission. Callback-style: on every request of a guarded route, a principal that has the
- * permission passes without a promise of its own.
+ * permission (or, given several, any one of them). Callback-style: on every request of a
+ * guarded route, a principal that has the permission passes without a promise of its own.
  */
-export function requirePermission(permission: Permission): preHandlerHookHandler {
+export function requirePermission(permission: PermissionNeed): preHandlerHookHandler {
   return function (this: unknown, request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
     try {
       const principal = request.principal;
       if (!principal) throw new UnauthorizedError();
       (request.checkedPermissions ??= []).push(permission);
       // A cached principal without the permission may just have been given it: ask afresh.
-      if (!principal.permissions.includes(permission) && principal.tentative) {
+      if (!hasPermission(principal.permissions, permission) && principal.tentative) {
         confirmPrincipal(request).then(
           (fresh) => {
             try {

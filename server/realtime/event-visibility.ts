@@ -15,7 +15,7 @@
 // must carry nothing some member may not see. Stocktake events in particular carry no expected
 // quantity, difference or value (staff count blind): the API computes those on read for those
 // who may run stocktakes, and an approval's numbers are read from the `count` adjustment it posted.
-import type { Permission } from '../../shared/permissions.js';
+import { hasPermission, SEE_STOCKTAKES, type Permission } from '../../shared/permissions.js';
 
 export const Audience = {
   /** Items and categories: anyone who can view inventory. */
@@ -56,7 +56,7 @@ export function audienceMask(permissions: readonly Permission[]): number {
   if (permissions.includes('users:view') || permissions.includes('users:manage')) mask |= Audience.userManagement;
   if (permissions.includes('users:manage')) mask |= Audience.unknown;
   if (permissions.includes('settings:manage')) mask |= Audience.integrations;
-  if (permissions.includes('stock:update') || permissions.includes('stocktake:run')) mask |= Audience.stocktake;
+  if (hasPermission(permissions, SEE_STOCKTAKES)) mask |= Audience.stocktake;
   return mask;
 }
 

@@ -1,8 +1,9 @@
-// /api/stocktakes routes. Counting (and seeing sessions) is Update stock levels; starting and
-// approving is Run stocktakes. People who only count see no expected quantities (a blind
-// count: a counter who knows the expected number tends to find it). Thin: schema, permission, one call.
+// /api/stocktakes routes. Counting is Update stock levels; starting and approving is Run
+// stocktakes; seeing sessions is either (as the live feed's stocktake events are). People who
+// only count see no expected quantities (a blind count: a counter who knows the expected
+// number tends to find it). Thin: schema, permission, one call.
 import type { FastifyPluginAsync } from 'fastify';
-import { hasPermission } from '../../shared/permissions.js';
+import { hasPermission, SEE_STOCKTAKES } from '../../shared/permissions.js';
 import type { ApproveLineBody, StartStocktakeBody, SubmitCountBody } from '../../shared/stocktake.js';
 import { principalOf, requirePermission } from '../auth/auth-plugin.js';
 import { commandMeta } from '../http/command-meta.js';
@@ -30,12 +31,13 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
 ) => {
   const count = requirePermission('stock:update');
   const run = requirePermission('stocktake:run');
+  const see = requirePermission(SEE_STOCKTAKES);
   const tags = ['stocktakes'];
   const showsVariance = (request: Parameters<typeof principalOf>[0]) => hasPermission(principalOf(request).permissions, 'stocktake:run');
 
   app.get(
     '/stocktakes',
-    { onRequest: count, schema: { summary: 'Stocktake sessions, newest first', tags, response: { 200: listResponse, ...errors } } },
+    { onRequest: see, schema: { summary: 'Stocktake sessions, newest first', tags, response: { 200: listResponse, ...errors } } },
     async () => ({ stocktakes: await queries.list() }),
   );
 
@@ -59,7 +61,7 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
   app.get<WithId>(
     '/stocktakes/:id',
     {
-      onRequest: count,
+      onRequest: see,
       schema: {
         summary: 'A session: progress, counts, items counted twice with different numbers, variance and totals',
         tags,

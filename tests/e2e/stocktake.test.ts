@@ -181,4 +181,33 @@ describe('stocktake (issue 15)', BROWSER_TESTS, () => {
     await screenshot(page, 'stocktake-list');
     expect([...boss.errors, ...clerk.errors]).toEqual([]);
   });
+
+  it('lets a role that runs counts without counting start one and follow it, with no count fields', async () => {
+    const role = await server.api<{ id: string }>('POST', '/roles', manager.idToken, {
+      name: 'Count Auditor',
+      description: 'Starts and approves counts others make',
+      permissions: ['inventory:view', 'stocktake:run'],
+    });
+    const auditor = await apiAccount(server, 'Ada Auditor');
+    await server.api('PUT', `/users/${auditor.uid}/role`, manager.idToken, { role: role.id });
+    const { page, context, errors } = await openPage(browser, server);
+    await signIn(page, auditor.email!, auditor.password!);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Count' }).click();
+    await page.getByRole('heading', { name: 'Start a count' }).waitFor();
+    await page.getByLabel('Category').selectOption({ label: 'Bar (1 item)' });
+    await page.getByRole('button', { name: 'Start count' }).click();
+    await page.waitForURL('**/stocktake/*');
+    await seeText(page, '0 of 1 counted');
+    await page.getByTestId('count-row').filter({ hasText: 'Tonic Water' }).waitFor();
+    expect(await page.getByLabel('Count of Tonic Water').count()).toBe(0);
+    // Staff count it; the auditor's screen shows the count and its variance live.
+    const sessionId = page.url().split('/').at(-1)!;
+    const bar = (await server.api<StocktakeSession>('GET', `/stocktakes/${sessionId}`, manager.idToken)).lines[0]!;
+    await server.api('POST', `/stocktakes/${sessionId}/counts`, staff.idToken, { itemId: bar.itemId, counted: 28, countedAt: new Date().toISOString() });
+    await seeText(page, '1 of 1 counted', 15_000);
+    await page.getByTestId('variance-totals').waitFor();
+    await screenshot(page, 'stocktake-auditor');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -282,6 +282,30 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     expect(await quantityOf(item.id)).toBe(12);
   });
 
+  it('lets a role that runs counts without counting list and see its sessions, but not count; a role with neither sees none', async () => {
+    const auditor = await accountWithRole(server, (await call(manager, 'POST', '/api/roles', {
+      name: `Auditor ${backend.name}`,
+      description: 'Starts and approves counts others make',
+      permissions: ['inventory:view', 'stocktake:run'],
+    })).id, 'Ada Auditor');
+    const viewer = await accountWithRole(server, (await call(manager, 'POST', '/api/roles', {
+      name: `Viewer ${backend.name}`,
+      description: 'Looks only',
+      permissions: ['inventory:view'],
+    })).id, 'Vic Viewer');
+    const categoryId = await newCategory();
+    const item = await newItem(categoryId);
+    const session = await call(auditor, 'POST', '/api/stocktakes', { scope: 'category', categoryId }, 201);
+    expect((await call(auditor, 'GET', '/api/stocktakes')).stocktakes.map((s: any) => s.id)).toContain(session.id);
+    const refused = await call(auditor, 'POST', `/api/stocktakes/${session.id}/counts`, { itemId: item.id, counted: 9, countedAt: new Date().toISOString() }, 403);
+    expect(refused).toEqual({ error: "You don't have permission to update stock levels" });
+    await count(session.id, item.id, 9, new Date());
+    expect(lineOf(await call(auditor, 'GET', `/api/stocktakes/${session.id}`), item.id)).toMatchObject({ expected: 10, difference: -1 });
+    for (const path of ['/api/stocktakes', `/api/stocktakes/${session.id}`]) {
+      expect(await call(viewer, 'GET', path, undefined, 403)).toEqual({ error: "You don't have permission to update stock levels or run stocktakes" });
+    }
+  });
+
   it('documents the routes in the OpenAPI document', async () => {
     const docs = (await server.request('GET', '/api/docs')).body;
     expect(Object.keys(docs.paths)).toEqual(

@@ -1,13 +1,13 @@
 // The dock's entries, labels and who sees them (spec section 2, Shared layout). "Managers
 // only" is decided by the users:manage permission, never by the role's name.
-import { hasPermission, type Permission } from '../../../shared/permissions';
+import { hasPermission, SEE_STOCKTAKES, type PermissionNeed } from '../../../shared/permissions';
 import type { IconName } from '../../components/icons';
 
 export interface NavEntry {
   to: string;
   label: string;
   icon: IconName;
-  permission?: Permission;
+  permission?: PermissionNeed;
 }
 
 export const NAV_ENTRIES: NavEntry[] = [
@@ -16,8 +16,9 @@ export const NAV_ENTRIES: NavEntry[] = [
   { to: '/users', label: 'Users', icon: 'users', permission: 'users:manage' },
   { to: '/activity', label: 'Logs', icon: 'list' },
   { to: '/alerts', label: 'Alerts', icon: 'bell' },
-  // Stocktake (issue 15): within a staff phone's five (Setup is also in the user menu).
-  { to: '/stocktake', label: 'Count', icon: 'check-circle', permission: 'stock:update' },
+  // Stocktake (issue 15): within a staff phone's five (Setup is also in the user menu). For
+  // those who count and those who run counts (a role may have either).
+  { to: '/stocktake', label: 'Count', icon: 'check-circle', permission: SEE_STOCKTAKES },
   { to: '/roles', label: 'Roles', icon: 'shield', permission: 'users:manage' },
   { to: '/settings', label: 'Setup', icon: 'settings' },
 ];

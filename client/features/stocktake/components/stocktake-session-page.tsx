@@ -51,6 +51,8 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
   const error = useSelector(session, (s) => s.context.error);
   const writes = useSelector(session, (s) => s.context.writes);
   const canRun = useCan('stocktake:run');
+  // Someone who runs counts without counting (a role may have one and not the other) sees the session, with no count fields.
+  const canCount = useCan('stock:update');
   const waiting = useWaitingCounts(id);
   const [query, setQuery] = useState('');
   // The item a scan found; `seq` makes a second scan of the same item focus its field again.
@@ -171,7 +173,7 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
               waiting={waiting.get(line.itemId) ?? []}
               saving={savingItems.has(line.itemId)}
               highlighted={highlighted === line.itemId}
-              open={open}
+              open={open && canCount}
               onCount={(counted) => write({ kind: 'count', itemId: line.itemId, name: line.name, counted })}
             />
           ))}
