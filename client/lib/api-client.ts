@@ -97,6 +97,29 @@ export function savedCopiesServed(): number {
   return savedCopies;
 }
 
+/** Whether the latest answer was a saved copy: the screen may show one, and the header says so. */
+let lastWasSavedCopy = false;
+const savedCopyListeners = new Set<() => void>();
+
+/** True from a saved copy until the server answers again (a screen showing one reads again every few seconds). */
+export function showingSavedCopy(): boolean {
+  return lastWasSavedCopy;
+}
+
+/** Calls `listener` when showingSavedCopy changes; returns the unsubscribe (useSyncExternalStore's shape). */
+export function onSavedCopyChange(listener: () => void): () => void {
+  savedCopyListeners.add(listener);
+  return () => savedCopyListeners.delete(listener);
+}
+
+function noteAnswer(res: Response): void {
+  const saved = res.headers.has(SAVED_COPY_HEADER);
+  if (saved) savedCopies += 1;
+  if (saved === lastWasSavedCopy) return;
+  lastWasSavedCopy = saved;
+  for (const listener of savedCopyListeners) listener();
+}
+
 export class ApiClient {
   private tokenSource: TokenSource = async () => null;
   private readonly fetchImpl: typeof fetch;
@@ -159,8 +182,8 @@ export class ApiClient {
         if (!final) await this.sleep(BACKOFF_MS * attempt);
         continue;
       }
+      noteAnswer(res);
       if (res.ok) {
-        if (res.headers.has(SAVED_COPY_HEADER)) savedCopies += 1;
         if (res.status === 204) return { data: undefined as T, status: res.status, headers: res.headers };
         const parsed = await readBody(res);
         if (parsed.empty) return { data: undefined as T, status: res.status, headers: res.headers };

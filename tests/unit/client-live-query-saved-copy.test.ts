@@ -4,7 +4,8 @@
 // the very thing shown, or until the next reconnect.
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, waitFor } from 'xstate';
-import { ApiClient, SAVED_COPY_HEADER } from '../../client/lib/api-client.js';
+import { indicatorState } from '../../client/app/shell/live-indicator.js';
+import { ApiClient, onSavedCopyChange, SAVED_COPY_HEADER, showingSavedCopy } from '../../client/lib/api-client.js';
 import { createLiveQueryMachine } from '../../client/lib/live-query.machine.js';
 
 interface Stock {
@@ -59,5 +60,27 @@ describe('a live query answered with a saved copy', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(actor.getSnapshot().context.data).toEqual({ quantity: 7 });
     expect(asked()).toBe(1);
+  });
+});
+
+describe('the header while a saved copy is on screen', () => {
+  it('says "Saved copy" from a saved answer until the server answers, and "Live" again after', async () => {
+    const shown: string[] = [];
+    const stop = onSavedCopyChange(() => shown.push(indicatorState('live', showingSavedCopy())));
+    const { actor } = stockScreen([answer(10, false), answer(10, true), answer(10, true), answer(12, false)]);
+    await waitFor(actor, (s) => s.context.data?.quantity === 10);
+    expect(indicatorState('live', showingSavedCopy())).toBe('live');
+    actor.send({ type: 'REFETCH' });
+    await waitFor(actor, (s) => s.context.data?.quantity === 12, { timeout: 2000 });
+    stop();
+    // Two saved answers in a row change it once; the server's answer ends it.
+    expect(shown).toEqual(['saved', 'live']);
+    expect(showingSavedCopy()).toBe(false);
+  });
+
+  it('keeps the feed\'s own word when it is not live: offline says offline', () => {
+    expect(indicatorState('offline', true)).toBe('offline');
+    expect(indicatorState('connecting', true)).toBe('connecting');
+    expect(indicatorState('live', false)).toBe('live');
   });
 });

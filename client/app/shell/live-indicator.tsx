@@ -1,20 +1,35 @@
 // Shows whether the live feed is connected: changes by others appear on screen only then.
+// With the feed connected, a screen may still show a copy the service worker saved on this
+// device (the server took over 3 s to answer a read): the indicator says so until the
+// server answers again, so nobody takes an old number for the live one.
+import { useSyncExternalStore } from 'react';
+import { onSavedCopyChange, showingSavedCopy } from '../../lib/api-client';
 import { useFeedStatus } from '../../lib/realtime';
+import type { FeedStatus } from '../../lib/realtime-feed.machine';
 
-const LABELS = { live: 'Live', connecting: 'Reconnecting…', offline: 'Offline', stopped: 'Disconnected' } as const;
+export type IndicatorState = FeedStatus | 'saved';
+
+const LABELS = { live: 'Live', saved: 'Saved copy', connecting: 'Reconnecting…', offline: 'Offline', stopped: 'Disconnected' } as const;
 const TITLES = {
   live: 'Connected: changes by your team appear instantly',
+  saved: 'The server is slow to answer: this screen shows a copy saved on this device, read again every few seconds',
   connecting: 'Reconnecting to live updates; missed changes will be caught up',
   offline: 'Offline: no network connection; live updates resume and missed changes are caught up when it returns',
   stopped: 'Live updates stopped; reload the page to reconnect',
 } as const;
 
+/** What the indicator shows: the feed's status, but "Saved copy" while live with a saved copy on screen. */
+export function indicatorState(status: FeedStatus, savedCopy: boolean): IndicatorState {
+  return status === 'live' && savedCopy ? 'saved' : status;
+}
+
 export function LiveIndicator() {
-  const status = useFeedStatus();
+  const savedCopy = useSyncExternalStore(onSavedCopyChange, showingSavedCopy);
+  const state = indicatorState(useFeedStatus(), savedCopy);
   return (
-    <span className={`live-indicator live-${status}`} title={TITLES[status]} role="status" aria-label={`Live updates: ${LABELS[status]}`}>
+    <span className={`live-indicator live-${state}`} title={TITLES[state]} role="status" aria-label={`Live updates: ${LABELS[state]}`}>
       <span className="live-dot" aria-hidden="true" />
-      <span className="live-label">{LABELS[status]}</span>
+      <span className="live-label">{LABELS[state]}</span>
     </span>
   );
 }
