@@ -3,7 +3,7 @@
 // with retries spaced out; an endpoint moved to a new URL mid-delivery sends there from then
 // on; a server restart mid-delivery loses nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { backends, openTestStore, type TestStore } from '../helpers/backends.js';
 import { accountWithRole } from '../helpers/accounts-with-roles.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
@@ -32,9 +32,25 @@ function firstSeenVersions(received: Received[]): Map<string, number[]> {
   return byStream;
 }
 
-function expectInOrderPerStream(received: Received[]): void {
+/**
+ * Each stream's events first arrived in version order. When not, the failure says what came
+ * when, and how the log orders that stream's events (tx_id, position): whether the log or the
+ * deliverer put them out of order. (Seen twice in CI, on PGlite, at a load of about 6: a
+ * stream's version 5 arrived before 2, 3 and 4; never reproduced outside a full run.)
+ */
+async function expectInOrderPerStream(received: Received[], db: Kysely<any>): Promise<void> {
   for (const [stream, versions] of firstSeenVersions(received)) {
-    expect(versions, stream).toEqual([...versions].sort((a, b) => a - b));
+    const sorted = [...versions].sort((a, b) => a - b);
+    let story = '';
+    if (versions.join() !== sorted.join()) {
+      const arrivals = received
+        .filter((r) => r.payload.data.event.stream === stream)
+        .map((r) => `v${r.payload.data.event.streamVersion} cursor ${r.payload.data.cursor} at ${r.at}`);
+      const log = await sql<{ v: number; tx: string; position: number }>`select stream_version as v, tx_id::text as tx, position
+        from events where stream_id = ${stream} order by events.tx_id, events.position`.execute(db);
+      story = `\narrivals: ${arrivals.join('; ')}\nthe log's order: ${log.rows.map((r) => `v${r.v}@${r.tx}:${r.position}`).join(' ')}`;
+    }
+    expect(versions, `${stream}${story}`).toEqual(sorted);
   }
 }
 
@@ -113,7 +129,7 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     expect(receiver.received.every((r) => r.payload.type === 'stock.adjusted')).toBe(true);
     receiver.verifyAll(secret);
     expect(() => receiver.verifyAll(`whsec_${Buffer.from('not the secret at all, 32 bytes').toString('base64')}`)).toThrow();
-    expectInOrderPerStream(receiver.received);
+    await expectInOrderPerStream(receiver.received, store.database.db);
     // Each event's payload names its place in the log.
     expect(receiver.received[0]!.payload.data.cursor).toMatch(/^\d+:\d+$/);
   });
@@ -138,7 +154,7 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     const expected = await adjustedIds(items);
     await receiver.waitFor((r) => r.distinctIds().length >= 10, 120_000, 'all ten after recovery');
     expect(new Set(receiver.distinctIds())).toEqual(new Set(expected));
-    expectInOrderPerStream(receiver.received);
+    await expectInOrderPerStream(receiver.received, store.database.db);
     // Everything but the first message arrived once: only the message being retried repeats.
     const first = receiver.received[0]!.id;
     const counts = new Map<string, number>();
@@ -184,7 +200,7 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     const expected = await adjustedIds(items);
     await after.waitFor((r) => new Set([...before.distinctIds(), ...r.distinctIds()]).size >= expected.length, 60_000, 'every adjustment at one URL or the other');
     expect(new Set([...before.distinctIds(), ...after.distinctIds()])).toEqual(new Set(expected));
-    expectInOrderPerStream(after.received);
+    await expectInOrderPerStream(after.received, store.database.db);
   });
 
   it('a server restart in the middle of delivery loses nothing', async () => {
@@ -201,7 +217,7 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     const expected = await adjustedIds(items);
     await receiver.waitFor((r) => r.distinctIds().length >= 200, 120_000, 'every delivery after the restart');
     expect(new Set(receiver.distinctIds())).toEqual(new Set(expected));
-    expectInOrderPerStream(receiver.received);
+    await expectInOrderPerStream(receiver.received, store.database.db);
   });
 });
 
