@@ -80,6 +80,8 @@ export class WebhookDeliverer {
   private scanTimer: NodeJS.Timeout | undefined;
   private lastScanAt = 0;
   private lastTrimAt = 0;
+  /** When this instance last started a run of each endpoint due lately: the longest waiting go first. */
+  private readonly startedAt = new Map<string, number>();
   /** The feed dispatcher has handed over a batch: it runs in this process. */
   private feedRuns = false;
   private stopped = false;
@@ -169,9 +171,15 @@ export class WebhookDeliverer {
       const now = current.get(id);
       if (!now || !sameSettings(worker.run.endpoint, now)) worker.run.stop();
     }
-    for (const endpoint of due) {
+    for (const id of this.startedAt.keys()) if (!current.has(id)) this.startedAt.delete(id);
+    // Least recently started first. A caught-up endpoint is always due (its run reads, finds
+    // nothing and ends), so in the table's order the first `concurrency` of them took every
+    // slot, scan after scan, and an endpoint after them waited forever.
+    const turns = [...due].sort((a, b) => (this.startedAt.get(a.id) ?? 0) - (this.startedAt.get(b.id) ?? 0));
+    for (const endpoint of turns) {
       if (this.stopped || this.running.size >= this.options.config.concurrency) break;
       if (this.running.has(endpoint.id)) continue;
+      this.startedAt.set(endpoint.id, performance.now());
       const run = new EndpointRun(this.host, endpoint);
       const worker = { run, done: Promise.resolve() };
       this.running.set(endpoint.id, worker);

@@ -16,7 +16,7 @@ export interface ToSender {
   /** With `add`: where the job's messages go. */
   target?: SendTarget;
   add?: QueuedMessage[];
-  /** Start nothing more of this job (its unsent messages come back as null), then forget it. */
+  /** The run is over: start nothing more of this job (its unsent messages come back as null), and forget it once idle. */
   hold?: true;
 }
 
@@ -36,16 +36,30 @@ const sendOne = (target: SendTarget, m: QueuedMessage) => sendWebhook(target.url
 
 const port = parentPort;
 if (port) {
+  /**
+   * Each job's queue, kept until its run says it is over (`hold`). A queue that held itself
+   * after a failed send stays too: the run hears of the failure only with the next report,
+   * and what it hands over meanwhile must come back unsent. Forgotten early, such messages
+   * went out on a fresh queue ahead of their streams' unsent ones (a stream's version 42
+   * delivered while 7 to 41 waited for the retry), and the next run skipped them as delivered.
+   */
   const queues = new Map<number, SendQueue>();
+  /** Jobs whose run is over: their queue goes once nothing of it is in flight. */
+  const ended = new Set<number>();
   let done: FromSender['done'] = [];
   const report = () => {
     port.postMessage({ done } satisfies FromSender);
     done = [];
   };
+  const forgetIfOver = (job: number) => {
+    if (ended.has(job) && queues.get(job)?.idle !== false) {
+      queues.delete(job);
+      ended.delete(job);
+    }
+  };
   const answer = (job: number, n: number, attempt: Attempt | null) => {
     if (done.push([job, n, attempt]) === 1) setTimeout(report, REPORT_EVERY_MS);
-    const queue = queues.get(job);
-    if (queue?.held && queue.idle) queues.delete(job);
+    forgetIfOver(job);
   };
   // Nothing to abandon here: a stopping app settles what it waits for and ends this thread.
   port.on('message', (ops: ToSender[]) => {
@@ -56,9 +70,10 @@ if (port) {
         queues.set(job, queue);
       }
       if (add) queue?.add(add);
-      if (hold && queue) {
-        queue.hold();
-        if (queue.idle) queues.delete(job);
+      if (hold) {
+        queue?.hold();
+        ended.add(job);
+        forgetIfOver(job);
       }
     }
   });

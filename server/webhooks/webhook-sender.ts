@@ -48,6 +48,8 @@ interface Job {
   /** Handed over, not answered: by message number. */
   waiting: Map<number, { ref: unknown; started: number }>;
   held: boolean;
+  /** Messages went to the thread: it has a queue for this job to forget at the end. */
+  posted: boolean;
 }
 
 export class WebhookSender {
@@ -64,7 +66,7 @@ export class WebhookSender {
   /** Opens a queue; `answered` gets each batch of answers (in no particular order across streams). */
   queue<T>(target: SendTarget, answered: (answers: Array<[T, Attempt | null]>) => void): OutQueue<T> {
     const id = ++this.lastJob;
-    const job: Job = { answered: answered as Job['answered'], waiting: new Map(), held: false };
+    const job: Job = { answered: answered as Job['answered'], waiting: new Map(), held: false, posted: false };
     this.jobs.set(id, job);
     return {
       add: (messages) => {
@@ -80,13 +82,15 @@ export class WebhookSender {
           job.waiting.set(n, { ref, started });
           add.push({ n, id: messageId, stream, body });
         }
+        job.posted = true;
         this.post({ job: id, target, add });
       },
       hold: () => {
         if (job.held) return;
         job.held = true;
         if (job.waiting.size === 0) this.jobs.delete(id);
-        else this.post({ job: id, hold: true });
+        // The thread keeps the job's queue until told (sender-thread.ts), even an idle one.
+        if (job.posted) this.post({ job: id, hold: true });
       },
     };
   }

@@ -1,6 +1,6 @@
 // A real HTTP endpoint for webhook tests: records every request it gets (headers, body,
 // time, what it answered) and can be told to fail: refuse connections (closed), answer 500
-// or 429, or answer only after a delay. It keeps its port across close and reopen.
+// or 429, or answer only after a delay (always, or now and then). It keeps its port across close and reopen.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -16,7 +16,12 @@ export interface Received {
   answered: number;
 }
 
-export type Mode = { kind: 'ok' } | { kind: 'status'; status: number; retryAfter?: string } | { kind: 'slow'; delayMs: number };
+export type Mode =
+  | { kind: 'ok' }
+  | { kind: 'status'; status: number; retryAfter?: string }
+  | { kind: 'slow'; delayMs: number }
+  /** Every `every`th request is answered after `delayMs`, the rest at once. */
+  | { kind: 'slowEvery'; every: number; delayMs: number };
 
 export interface Receiver {
   url: string;
@@ -73,6 +78,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
             res.end('{}');
           };
           if (mode.kind === 'slow') setTimeout(answer, mode.delayMs);
+          else if (mode.kind === 'slowEvery' && receiver.received.length % mode.every === 0) setTimeout(answer, mode.delayMs);
           else answer();
         });
       });

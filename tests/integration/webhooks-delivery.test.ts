@@ -219,6 +219,37 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     expect(new Set(receiver.distinctIds())).toEqual(new Set(expected));
     await expectInOrderPerStream(receiver.received, store.database.db);
   });
+
+  it('answers lost to timeouts now and then while adjustments keep coming: every item still first arrives in order, none missing', async () => {
+    // A run hears of a failed send a moment after the sender thread held its queue; what it
+    // handed over meanwhile must come back unsent. (It once went out on a fresh queue, ahead
+    // of its stream's messages waiting for the retry, and was then skipped as delivered.)
+    await server.close();
+    server = await startTestServer(backend, { store, env: { ...FAST_WEBHOOKS, WEBHOOK_TIMEOUT_MS: '100' } });
+    const { receiver } = await receiverFor(['stock.adjusted']);
+    receiver.mode = { kind: 'slowEvery', every: 25, delayMs: 250 };
+    const items = await createItems(10, 'Lost');
+    await adjust(items, 300, 4);
+    const expected = await adjustedIds(items);
+    await receiver.waitFor((r) => r.distinctIds().length >= 300, 120_000, 'all 300 despite the lost answers');
+    expect(receiver.received.filter((r) => r.answered === 200).length).toBeGreaterThan(300); // some were sent again
+    expect(new Set(receiver.distinctIds())).toEqual(new Set(expected));
+    await expectInOrderPerStream(receiver.received, store.database.db);
+  });
+
+  it('more endpoints than WEBHOOK_CONCURRENCY take turns: each gets every event', async () => {
+    // The earlier tests' endpoints are still there and caught up: always due, they once took
+    // the only slot scan after scan, and endpoints after them in the table got nothing.
+    await server.close();
+    server = await startTestServer(backend, { store, env: { ...FAST_WEBHOOKS, WEBHOOK_CONCURRENCY: '1' } });
+    const hooks = await Promise.all([1, 2, 3].map(() => receiverFor(['stock.adjusted'])));
+    const items = await createItems(2, 'Turns');
+    await adjust(items, 20, 2);
+    const expected = await adjustedIds(items);
+    for (const { receiver } of hooks) {
+      await receiver.waitFor((r) => expected.every((id) => r.distinctIds().includes(id)), 60_000, 'every adjustment at each endpoint');
+    }
+  });
 });
 
 async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
