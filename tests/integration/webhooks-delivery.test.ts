@@ -35,8 +35,9 @@ function firstSeenVersions(received: Received[]): Map<string, number[]> {
 /**
  * Each stream's events first arrived in version order. When not, the failure says what came
  * when, and how the log orders that stream's events (tx_id, position): whether the log or the
- * deliverer put them out of order. (Seen twice in CI, on PGlite, at a load of about 6: a
- * stream's version 5 arrived before 2, 3 and 4; never reproduced outside a full run.)
+ * deliverer put them out of order. (Twice in CI at a load of about 6, a stream's version 5
+ * arrived before 2, 3 and 4: the deliverer's, after an answer lost to a timeout; see the
+ * test of lost answers below.)
  */
 async function expectInOrderPerStream(received: Received[], db: Kysely<any>): Promise<void> {
   for (const [stream, versions] of firstSeenVersions(received)) {
