@@ -31,6 +31,12 @@ interface Scratch {
   scratch: string;
 }
 
+/** Where a chunk of the replay got to, and how many events it replayed (fewer than CHUNK: the end). */
+interface Chunk {
+  after: Cursor;
+  count: number;
+}
+
 function projectionTables(store: EventStore): string[] {
   return [...new Set(store.projections.flatMap((p) => p.tables))];
 }
@@ -53,7 +59,7 @@ async function createScratch(store: EventStore): Promise<Scratch> {
 const dropScratch = (store: EventStore, { scratch }: Scratch) => sql`drop schema if exists ${sql.id(scratch)} cascade`.execute(store.db);
 
 /** Replays up to CHUNK events after `after` into the scratch tables, inside `trx`; returns where it got to and how many it replayed. */
-async function replayChunk(store: EventStore, trx: Transaction, { live, scratch }: Scratch, after: Cursor): Promise<{ after: Cursor; count: number }> {
+async function replayChunk(store: EventStore, trx: Transaction, { live, scratch }: Scratch, after: Cursor): Promise<Chunk> {
   // Projections use unqualified names: the scratch tables now come first, events stay live.
   await sql.raw(`set local search_path to "${scratch}", "${live}", public`).execute(trx);
   // ORDER BY names the table: the bare name would be the tx_id::text alias (1000 before 999).
@@ -70,32 +76,33 @@ async function replayChunk(store: EventStore, trx: Transaction, { live, scratch 
   return { after: reached, count: rows.rows.length };
 }
 
-/** Replays every event from `after` on inside `trx`, a chunk at a time. */
-async function replayRest(store: EventStore, trx: Transaction, names: Scratch, after: Cursor): Promise<Cursor> {
+/**
+ * Replays every event after `after` into the scratch tables, a chunk at a time, each chunk
+ * in the transaction `inTransaction` gives it (its own, or one shared); returns where it got to.
+ */
+async function replayFrom(
+  store: EventStore,
+  names: Scratch,
+  after: Cursor,
+  inTransaction: (work: (trx: Transaction) => Promise<Chunk>) => Promise<Chunk>,
+): Promise<Cursor> {
   for (;;) {
-    const chunk = await replayChunk(store, trx, names, after);
+    const chunk = await inTransaction((trx) => replayChunk(store, trx, names, after));
     after = chunk.after;
     if (chunk.count < CHUNK) return after;
   }
 }
 
-/** Replays the whole log into the scratch tables, a transaction per chunk; returns where it got to. */
-async function replayAll(store: EventStore, names: Scratch): Promise<Cursor> {
-  let after = START;
-  for (;;) {
-    const chunk = await store.db.transaction().execute((trx) => replayChunk(store, trx, names, after));
-    after = chunk.after;
-    if (chunk.count < CHUNK) return after;
-  }
-}
+/** A transaction of its own for each chunk. */
+const ownTransaction = (store: EventStore) => <T>(work: (trx: Transaction) => Promise<T>) => store.db.transaction().execute(work);
 
 export async function rebuildProjections(store: EventStore): Promise<void> {
   const names = await createScratch(store);
   try {
-    const after = await replayAll(store, names);
+    const after = await replayFrom(store, names, START, ownTransaction(store));
     // What was written meanwhile, and the swap, in one transaction.
     await store.db.transaction().execute(async (trx) => {
-      await replayRest(store, trx, names, after);
+      await replayFrom(store, names, after, (work) => work(trx));
       for (const table of projectionTables(store)) {
         await sql`drop table ${sql.id(names.live, table)}`.execute(trx);
         await sql`alter table ${sql.id(names.scratch, table)} set schema ${sql.id(names.live)}`.execute(trx);
@@ -112,7 +119,7 @@ export async function verifyProjections(store: EventStore): Promise<TableDiffere
   const names = await createScratch(store);
   const { live, scratch } = names;
   try {
-    await replayAll(store, names);
+    await replayFrom(store, names, START, ownTransaction(store));
     const differences: TableDifference[] = [];
     for (const table of projectionTables(store)) {
       const count = async (a: string, b: string) =>

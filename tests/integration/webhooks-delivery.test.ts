@@ -233,7 +233,7 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     await adjust(items, 300, 4);
     const expected = await adjustedIds(items);
     await receiver.waitFor((r) => r.distinctIds().length >= 300, 120_000, 'all 300 despite the lost answers');
-    expect(receiver.received.filter((r) => r.answered === 200).length).toBeGreaterThan(300); // some were sent again
+    expect(receiver.received.length).toBeGreaterThan(300); // answers were lost: some went twice
     expect(new Set(receiver.distinctIds())).toEqual(new Set(expected));
     await expectInOrderPerStream(receiver.received, store.database.db);
   });
