@@ -280,4 +280,26 @@ describe('spec gaps (issue 11)', BROWSER_TESTS, () => {
     await screenshot(auditorPage.page, 'spec-gaps-user-menu-custom-role');
     await auditorPage.context.close();
   }, 60_000);
+
+  it("says 'Saved copy' in the header while a screen shows the service worker's saved copy, and 'Live' once the server answers", async () => {
+    const page = staffPage.page;
+    const indicator = page.locator('.live-indicator');
+    await page.goto(`/inventory/category/${drinks.id}`);
+    await seeText(page, 'Cold Brew');
+    await expect.poll(() => indicator.getAttribute('aria-label'), { timeout: 15_000 }).toBe('Live updates: Live');
+    // The category's reads come back as the service worker marks a copy from its cache.
+    const marked = `**/api/categories/${drinks.id}**`;
+    await page.route(marked, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'x-stockroom-saved-copy': '1' } });
+    });
+    await page.reload();
+    await seeText(page, 'Cold Brew');
+    await expect.poll(() => indicator.getAttribute('aria-label'), { timeout: 15_000 }).toBe('Live updates: Saved copy');
+    expect(await indicator.getAttribute('title')).toContain('shows a copy saved on this device');
+    await screenshot(page, 'spec-gaps-saved-copy');
+    // The server answers again: the screen's next read (every 5 s) brings the header back to Live.
+    await page.unroute(marked);
+    await expect.poll(() => indicator.getAttribute('aria-label'), { timeout: 20_000 }).toBe('Live updates: Live');
+  }, 60_000);
 });
