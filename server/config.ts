@@ -155,6 +155,14 @@ export function loadConfig(env: Env = process.env): Config {
       `FIREBASE_PROJECT_ID "${firebaseProjectId}" is a demo project: it only works with FIREBASE_AUTH_EMULATOR_HOST set`,
     );
   }
+  // Demo accounts have published passwords (manager123): only ever in the emulator's throwaway
+  // accounts, never in a real Firebase project, whatever the database.
+  const seedDemo = bool(env, 'SEED_DEMO', Boolean(authEmulatorHost) && !databaseUrl);
+  if (seedDemo && !authEmulatorHost) {
+    throw new ConfigError(
+      `SEED_DEMO is on but FIREBASE_AUTH_EMULATOR_HOST is not set: demo accounts with known passwords would be created in the real Firebase project "${firebaseProjectId}". Unset SEED_DEMO, or use the auth emulator`,
+    );
+  }
   const port = intIn(env, 'PORT', 3000, 0, 65535);
   // Emulator tokens are unsigned, so an emulator-backed server stays on loopback unless told otherwise.
   const host = env.HOST || (authEmulatorHost ? '127.0.0.1' : '0.0.0.0');
@@ -182,7 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     rateLimitPerMinute: intIn(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 1_000_000),
     trustProxy: trustProxy(env),
-    seedDemo: bool(env, 'SEED_DEMO', !databaseUrl),
+    seedDemo,
     shutdownTimeoutMs: intIn(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     shutdownDrainMs: intIn(env, 'SHUTDOWN_DRAIN_MS', 1000, 0, 60_000),
     pgliteVacuumEveryMs: intIn(env, 'PGLITE_VACUUM_EVERY_MS', 3_600_000, 0, 7 * 24 * 3_600_000),

@@ -3,6 +3,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { loadConfig } from '../../server/config.js';
+
+/** Compose's ${VAR:-default} and ${VAR:?message} with the given variables (the rest take their default). */
+function interpolate(environment: Record<string, string>, vars: Record<string, string>): Record<string, string> {
+  const value = (text: string) =>
+    text.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_all, name: string, kind?: string, rest?: string) => {
+      if (vars[name] !== undefined) return vars[name]!;
+      if (kind === '-') return rest ?? '';
+      throw new Error(`compose needs ${name}`);
+    });
+  return Object.fromEntries(Object.entries(environment).map(([key, text]) => [key, value(String(text))]));
+}
 
 const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8'));
 const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
@@ -30,6 +42,26 @@ describe('docker-compose.yml', () => {
     expect(compose.services['auth-emulator'].build.target).toBe('auth-emulator');
     expect(compose.services['auth-emulator'].ports.every((p: string) => p.startsWith('127.0.0.1:'))).toBe(true);
     expect(compose.services['app-demo'].environment.FIREBASE_AUTH_EMULATOR_HOST).toBe('auth-emulator:9099');
+  });
+
+  it("gives the demo app a database of its own: its seeded demo manager never lands in production's store", () => {
+    const demo = compose.services['app-demo'];
+    const demoDb = compose.services['demo-db'];
+    expect(demoDb.profiles).toEqual(['demo']);
+    expect(demo.depends_on.db).toBeUndefined();
+    expect(demo.depends_on['demo-db'].condition).toBe('service_healthy');
+    expect(new URL(demo.environment.DATABASE_URL).host).toBe('demo-db:5432');
+    expect(demoDb.volumes).toEqual(['pgdata-demo:/var/lib/postgresql/data']);
+    expect(demoDb.ports).toBeUndefined();
+    expect(Object.keys(compose.volumes)).toContain('pgdata-demo');
+  });
+
+  it('seeds demo accounts only in the emulator-backed demo app, and its environment passes the config check', () => {
+    const production = loadConfig(interpolate(compose.services.app.environment, { FIREBASE_PROJECT_ID: 'acme-stockroom', FIREBASE_API_KEY: 'AIza-key' }));
+    expect(production.seedDemo).toBe(false);
+    const demo = loadConfig(interpolate(compose.services['app-demo'].environment, {}));
+    expect(demo.seedDemo).toBe(true);
+    expect(demo.authEmulatorHost).toBe('auth-emulator:9099');
   });
 
   it('every build target names a stage of the Dockerfile', () => {
