@@ -36,8 +36,10 @@ export interface Config {
 
 /** Outgoing webhooks (server/webhooks): timings are settings so tests run in seconds. */
 export interface WebhookConfig {
-  /** Plain http to localhost/127.0.0.1 allowed (emulator or demo mode only). */
+  /** Plain http to localhost/127.0.0.1 allowed (emulator or demo mode only); also loopback addresses, refused otherwise (server/webhooks/private-address.ts). */
   allowLocalHttp: boolean;
+  /** Host names answered from this list instead of DNS when connecting (tests set it in code; never read from the environment). */
+  hostOverrides?: Record<string, string[]>;
   /** Most time one delivery may take before it counts as a timeout. */
   timeoutMs: number;
   /** First retry delay; each later one doubles (with jitter) up to maxDelayMs. */

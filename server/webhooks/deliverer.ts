@@ -90,7 +90,7 @@ export class WebhookDeliverer {
 
   constructor(private readonly options: DelivererOptions) {
     this.cursors = new CursorStore(options.db, this.owner, options.config.leaseMs);
-    this.sender = new WebhookSender(this.stopping.signal);
+    this.sender = new WebhookSender(this.stopping.signal, { allowLoopback: options.config.allowLocalHttp, hosts: options.config.hostOverrides });
     this.host = {
       store: options.store,
       db: options.db,

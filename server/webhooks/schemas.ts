@@ -13,7 +13,7 @@ export const endpointIdParams = namingParams(
 
 const subscription = { type: 'string', enum: ['*', ...WEBHOOK_EVENT_KEYS] } as const;
 const fieldProperties = {
-  url: { type: 'string', minLength: 1, maxLength: 2000, description: 'https (http to localhost only in emulator/demo mode)' },
+  url: { type: 'string', minLength: 1, maxLength: 2000, description: 'https (http to localhost only in emulator/demo mode); never a private or local address (loopback only in emulator/demo mode), checked again on the resolved address when sending' },
   description: { type: 'string', maxLength: 200 },
   eventTypes: { type: 'array', items: subscription, minItems: 1, uniqueItems: true, description: "'*' for every type" },
   categoryIds: { type: 'array', items: { type: 'string', format: 'uuid' }, uniqueItems: true, maxItems: 100, description: 'empty: every category' },

@@ -10,6 +10,7 @@
 // fresh one (Node's documented pattern for that race).
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { RefusedAddress, type ConnectGuard } from './connect-guard.js';
 import { postJson, TimedOut, type Answer } from './webhook-http.js';
 
 export interface Attempt {
@@ -50,10 +51,11 @@ export function signWebhook(secret: string, id: string, timestamp: Date, body: s
 }
 
 /**
- * Sends `message` to `url`. A stopping instance does not wait for the answer: the sender
- * thread's owner (webhook-sender.ts) reports such sends as abandoned.
+ * Sends `message` to `url`, connecting only where `guard` allows (connect-guard.ts). A
+ * stopping instance does not wait for the answer: the sender thread's owner
+ * (webhook-sender.ts) reports such sends as abandoned.
  */
-export async function sendWebhook(url: string, secret: string, message: Message, timeoutMs: number): Promise<Attempt> {
+export async function sendWebhook(url: string, secret: string, message: Message, timeoutMs: number, guard: ConnectGuard): Promise<Attempt> {
   const timestamp = new Date();
   const headers: Array<[string, string]> = [
     ['user-agent', 'Stockroom-Webhooks/1'],
@@ -66,10 +68,10 @@ export async function sendWebhook(url: string, secret: string, message: Message,
   try {
     let answer: Answer;
     try {
-      answer = await postJson(url, headers, message.body, deadline);
+      answer = await postJson(url, headers, message.body, deadline, guard);
     } catch (error) {
       if (!(error as { reusedSocket?: boolean }).reusedSocket) throw error;
-      answer = await postJson(url, headers, message.body, deadline, true);
+      answer = await postJson(url, headers, message.body, deadline, guard, true);
     }
     const latencyMs = Math.round(performance.now() - started);
     const ok = answer.status >= 200 && answer.status < 300;
@@ -90,7 +92,9 @@ export async function sendWebhook(url: string, secret: string, message: Message,
       status: null,
       latencyMs,
       retryAfterMs: null,
-      error: error instanceof TimedOut ? `Timed out after ${timeoutMs} ms` : `Network error: ${e.code ?? e.message}`,
+      // A refused target is retried like a network error (its DNS may be fixed), and the
+      // endpoint is switched off once it has failed for the whole retry window.
+      error: error instanceof RefusedAddress ? error.message : error instanceof TimedOut ? `Timed out after ${timeoutMs} ms` : `Network error: ${e.code ?? e.message}`,
     };
   }
 }

@@ -6,7 +6,8 @@
 // of its loop, and answers are reported every REPORT_EVERY_MS, not one by one (each
 // crossing wakes the other thread and cost the app's loop about 60 us; per message, that
 // was more than the message's delivery log row).
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { connectGuard, type ConnectPolicy } from './connect-guard.js';
 import { sendWebhook, type Attempt } from './send-webhook.js';
 import { SendQueue, type QueuedMessage, type SendTarget } from './send-queue.js';
 
@@ -32,7 +33,10 @@ export interface FromSender {
  */
 const REPORT_EVERY_MS = 20;
 
-const sendOne = (target: SendTarget, m: QueuedMessage) => sendWebhook(target.url, target.secret, { id: m.id, body: m.body }, target.timeoutMs);
+/** Where this thread may connect: the app's policy, given when it started the thread (webhook-sender.ts). */
+const guard = connectGuard((workerData as ConnectPolicy | null) ?? { allowLoopback: false });
+
+const sendOne = (target: SendTarget, m: QueuedMessage) => sendWebhook(target.url, target.secret, { id: m.id, body: m.body }, target.timeoutMs, guard);
 
 const port = parentPort;
 if (port) {

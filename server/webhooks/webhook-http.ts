@@ -9,8 +9,14 @@
 // keep-alive timeout. A request that meets a reused connection closed by the receiver
 // meanwhile (no byte of an answer) fails with `reusedSocket` set, for the caller to send once
 // more on a fresh one (the race node:http documents as well).
+//
+// Every new connection first goes through the caller's ConnectGuard (connect-guard.ts): the
+// host's addresses are resolved and checked before any socket exists, and the socket gets
+// exactly those. Kept-alive connections are pooled per guard, so one made under a guard
+// that allows loopback is never reused under one that does not.
 import net from 'node:net';
 import tls from 'node:tls';
+import { checkedAddresses, fixedLookup, type ConnectGuard, type ResolvedAddress } from './connect-guard.js';
 
 export interface Answer {
   status: number;
@@ -27,6 +33,7 @@ const MAX_HEAD_BYTES = 64 * 1024;
 const MAX_ORIGINS = 1000;
 
 interface Origin {
+  guard: ConnectGuard;
   secure: boolean;
   host: string;
   port: number;
@@ -42,6 +49,9 @@ interface Target {
 
 const origins = new Map<string, Origin>();
 const targets = new Map<string, Target>();
+/** A number per guard, for the pools' keys. */
+const guardIds = new WeakMap<ConnectGuard, number>();
+let lastGuardId = 0;
 let sweeper: NodeJS.Timeout | null = null;
 
 class NetworkError extends Error {
@@ -80,10 +90,16 @@ class Connection {
   private chunkState: 'size' | 'data' | 'data-end' | 'trailer' = 'size';
   private line = '';
 
-  constructor(private readonly origin: Origin) {
+  /** `addresses`: the host's, checked by the origin's guard; the socket connects to these and resolves nothing. */
+  constructor(
+    private readonly origin: Origin,
+    addresses: ResolvedAddress[],
+  ) {
+    // The host name stays the socket's host, for TLS's server name and certificate check.
+    const lookup = fixedLookup(addresses);
     this.socket = origin.secure
-      ? tls.connect({ host: origin.host, port: origin.port, servername: net.isIP(origin.host) ? undefined : origin.host, ALPNProtocols: ['http/1.1'] })
-      : net.connect({ host: origin.host, port: origin.port });
+      ? tls.connect({ host: origin.host, port: origin.port, lookup, servername: net.isIP(origin.host) ? undefined : origin.host, ALPNProtocols: ['http/1.1'] })
+      : net.connect({ host: origin.host, port: origin.port, lookup });
     this.socket.setNoDelay(true);
     this.socket.on('data', (data: Buffer) => this.onData(data));
     this.socket.on('error', (error: NodeJS.ErrnoException) => this.close(new NetworkError(error.message, error.code ?? 'ERR_SOCKET', this.reusedAndSilent(error.code))));
@@ -280,41 +296,45 @@ function sweep(): void {
   }
 }
 
-function targetOf(url: string): Target {
-  let target = targets.get(url);
+function targetOf(url: string, guard: ConnectGuard): Target {
+  let guardId = guardIds.get(guard);
+  if (guardId === undefined) guardIds.set(guard, (guardId = ++lastGuardId));
+  const targetKey = `${guardId} ${url}`;
+  let target = targets.get(targetKey);
   if (target) return target;
   const parsed = new URL(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new NetworkError(`Unsupported protocol ${parsed.protocol}`, 'ERR_PROTOCOL');
   const secure = parsed.protocol === 'https:';
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   const port = Number(parsed.port) || (secure ? 443 : 80);
-  const key = `${parsed.protocol}//${host}:${port}`;
+  const key = `${guardId} ${parsed.protocol}//${host}:${port}`;
   let origin = origins.get(key);
   if (!origin) {
     if (origins.size >= MAX_ORIGINS) {
       for (const o of origins.values()) for (const c of o.idle) c.close(null);
       origins.clear();
     }
-    origin = { secure, host, port, idle: [] };
+    origin = { guard, secure, host, port, idle: [] };
     origins.set(key, origin);
   }
   if (targets.size >= MAX_ORIGINS) targets.clear();
   // The URL parser leaves no CR, LF or space in the path or host.
   target = { origin, prefix: `POST ${parsed.pathname}${parsed.search} HTTP/1.1\r\nhost: ${parsed.host}\r\n` };
-  targets.set(url, target);
+  targets.set(targetKey, target);
   return target;
 }
 
 /**
  * POSTs a JSON body with the given extra headers (names and values plain ASCII, no line
  * breaks) and reads the answer within `deadline` (a Date.now() time), on a kept-alive
- * connection unless `fresh`. Rejects with TimedOut or an error carrying a `code` (and
- * `reusedSocket` for the race described above).
+ * connection unless `fresh`; a new connection only to addresses `guard` allows. Rejects
+ * with TimedOut, RefusedAddress, or an error carrying a `code` (and `reusedSocket` for the
+ * race described above).
  */
-export function postJson(url: string, headers: Array<[string, string]>, body: string, deadline: number, fresh = false): Promise<Answer> {
+export function postJson(url: string, headers: Array<[string, string]>, body: string, deadline: number, guard: ConnectGuard, fresh = false): Promise<Answer> {
   let target: Target;
   try {
-    target = targetOf(url);
+    target = targetOf(url, guard);
   } catch (error) {
     return Promise.reject(error instanceof NetworkError ? error : new NetworkError(`Invalid URL ${url}`, 'ERR_INVALID_URL'));
   }
@@ -334,8 +354,28 @@ export function postJson(url: string, headers: Array<[string, string]>, body: st
     connection.close(null);
     connection = origin.idle.pop();
   }
-  connection?.socket.ref();
-  return (connection ?? new Connection(origin)).send(request, deadline);
+  if (connection) {
+    connection.socket.ref();
+    return connection.send(request, deadline);
+  }
+  return beforeDeadline(checkedAddresses(origin.host, origin.guard), deadline).then((addresses) => new Connection(origin, addresses).send(request, deadline));
+}
+
+/** The name's resolution counts against the message's timeout (a lookup cannot be cancelled; its late answer is dropped). */
+function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new TimedOut()), Math.max(0, deadline - Date.now()));
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Closes every idle connection (tests, shutdown). */

@@ -12,6 +12,7 @@
 // ends the thread. If the thread dies, the messages it held come back as network errors
 // (retried with backoff, like any) and the next queue starts a new one.
 import { Worker } from 'node:worker_threads';
+import type { ConnectPolicy } from './connect-guard.js';
 import type { Attempt } from './send-webhook.js';
 import type { QueuedMessage, SendTarget } from './send-queue.js';
 import type { FromSender, ToSender } from './sender-thread.js';
@@ -59,7 +60,11 @@ export class WebhookSender {
   private lastJob = 0;
   private lastMessage = 0;
 
-  constructor(private readonly signal: AbortSignal) {
+  constructor(
+    private readonly signal: AbortSignal,
+    /** Where the thread may connect (connect-guard.ts). */
+    private readonly policy: ConnectPolicy,
+  ) {
     signal.addEventListener('abort', () => this.settleAll(ABANDONED), { once: true });
   }
 
@@ -115,7 +120,7 @@ export class WebhookSender {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./sender-thread-boot.mjs', import.meta.url));
+    const worker = new Worker(new URL('./sender-thread-boot.mjs', import.meta.url), { workerData: this.policy });
     // The app's server keeps the process alive; a stopping process does not wait for this thread.
     worker.unref();
     worker.on('message', ({ done }: FromSender) => {

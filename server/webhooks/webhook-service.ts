@@ -9,6 +9,7 @@ import { parseCursor, type Cursor, type EventMetadata } from '../eventstore/type
 import { NotFoundError, ValidationError } from '../errors.js';
 import { decideWebhook, type WebhookCommand } from './decide.js';
 import { batchMessages } from './delivered-batches.js';
+import type { ConnectGuard } from './connect-guard.js';
 import { checkEndpointUrl } from './endpoint-rules.js';
 import type { EndpointQueries } from './endpoint-queries.js';
 import { sendWebhook } from './send-webhook.js';
@@ -16,6 +17,8 @@ import { testPayload } from './webhook-payload.js';
 
 export interface WebhookServiceOptions {
   allowLocalHttp: boolean;
+  /** Where a test message may connect (the deliverer's sender thread has the same policy). */
+  guard: ConnectGuard;
   timeoutMs: number;
   /** Called after a change that may give the deliverer work (enable, replay). */
   wake(): void;
@@ -160,7 +163,7 @@ export class WebhookService {
     const messageId = `msg_test_${randomUUID()}`;
     await sql`insert into webhook_deliveries (endpoint_id, message_id, event_type, test, status, attempts)
       values (${id}, ${messageId}, 'webhook.test', true, 'pending', 0)`.execute(this.db);
-    void sendWebhook(target.url, target.secret, { id: messageId, body: testPayload(id, new Date()) }, this.options.timeoutMs).then((attempt) =>
+    void sendWebhook(target.url, target.secret, { id: messageId, body: testPayload(id, new Date()) }, this.options.timeoutMs, this.options.guard).then((attempt) =>
       sql`update webhook_deliveries set status = ${attempt.ok ? 'delivered' : 'failed'}, attempts = 1,
           response_code = ${attempt.status}, latency_ms = ${attempt.latencyMs}, error = ${attempt.error}, updated_at = now()
         where endpoint_id = ${id} and message_id = ${messageId}`.execute(this.db).catch(() => undefined),

@@ -3,6 +3,7 @@
 // it closes.
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app.js';
+import { connectGuard } from './connect-guard.js';
 import { WebhookDeliverer } from './deliverer.js';
 import { EndpointQueries } from './endpoint-queries.js';
 import { webhookRoutes } from './routes.js';
@@ -20,6 +21,7 @@ export const webhooksFeature: FastifyPluginAsync<{ ctx: AppContext }> = async (a
   });
   const webhooks = new WebhookService(database.db, store, new EndpointQueries(database.db), {
     allowLocalHttp: settings.allowLocalHttp,
+    guard: connectGuard({ allowLoopback: settings.allowLocalHttp, hosts: settings.hostOverrides }),
     timeoutMs: settings.timeoutMs,
     wake: () => deliverer.wake(),
   });

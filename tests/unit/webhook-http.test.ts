@@ -5,10 +5,13 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
+import { connectGuard } from '../../server/webhooks/connect-guard.js';
 import { sendWebhook } from '../../server/webhooks/send-webhook.js';
 import { closeIdleConnections } from '../../server/webhooks/webhook-http.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+/** These receivers listen on 127.0.0.1: loopback allowed, as in emulator/demo mode. */
+const LOCAL = connectGuard({ allowLoopback: true });
 const closers: Array<() => Promise<void>> = [];
 
 afterEach(async () => {
@@ -77,7 +80,7 @@ describe('sendWebhook over the lean HTTP client', () => {
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         while (next < 200) {
-          const attempt = await sendWebhook(`http://127.0.0.1:${port}/in/hook?a=b`, SECRET, message(next++), 5000);
+          const attempt = await sendWebhook(`http://127.0.0.1:${port}/in/hook?a=b`, SECRET, message(next++), 5000, LOCAL);
           expect(attempt).toMatchObject({ ok: true, status: 200, error: null });
         }
       }),
@@ -107,7 +110,7 @@ describe('sendWebhook over the lean HTTP client', () => {
       for (const pieces of [1, 7, answer.length]) {
         const server = await rawServer(answer, pieces);
         for (let i = 0; i < 3; i++) {
-          const attempt = await sendWebhook(server.url, SECRET, message(i), 2000);
+          const attempt = await sendWebhook(server.url, SECRET, message(i), 2000, LOCAL);
           expect(attempt.ok, `${JSON.stringify(answer)} in ${pieces}: ${attempt.error}`).toBe(true);
         }
         // Complete answers keep the connection.
@@ -117,31 +120,31 @@ describe('sendWebhook over the lean HTTP client', () => {
     }
     // No length: the body ends with the connection, which is not reused.
     const closing = await rawServer('HTTP/1.0 200 OK\r\n\r\nbye');
-    for (let i = 0; i < 2; i++) expect((await sendWebhook(closing.url, SECRET, message(i), 2000)).ok).toBe(true);
+    for (let i = 0; i < 2; i++) expect((await sendWebhook(closing.url, SECRET, message(i), 2000, LOCAL)).ok).toBe(true);
     expect(closing.connections()).toBe(2);
     const closed = await rawServer('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}');
-    for (let i = 0; i < 2; i++) expect((await sendWebhook(closed.url, SECRET, message(i), 2000)).ok).toBe(true);
+    for (let i = 0; i < 2; i++) expect((await sendWebhook(closed.url, SECRET, message(i), 2000, LOCAL)).ok).toBe(true);
     expect(closed.connections()).toBe(2);
   });
 
   it('tells apart what to retry: 429 with Retry-After, 5xx, 4xx, timeouts, refused connections', async () => {
     const busy = await rawServer('HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nContent-Length: 0\r\n\r\n');
-    expect(await sendWebhook(busy.url, SECRET, message(1), 2000)).toMatchObject({ ok: false, retryable: true, status: 429, retryAfterMs: 7000 });
+    expect(await sendWebhook(busy.url, SECRET, message(1), 2000, LOCAL)).toMatchObject({ ok: false, retryable: true, status: 429, retryAfterMs: 7000 });
     const broken = await rawServer('HTTP/1.1 503 Unavailable\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
-    expect(await sendWebhook(broken.url, SECRET, message(1), 2000)).toMatchObject({ ok: false, retryable: true, status: 503 });
+    expect(await sendWebhook(broken.url, SECRET, message(1), 2000, LOCAL)).toMatchObject({ ok: false, retryable: true, status: 503 });
     const refusing = await rawServer('HTTP/1.1 410 Gone\r\nContent-Length: 0\r\n\r\n');
-    expect(await sendWebhook(refusing.url, SECRET, message(1), 2000)).toMatchObject({ ok: false, retryable: false, status: 410 });
+    expect(await sendWebhook(refusing.url, SECRET, message(1), 2000, LOCAL)).toMatchObject({ ok: false, retryable: false, status: 410 });
     const silent = net.createServer(() => undefined);
     const silentPort = await listen(silent);
     const started = performance.now();
-    const timedOut = await sendWebhook(`http://127.0.0.1:${silentPort}/`, SECRET, message(1), 300);
+    const timedOut = await sendWebhook(`http://127.0.0.1:${silentPort}/`, SECRET, message(1), 300, LOCAL);
     expect(timedOut).toMatchObject({ ok: false, retryable: true, status: null, error: 'Timed out after 300 ms' });
     expect(performance.now() - started).toBeLessThan(2000);
     const gone = net.createServer();
     const gonePort = await listen(gone);
     closers.pop();
     await new Promise<void>((resolve) => gone.close(() => resolve()));
-    expect(await sendWebhook(`http://127.0.0.1:${gonePort}/`, SECRET, message(1), 2000)).toMatchObject({ ok: false, retryable: true, error: 'Network error: ECONNREFUSED' });
+    expect(await sendWebhook(`http://127.0.0.1:${gonePort}/`, SECRET, message(1), 2000, LOCAL)).toMatchObject({ ok: false, retryable: true, error: 'Network error: ECONNREFUSED' });
   });
 
   it('sends once more on a fresh connection when a kept-alive one was closed by the receiver', async () => {
@@ -156,7 +159,7 @@ describe('sendWebhook over the lean HTTP client', () => {
     const port = await listen(server);
     const url = `http://127.0.0.1:${port}/`;
     for (let i = 0; i < 5; i++) {
-      expect((await sendWebhook(url, SECRET, message(i), 2000)).ok).toBe(true);
+      expect((await sendWebhook(url, SECRET, message(i), 2000, LOCAL)).ok).toBe(true);
       await new Promise((r) => setTimeout(r, 120));
     }
     expect(requests).toBe(5);
