@@ -10,6 +10,7 @@ import type { EventStore } from './eventstore/event-store.js';
 import { DomainError } from './errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './db/database-unavailable.js';
 import { authPlugin } from './auth/auth-plugin.js';
+import { guestView } from './auth/guest-view.js';
 import type { PrincipalResolver } from './auth/principal.js';
 import type { TokenVerifier } from './auth/verify-token.js';
 import { describeValidationError, validatorCompiler } from './http/validation.js';
@@ -117,6 +118,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   const resolvePrincipal = ctx.resolvePrincipal ?? createPrincipalResolver(ctx);
   await app.register(authPlugin, { verifier: ctx.verifier, resolvePrincipal, apiTokens: apiTokenSignIn(ctx, resolvePrincipal) });
+  // After the principal is known: guests get no exports and no staff names (guest-view.ts).
+  await app.register(guestView);
 
   await app.register(
     async (api) => {

@@ -60,6 +60,7 @@ export interface Settings {
   lowStockThreshold: number;
   emailNotifications: boolean;
   pushNotifications: boolean;
+  /** Anonymous sign-in (guests, read-only): off until a manager turns it on in Settings. */
   allowGuests: boolean;
 }
 
@@ -69,7 +70,9 @@ export const DEFAULT_SETTINGS: Settings = {
   lowStockThreshold: 10,
   emailNotifications: true,
   pushNotifications: true,
-  allowGuests: true,
+  // Anyone holding the public web API key can sign in anonymously: a store opts in
+  // (migrations/018_guest_access_off.sql turned it off where no manager had chosen).
+  allowGuests: false,
 };
 
 export interface AlertPreferences {

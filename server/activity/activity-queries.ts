@@ -12,6 +12,8 @@ export interface ActivityFilter {
   q?: string;
   sort: 'timestamp' | 'user' | 'action';
   order: 'asc' | 'desc';
+  /** A guest's query: names are neither searched nor sorted by (guests see "Staff member" only). */
+  hideNames?: boolean;
 }
 
 interface ActivityRow {
@@ -58,7 +60,8 @@ function where(filter: ActivityFilter): RawBuilder<unknown> {
   if (filter.resourceType) parts.push(sql`resource_type = ${filter.resourceType}`);
   if (filter.userId) parts.push(sql`user_id = ${filter.userId}`);
   const q = filter.q?.trim().toLowerCase();
-  if (q) parts.push(sql`lower(details || ' ' || user_name) like ${`%${likeEscape(q)}%`}`);
+  const searched = filter.hideNames ? sql`lower(details)` : sql`lower(details || ' ' || user_name)`;
+  if (q) parts.push(sql`${searched} like ${`%${likeEscape(q)}%`}`);
   return sql.join(parts, sql` and `);
 }
 
@@ -66,7 +69,9 @@ export class ActivityQueries {
   constructor(private readonly db: Kysely<DB>) {}
 
   async page(filter: ActivityFilter, limit: number, cursor?: string): Promise<ActivityPage> {
-    const key = sql.raw(sortExpression[filter.sort]);
+    // Every name is the same to a guest, so "by user" leaves the log in its own order.
+    // (A cast, because PostgreSQL refuses a bare constant in ORDER BY.)
+    const key = sql.raw(filter.hideNames && filter.sort === 'user' ? `''::text` : sortExpression[filter.sort]);
     const dir = sql.raw(filter.order);
     let after: RawBuilder<unknown> = sql`true`;
     if (cursor) {

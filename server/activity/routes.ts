@@ -1,7 +1,9 @@
 // /api/activity: the activity log with filters, sorting and cursor pages, and its CSV export.
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { requirePermission } from '../auth/auth-plugin.js';
+import { isGuest } from '../auth/guest-view.js';
+import { ForbiddenError } from '../errors.js';
 import { errorSchema } from '../inventory/schemas.js';
 import { activityEntrySchema } from './schemas.js';
 import { csvHeader, csvRow, type ActivityFilter, type ActivityQueries } from './activity-queries.js';
@@ -14,6 +16,13 @@ const filterProperties = {
   sort: { type: 'string', enum: ['timestamp', 'user', 'action'], default: 'timestamp' },
   order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
 } as const;
+
+/** A guest neither picks a person's entries nor finds them by name (server/auth/guest-view.ts). */
+function viewerFilter(request: FastifyRequest, filter: ActivityFilter): ActivityFilter {
+  if (!isGuest(request.principal)) return filter;
+  if (filter.userId) throw new ForbiddenError("Guests can't filter the activity log by staff member");
+  return { ...filter, hideNames: true };
+}
 
 export const activityRoutes: FastifyPluginAsync<{ activity: ActivityQueries }> = async (app, { activity }) => {
   const view = requirePermission('reports:view');
@@ -47,7 +56,7 @@ export const activityRoutes: FastifyPluginAsync<{ activity: ActivityQueries }> =
     },
     async (request) => {
       const { cursor, limit, ...filter } = request.query;
-      return activity.page(filter, limit, cursor);
+      return activity.page(viewerFilter(request, filter), limit, cursor);
     },
   );
 
@@ -55,6 +64,7 @@ export const activityRoutes: FastifyPluginAsync<{ activity: ActivityQueries }> =
     '/activity.csv',
     {
       onRequest: view,
+      config: { export: true }, // never to guests (server/auth/guest-view.ts)
       schema: {
         summary: 'The activity log as CSV (same filters and sort as /activity)',
         tags: ['activity'],

@@ -129,6 +129,7 @@ export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes
     '/changes/export.csv',
     {
       onRequest: view,
+      config: { export: true }, // never to guests (server/auth/guest-view.ts)
       schema: { summary: 'The same report as CSV (text cells defused against formulas)', tags, querystring: betweenQuery, response: { 200: { type: 'string' }, ...errors } },
     },
     async (request, reply) => {

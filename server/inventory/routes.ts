@@ -135,6 +135,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
     '/inventory/export.csv',
     {
       onRequest: view,
+      config: { export: true }, // never to guests (server/auth/guest-view.ts)
       schema: {
         summary:
           "Items as CSV, in the columns the import reads. categoryId, q, sort and order: a category page's filters; q alone: the Inventory page's search; none: every item",

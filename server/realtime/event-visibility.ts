@@ -34,6 +34,12 @@ export const Audience = {
 
 export type AudienceBit = (typeof Audience)[keyof typeof Audience];
 
+/**
+ * Not an audience: a bit in a guest's mask (no event carries it). Guests get each event's
+ * guest frames, whose actor is "Staff member" (server/auth/guest-view.ts), never a name or uid.
+ */
+export const GUEST_VIEW = 1 << 16;
+
 const STREAM_AUDIENCES: Record<string, AudienceBit> = {
   item: Audience.inventory,
   category: Audience.inventory,

@@ -10,9 +10,10 @@ import type { EventStore } from '../eventstore/event-store.js';
 import { formatCursor, type Cursor } from '../eventstore/types.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { compareCursors } from './cursor-order.js';
-import { audienceMask } from './event-visibility.js';
+import { isGuest } from '../auth/guest-view.js';
+import { audienceMask, GUEST_VIEW } from './event-visibility.js';
 import { authenticate, authenticateApiToken, closeReason, FeedClose, resolve, type FeedApiTokens, type FeedIdentity } from './feed-auth.js';
-import { encodeEvents, serialize, type EncodedEvent } from './feed-messages.js';
+import { encodeEvents, framesFor, serialize, type EncodedEvent } from './feed-messages.js';
 import type { ItemLabels } from './item-labels.js';
 import type { Limiter } from './limiter.js';
 import type { PublishedBatch } from './published-batch.js';
@@ -225,7 +226,7 @@ export class FeedConnection {
 
   private setIdentity(identity: FeedIdentity): void {
     this.identity = identity;
-    this.mask = audienceMask(identity.principal.permissions);
+    this.mask = audienceMask(identity.principal.permissions) | (isGuest(identity.principal) ? GUEST_VIEW : 0);
     clearTimeout(this.expiryTimer);
     const left = identity.token.expiresAt - Date.now();
     this.expiryTimer = setTimeout(() => this.close(CLOSE_CODES.tokenExpired, 'Token expired'), Math.min(left, 2 ** 31 - 1));
@@ -301,7 +302,7 @@ export class FeedConnection {
     for (const event of events) {
       if (compareCursors(event.cursor, this.last) <= 0) continue;
       this.last = event.cursor;
-      if ((event.audience & this.mask) !== 0 || (event.owner !== null && event.owner === this.uid)) frames.push(...event.frames);
+      if ((event.audience & this.mask) !== 0 || (event.owner !== null && event.owner === this.uid)) frames.push(...framesFor(event, this.mask));
     }
     if (frames.length > 0) this.wire.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames));
   }

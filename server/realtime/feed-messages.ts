@@ -4,7 +4,8 @@
 import type { ServerMessage } from '../../shared/realtime.js';
 import type { StoredEvent } from '../eventstore/types.js';
 import { formatCursor, type Cursor } from '../eventstore/types.js';
-import { audienceOfStreamType, ownerOfStream, type AudienceBit } from './event-visibility.js';
+import { STAFF_MEMBER } from '../auth/guest-view.js';
+import { audienceOfStreamType, GUEST_VIEW, ownerOfStream, type AudienceBit } from './event-visibility.js';
 import { itemIdOfStream, type ItemLabels } from './item-labels.js';
 import { textFrame } from './ws-frame.js';
 
@@ -18,6 +19,13 @@ export interface EncodedEvent {
   type: string;
   /** Wire-ready WebSocket text frames, in order; all share the event's cursor. */
   frames: Buffer[];
+  /** The same frames as a guest gets them: the actor is "Staff member" (made on first use). */
+  guestFrames(): Buffer[];
+}
+
+/** The frames of an event for a connection with this mask (guests' masks carry GUEST_VIEW). */
+export function framesFor(event: EncodedEvent, mask: number): Buffer[] {
+  return (mask & GUEST_VIEW) !== 0 ? event.guestFrames() : event.frames;
 }
 
 export function serialize(message: ServerMessage): Buffer {
@@ -33,21 +41,20 @@ export async function encodeEvents(events: StoredEvent[], labels: ItemLabels): P
   const labelOf = await labels([...new Set(lowItems)]);
   return events.map((event) => {
     const cursor = formatCursor(event);
-    const frames = [
-      frame({
-        type: 'event',
-        cursor,
-        event: {
-          type: event.type,
-          stream: event.streamId,
-          streamType: event.streamType,
-          version: event.streamVersion,
-          data: event.data,
-          actor: { uid: event.metadata?.actor?.uid ?? null, name: event.metadata?.actor?.name ?? 'Unknown User' },
-          time: event.createdAt.toISOString(),
-        },
-      }),
-    ];
+    const message = (actor: { uid: string | null; name: string }): ServerMessage => ({
+      type: 'event',
+      cursor,
+      event: {
+        type: event.type,
+        stream: event.streamId,
+        streamType: event.streamType,
+        version: event.streamVersion,
+        data: event.data,
+        actor,
+        time: event.createdAt.toISOString(),
+      },
+    });
+    const frames = [frame(message({ uid: event.metadata?.actor?.uid ?? null, name: event.metadata?.actor?.name ?? 'Unknown User' }))];
     const data = event.data as { quantity?: number; threshold?: number };
     if (event.type === 'ItemWentLow') {
       const id = itemIdOfStream(event.streamId);
@@ -59,7 +66,9 @@ export async function encodeEvents(events: StoredEvent[], labels: ItemLabels): P
       const itemId = itemIdOfStream(event.streamId);
       frames.push(frame({ type: 'alert-cleared', cursor, itemId, quantity: data.quantity ?? 0, threshold: data.threshold ?? 0 }));
     }
+    let guestFrames: Buffer[] | undefined;
     return {
+      guestFrames: () => (guestFrames ??= [frame(message({ uid: null, name: STAFF_MEMBER })), ...frames.slice(1)]),
       cursor: { txId: event.txId, position: event.position },
       audience: audienceOfStreamType(event.streamType),
       owner: ownerOfStream(event.streamType, event.streamId),

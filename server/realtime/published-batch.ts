@@ -2,7 +2,7 @@
 // permission mask in use, the frames a client with that mask may see are joined into one
 // Buffer, once: a live client then costs one socket write per batch, however many events.
 import type { Cursor } from '../eventstore/types.js';
-import type { EncodedEvent } from './feed-messages.js';
+import { framesFor, type EncodedEvent } from './feed-messages.js';
 
 export class PublishedBatch {
   readonly first: Cursor;
@@ -19,7 +19,7 @@ export class PublishedBatch {
   bytesFor(mask: number): Buffer | null {
     let bytes = this.bytesByMask.get(mask);
     if (bytes === undefined) {
-      const frames = this.events.filter((e) => (e.audience & mask) !== 0).flatMap((e) => e.frames);
+      const frames = this.events.filter((e) => (e.audience & mask) !== 0).flatMap((e) => framesFor(e, mask));
       bytes = frames.length === 0 ? null : frames.length === 1 ? frames[0]! : Buffer.concat(frames);
       this.bytesByMask.set(mask, bytes);
     }

@@ -15,6 +15,7 @@ describe('access rules and sign-in flows', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let managerEmail = '';
+  let managerToken = '';
   let item: Item;
   let category: Category;
   const contexts: BrowserContext[] = [];
@@ -41,6 +42,7 @@ describe('access rules and sign-in flows', BROWSER_TESTS, () => {
     // The store's first account (the manager) and some stock, through the API.
     const manager = await apiAccount(server, 'Max Manager');
     managerEmail = manager.email!;
+    managerToken = manager.idToken;
     category = await server.api<Category>('POST', '/categories', manager.idToken, { name: 'Snacks', description: 'Chips and bars' });
     item = await server.api<Item>('POST', '/inventory', manager.idToken, {
       name: 'Trail Mix',
@@ -128,8 +130,14 @@ describe('access rules and sign-in flows', BROWSER_TESTS, () => {
     await seeText(page, 'Access Denied');
   }, 60_000);
 
-  it('lets a guest see items but not change them', async () => {
+  it('lets a guest see items but not change them, once a manager allows guest sign-in', async () => {
     const page = await freshPage();
+    // Off by default: the sign-in screen does not offer it.
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in with Google' }).waitFor();
+    await page.waitForTimeout(1000); // the store's answer (client config) has long arrived
+    expect(await page.getByRole('button', { name: 'Continue as guest' }).count()).toBe(0);
+    await server.api('PUT', '/settings', managerToken, { allowGuests: true });
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue as guest' }).click();
     await page.waitForURL('**/dashboard', { timeout: 30_000 });

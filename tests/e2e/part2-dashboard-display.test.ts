@@ -117,6 +117,7 @@ describe('dashboard and wall display, live', BROWSER_TESTS, () => {
   }, 60_000);
 
   it('opens for a guest who signs in as a guest', async () => {
+    await server.api('PUT', '/settings', manager.idToken, { allowGuests: true }); // off by default
     const guest = await openPage(browser, server, { viewport: { width: 1920, height: 1080 } });
     await guest.page.goto('/display');
     await guest.page.waitForURL('**/login');

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
-import { apiAccount, seeText } from '../helpers/e2e-app.js';
+import { apiAccount, screenshot, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { openPage, signIn, type OpenPage } from './part2-support.js';
@@ -139,7 +139,11 @@ describe('settings and profile', BROWSER_TESTS, () => {
 
   it('hides Change Password and editing for a guest, and logs out from the Danger Zone', async () => {
     await admin.page.goto('/settings');
-    await admin.page.getByRole('switch', { name: 'Allow guest sign-in' }).check();
+    // Guest sign-in is off until a manager switches it on here.
+    const guestSwitch = admin.page.getByRole('switch', { name: 'Allow guest sign-in' });
+    expect(await guestSwitch.isChecked()).toBe(false);
+    await guestSwitch.check();
+    await screenshot(admin.page, 'settings-guest-sign-in');
     await admin.page.getByRole('button', { name: 'Save Changes' }).click();
     await seeText(admin.page, 'Settings saved');
 

@@ -8,6 +8,7 @@ import {
   signUp,
   type TestAccount,
 } from '../helpers/emulator-accounts.js';
+import { allowGuestSignIn } from '../helpers/guest-access.js';
 import type { TestServer } from '../helpers/test-server.js';
 
 export interface SignedIn extends TestAccount {
@@ -31,7 +32,9 @@ export async function newMember(
   return startSession(server, account, options.requestedRole ? { requestedRole: options.requestedRole } : {});
 }
 
+/** A guest session; switches guest sign-in on first (off by default), as a manager would. */
 export async function newGuest(server: TestServer): Promise<SignedIn> {
+  await allowGuestSignIn(server);
   return startSession(server, await signInAnonymously());
 }
 

@@ -6,7 +6,7 @@ import { verifyProjections } from '../../server/eventstore/rebuild-projections.j
 import { backends } from '../helpers/backends.js';
 import { signInAnonymously } from '../helpers/emulator-accounts.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { cast, type SignedIn } from './accounts-fixtures.js';
+import { newGuest, newMember, type SignedIn } from './accounts-fixtures.js';
 
 describe.each(backends())('settings API on $name', (backend) => {
   let server: TestServer;
@@ -15,17 +15,22 @@ describe.each(backends())('settings API on $name', (backend) => {
   let guest: SignedIn;
   beforeAll(async () => {
     server = await startTestServer(backend);
-    ({ manager, staff, guest } = await cast(server));
+    manager = await newMember(server, { name: 'Morgan Manager' });
+    staff = await newMember(server, { name: 'Sam Staff' });
   });
   afterAll(() => server?.close());
 
-  it('starts from the defaults, readable by everyone signed in', async () => {
-    for (const who of [manager, staff, guest]) {
+  it('starts from the defaults (guest sign-in off), readable by everyone signed in', async () => {
+    expect(DEFAULT_SETTINGS.allowGuests).toBe(false);
+    for (const who of [manager, staff]) {
       const res = await server.request('GET', '/api/settings', { token: who.idToken });
       expect(res.status).toBe(200);
       expect(res.body).toEqual(DEFAULT_SETTINGS);
     }
     expect((await server.request('GET', '/api/settings')).status).toBe(401);
+    const anonymous = await server.request('GET', '/api/settings', { token: (await signInAnonymously()).idToken });
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.body).toEqual({ error: 'Guest access is disabled' });
   });
 
   it('saves a partial change as one event with only what changed', async () => {
@@ -43,6 +48,16 @@ describe.each(backends())('settings API on $name', (backend) => {
     expect(same.status).toBe(200);
     expect(await server.store.store.readStream('settings')).toHaveLength(1);
     expect((await server.request('GET', '/api/settings', { token: staff.idToken })).body.storeName).toBe('Corner Shop');
+  });
+
+  it('lets a manager switch guest sign-in on, after which guests read the settings', async () => {
+    const on = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { allowGuests: true } });
+    expect(on.status).toBe(200);
+    expect(on.body.allowGuests).toBe(true);
+    guest = await newGuest(server);
+    const res = await server.request('GET', '/api/settings', { token: guest.idToken });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ storeName: 'Corner Shop', allowGuests: true });
   });
 
   it('refuses changes without Manage settings', async () => {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.js';
 import { forgeToken, signInAnonymously, signUp } from '../helpers/emulator-accounts.js';
+import { allowGuestSignIn } from '../helpers/guest-access.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 describe('authentication on /api', () => {
@@ -24,7 +25,8 @@ describe('authentication on /api', () => {
     expect(res.body).toMatchObject({ uid: account.uid, email: account.email, name: 'Avery Tester', provider: 'password' });
   });
 
-  it('treats an anonymous account as a guest', async () => {
+  it('treats an anonymous account as a guest (once the store allows guests)', async () => {
+    await allowGuestSignIn(server);
     const guest = await signInAnonymously();
     const res = await server.request('GET', '/api/me', { token: guest.idToken });
     expect(res.status).toBe(200);

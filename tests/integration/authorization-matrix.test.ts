@@ -90,7 +90,8 @@ const MATRIX: Record<string, Entry> = {
   },
   'GET /api/inventory/low-stock': everyone(200),
   'GET /api/inventory/search': { ...everyone(200), path: () => '/api/inventory/search?q=matrix' },
-  'GET /api/inventory/export.csv': everyone(200),
+  // Exports are never for guests (issue 23): a copy of the store leaves with no one anonymous.
+  'GET /api/inventory/export.csv': { ...everyone(200), guest: 403 },
   // A code no item carries: anyone who may read items gets the lookup's 404.
   'GET /api/inventory/by-barcode/:code': { ...everyone(404), path: () => '/api/inventory/by-barcode/4006381333931' },
   'GET /api/inventory/:id': { ...everyone(200), path: (f) => `/api/inventory/${f.itemId}` },
@@ -111,7 +112,7 @@ const MATRIX: Record<string, Entry> = {
   'DELETE /api/categories/:id': { ...managersOnly(404), path: (f) => `/api/categories/${f.missingUuid}` },
   'GET /api/categories/:id/items': { ...everyone(200), path: (f) => `/api/categories/${f.categoryId}/items` },
   'GET /api/activity': everyone(200),
-  'GET /api/activity.csv': everyone(200),
+  'GET /api/activity.csv': { ...everyone(200), guest: 403 },
 
   // Dashboard, wall display and alerts (front end part 2): View reports, which guests have too.
   'GET /api/dashboard': everyone(200),
@@ -146,6 +147,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/changes': { ...everyone(200), path: () => `/api/changes?from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}` },
   'GET /api/changes/export.csv': {
     ...everyone(200),
+    guest: 403,
     path: () => `/api/changes/export.csv?from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
   },
   'GET /api/events/:eventId/revert': { ...everyone(404), path: (f) => `/api/events/${f.missingUuid}/revert` },

@@ -15,13 +15,14 @@ const HEADER = ['name', 'sku', 'barcode', 'category', 'quantity', 'price', 'thre
 describe.each(backends())('item CSV export on $name', (backend) => {
   let server: TestServer;
   let manager: TestAccount;
-  let guest: TestAccount;
+  /** Staff: the fewest permissions that export (guests never do, issue 23). */
+  let reader: TestAccount;
   let tools: string;
   let paint: string;
   const call = (account: TestAccount | null, method: string, path: string, body?: unknown) =>
     server.request(method, path, { token: account?.idToken, body });
   const csvOf = async (path: string) => {
-    const res = await call(guest, 'GET', path);
+    const res = await call(reader, 'GET', path);
     expect(res.status, String(res.body)).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
     return { text: String(res.body), rows: Papa.parse<string[]>(String(res.body).trim()).data };
@@ -43,7 +44,7 @@ describe.each(backends())('item CSV export on $name', (backend) => {
   beforeAll(async () => {
     server = await startTestServer(backend);
     manager = await accountWithRole(server, 'manager', 'Ada Manager');
-    guest = await accountWithRole(server, 'guest');
+    reader = await accountWithRole(server, 'staff', 'Sam Staff');
     tools = (await call(manager, 'POST', '/api/categories', { name: 'Tools' })).body.id;
     paint = (await call(manager, 'POST', '/api/categories', { name: 'Paint' })).body.id;
     await add(tools, 'Claw Hammer', {
@@ -102,11 +103,13 @@ describe.each(backends())('item CSV export on $name', (backend) => {
     const none = await csvOf(`/api/inventory/export.csv?categoryId=${paint}&q=hammer`);
     expect(none.rows).toEqual([HEADER]);
 
-    expect(await call(guest, 'GET', '/api/inventory/export.csv?categoryId=00000000-0000-4000-8000-000000000000')).toMatchObject({
+    expect(await call(reader, 'GET', '/api/inventory/export.csv?categoryId=00000000-0000-4000-8000-000000000000')).toMatchObject({
       status: 404,
       body: { error: 'Category not found' },
     });
     expect((await call(null, 'GET', '/api/inventory/export.csv')).status).toBe(401);
+    const guest = await accountWithRole(server, 'guest');
+    expect(await call(guest, 'GET', '/api/inventory/export.csv')).toMatchObject({ status: 403, body: { error: "Guests can't export data" } });
   });
 
   it('reads page after page without losing or repeating items that share a sort key', async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.js';
 import { accountWithRole } from '../helpers/accounts-with-roles.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { allowGuestSignIn } from '../helpers/guest-access.js';
 import { signInAnonymously, type TestAccount } from '../helpers/emulator-accounts.js';
 import { connectFeed } from '../helpers/feed-client.js';
 import { verifyProjections } from '../../server/eventstore/rebuild-projections.js';
@@ -178,6 +179,7 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     const categoryId = await newCategory();
     const item = await newItem(categoryId, 10);
     const staffFeed = await connectFeed(server.url, { token: staff.idToken });
+    await allowGuestSignIn(server);
     const guestFeed = await connectFeed(server.url, { token: (await signInAnonymously()).idToken });
     try {
       await Promise.all([staffFeed, guestFeed].map((f) => f.waitFor((m) => m.some((x) => x.type === 'hello'), 20_000, 'hello')));

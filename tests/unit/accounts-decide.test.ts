@@ -180,8 +180,8 @@ describe('custom roles', () => {
 
 describe('store settings', () => {
   it('records only what changes', () => {
-    expect(decideSettings({ type: 'ChangeSettings', changes: { storeName: 'My Store', allowGuests: false } }, DEFAULT_SETTINGS, now)).toEqual([
-      { type: 'SettingsChanged', data: { changes: { allowGuests: false } } },
+    expect(decideSettings({ type: 'ChangeSettings', changes: { storeName: 'My Store', allowGuests: true } }, DEFAULT_SETTINGS, now)).toEqual([
+      { type: 'SettingsChanged', data: { changes: { allowGuests: true } } },
     ]);
     expect(decideSettings({ type: 'ChangeSettings', changes: { lowStockThreshold: 10 } }, DEFAULT_SETTINGS, now)).toEqual([]);
   });

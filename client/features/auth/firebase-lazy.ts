@@ -24,6 +24,8 @@ export function watchAuthState(callback: (user: AuthUser | null) => void, onErro
 }
 
 export const firebaseAuth = async () => (await load()).firebaseAuth();
+/** Whether the store allows guest sign-in (from the same client config Firebase starts with). */
+export const guestSignInOffered = async () => (await (await load()).clientConfig()).guestSignIn === true;
 export const idToken = async (forceRefresh = false) => (await load()).idToken(forceRefresh);
 export const emailSignIn = async (email: string, password: string) => (await load()).emailSignIn(email, password);
 export const emailSignUp = async (name: string, email: string, password: string) => (await load()).emailSignUp(name, email, password);

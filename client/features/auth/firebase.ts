@@ -26,6 +26,8 @@ export interface ClientConfig {
   apiKey: string;
   authDomain: string;
   authEmulatorUrl: string | null;
+  /** The store allows guest sign-in (a manager's setting): the sign-in screen offers it only then. */
+  guestSignIn?: boolean;
 }
 
 /** The parts of a Firebase user the app uses. */
@@ -38,16 +40,24 @@ export interface AuthUser {
 }
 
 let ready: Promise<Auth> | null = null;
+let config: Promise<ClientConfig> | null = null;
 
-async function loadConfig(): Promise<ClientConfig> {
-  const res = await fetch('/api/client-config', { headers: { accept: 'application/json' } });
-  if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
-  return (await res.json()) as ClientConfig;
+/** GET /api/client-config, asked once per page load (again only after a failure). */
+export function clientConfig(): Promise<ClientConfig> {
+  config ??= (async () => {
+    const res = await fetch('/api/client-config', { headers: { accept: 'application/json' } });
+    if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
+    return (await res.json()) as ClientConfig;
+  })().catch((error) => {
+    config = null;
+    throw error;
+  });
+  return config;
 }
 
 export function firebaseAuth(): Promise<Auth> {
   ready ??= (async () => {
-    const config = await loadConfig();
+    const config = await clientConfig();
     const app: FirebaseApp = initializeApp({ apiKey: config.apiKey, authDomain: config.authDomain, projectId: config.projectId });
     const auth = initializeAuth(app, {
       persistence: [indexedDBLocalPersistence, browserLocalPersistence],

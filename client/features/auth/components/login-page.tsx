@@ -1,5 +1,6 @@
-// Sign In (/login): email and password, Google, or a guest session. Failures show in the
-// red box; the page only sends events to the auth machine and reads its snapshot.
+// Sign In (/login): email and password, Google, or a guest session (only where the store
+// allows guests). Failures show in the red box; the page only sends events to the auth
+// machine and reads its snapshot.
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
@@ -8,6 +9,7 @@ import { ErrorBox } from '../../../components/error-box';
 import type { authMachine } from '../auth.machine';
 import { GoogleButton } from './google-button';
 import { AuthLayout } from './auth-layout';
+import { useGuestSignInOffered } from '../use-guest-sign-in-offered';
 
 const LOGIN_FLOWS = ['login', 'google-login', 'guest', 'session', 'logout'];
 
@@ -17,6 +19,7 @@ export function LoginPage({ auth }: { auth: ActorRefFrom<typeof authMachine> }) 
   const busyFlow = useSelector(auth, (s) => (s.matches('signingIn') ? s.context.flow : null));
   const error = useSelector(auth, (s) => (s.matches('error') && LOGIN_FLOWS.includes(s.context.flow ?? '') ? s.context.error : null));
   const busy = busyFlow !== null;
+  const guestOffered = useGuestSignInOffered();
 
   // An error left over from the sign-up page is not this form's.
   useEffect(() => {
@@ -65,9 +68,11 @@ export function LoginPage({ auth }: { auth: ActorRefFrom<typeof authMachine> }) 
       </div>
       <div className="form-stack">
         <GoogleButton label={busyFlow === 'google-login' ? 'Waiting for Google...' : 'Sign in with Google'} onClick={() => auth.send({ type: 'GOOGLE', mode: 'login' })} disabled={busy} />
-        <button type="button" className="btn btn-ghost btn-block" onClick={() => auth.send({ type: 'GUEST' })} disabled={busy}>
-          {busyFlow === 'guest' ? 'Starting guest session...' : 'Continue as guest'}
-        </button>
+        {guestOffered ? (
+          <button type="button" className="btn btn-ghost btn-block" onClick={() => auth.send({ type: 'GUEST' })} disabled={busy}>
+            {busyFlow === 'guest' ? 'Starting guest session...' : 'Continue as guest'}
+          </button>
+        ) : null}
       </div>
     </AuthLayout>
   );

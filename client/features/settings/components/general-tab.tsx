@@ -41,7 +41,7 @@ export function GeneralTab({ draft, canEdit, onEdit }: { draft: Settings; canEdi
       </div>
       <SwitchRow
         label="Allow guest sign-in"
-        hint="Guests can look at stock, alerts and the wall display without an account, but change nothing."
+        hint="Off unless you turn it on. Guests look at stock, alerts and the wall display without an account: they change nothing, never see who made a change, and cannot export."
         checked={draft.allowGuests}
         disabled={!canEdit}
         onChange={(on) => onEdit({ allowGuests: on })}
