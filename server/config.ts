@@ -32,6 +32,21 @@ export interface Config {
   version: string;
   realtime: RealtimeConfig;
   webhooks: WebhookConfig;
+  /**
+   * SECRETS_KEY: encrypts secrets kept at rest (webhook signing secrets). Required with
+   * DATABASE_URL; null on the embedded store means the data folder's own generated key
+   * (server/secrets/secrets-key.ts).
+   */
+  secretsKey: Buffer | null;
+  idempotency: IdempotencyConfig;
+}
+
+/** Stored answers to Idempotency-Keys (server/http/idempotency.ts). */
+export interface IdempotencyConfig {
+  /** How long an answer is replayed for its key (at least the 24 hours promised), then deleted. */
+  keepHours: number;
+  /** How often expired answers are deleted, whatever the write traffic. */
+  sweepEveryMs: number;
 }
 
 /** Outgoing webhooks (server/webhooks): timings are settings so tests run in seconds. */
@@ -134,6 +149,36 @@ function trustProxy(env: Env): TrustProxy {
   return entries.join(',');
 }
 
+/** SECRETS_KEY's form: 32 bytes as 64 hex digits or base64 (base64url too); null if it is neither. */
+export function parseSecretsKey(raw: string): Buffer | null {
+  const text = raw.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const key = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (key.length === 32) return key;
+  }
+  return null;
+}
+
+/**
+ * With DATABASE_URL every instance must decrypt what any other encrypted, so the key comes
+ * from configuration; a server that would generate one of its own stops instead.
+ */
+function secretsKey(env: Env, databaseUrl: string | undefined): Buffer | null {
+  const raw = env.SECRETS_KEY;
+  if (raw) {
+    const key = parseSecretsKey(raw);
+    if (!key) throw new ConfigError('SECRETS_KEY must be 32 random bytes as base64 or 64 hex digits (e.g. `openssl rand -base64 32`)');
+    return key;
+  }
+  if (databaseUrl) {
+    throw new ConfigError(
+      'SECRETS_KEY is required with DATABASE_URL: it encrypts webhook signing secrets in the database, and every instance needs the same key. Generate one with `openssl rand -base64 32` and keep it apart from database backups',
+    );
+  }
+  return null;
+}
+
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
@@ -204,6 +249,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxCatchUpEvents: intIn(env, 'REALTIME_MAX_CATCH_UP_EVENTS', 10_000, 1, 10_000_000),
     },
     webhooks: webhookConfig(env, Boolean(authEmulatorHost) || firebaseProjectId.startsWith('demo-')),
+    secretsKey: secretsKey(env, databaseUrl),
+    idempotency: {
+      keepHours: intIn(env, 'IDEMPOTENCY_KEEP_HOURS', 48, 24, 24 * 366),
+      sweepEveryMs: intIn(env, 'IDEMPOTENCY_SWEEP_EVERY_MS', 3_600_000, 100, 86_400_000),
+    },
   };
 }
 

@@ -67,12 +67,16 @@ export const projections: Projection[] = [
 ];
 
 export async function registerFeatures(api: FastifyInstance, ctx: AppContext): Promise<void> {
-  await api.register(idempotencyPlugin, { db: ctx.database.db });
+  await api.register(idempotencyPlugin, { db: ctx.database.db, ...ctx.config.idempotency });
   await api.register(meRoutes);
   await api.register(accountsRoutes, { store: ctx.store, auth: ctx.verifier.auth });
   const queries = new ItemQueries(ctx.database.db, ctx.store);
   // PGlite runs one transaction at a time anyway: one lane makes its batches as large as they come.
-  const items = new ItemService(ctx.store, queries, { lanes: ctx.database.kind === 'pglite' ? 1 : ADJUST_LANES, overlapAt: ADJUST_OVERLAP });
+  const items = new ItemService(ctx.store, queries, {
+    lanes: ctx.database.kind === 'pglite' ? 1 : ADJUST_LANES,
+    overlapAt: ADJUST_OVERLAP,
+    answerKeepHours: ctx.config.idempotency.keepHours,
+  });
   const asOf = new AsOfQueries(ctx.database.db);
   await api.register(inventoryRoutes, { items, queries, asOf });
   await api.register(categoryRoutes, { categories: new CategoryService(ctx.database.db, ctx.store), asOf });

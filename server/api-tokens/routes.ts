@@ -26,6 +26,15 @@ const apiTokenSchema = {
   },
 } as const;
 
+const createdSchema = {
+  type: 'object',
+  properties: {
+    apiToken: apiTokenSchema,
+    token: { type: ['string', 'null'], description: 'srk_…, in the first answer only; null in a replay (same Idempotency-Key)' },
+    secretShownOnce: { type: 'boolean', description: 'true in a replay: the token was shown once and is not kept (revoke it and create another if it was lost)' },
+  },
+} as const;
+
 const createBody = {
   type: 'object',
   additionalProperties: false,
@@ -55,7 +64,12 @@ export const apiTokenRoutes: FastifyPluginAsync<{ tokens: ApiTokenService }> = a
 
   app.post<{ Body: CreateApiToken }>(
     '/tokens',
-    { onRequest: manage, schema: { summary: 'Create a token; answers it (srk_…) this once', description, tags, body: createBody, response: { 201: { type: 'object', properties: { apiToken: apiTokenSchema, token: { type: 'string' } } }, ...errors } } },
+    {
+      onRequest: manage,
+      // Never stored with the answer to an Idempotency-Key: a replay says it was shown once.
+      config: { secretFields: ['token'] },
+      schema: { summary: 'Create a token; answers it (srk_…) this once', description, tags, body: createBody, response: { 201: createdSchema, ...errors } },
+    },
     async (request, reply) => {
       reply.status(201);
       return tokens.create(principalOf(request), request.body, commandMeta(request));

@@ -44,6 +44,8 @@ function toApiToken(r: Row): ApiToken {
   };
 }
 
+export type CreatedApiToken = { apiToken: ApiToken; token: string } | { apiToken: ApiToken; token: null; secretShownOnce: true };
+
 export class ApiTokenService {
   constructor(
     private readonly db: Kysely<any>,
@@ -59,7 +61,12 @@ export class ApiTokenService {
     return rows.rows.map(toApiToken);
   }
 
-  async create(creator: Principal, body: CreateApiToken, meta: EventMetadata, now = new Date()): Promise<{ apiToken: ApiToken; token: string }> {
+  /**
+   * Creates a token and answers it, this once. A retry whose Idempotency-Key the event store
+   * has seen (its stored HTTP answer expired, or was never written) gets the token created
+   * then, without its value: only the hash was kept.
+   */
+  async create(creator: Principal, body: CreateApiToken, meta: EventMetadata, now = new Date()): Promise<CreatedApiToken> {
     // A token that could mint tokens would outlive its own revocation.
     if (creator.apiToken) throw new ForbiddenError('An API token cannot create API tokens');
     const beyond = body.permissions.find((p) => !creator.permissions.includes(p));
@@ -84,7 +91,12 @@ export class ApiTokenService {
         expiresAt: expiresAt.toISOString(),
       },
     };
-    await this.store.append(apiTokenStream(id), 0, [event], meta);
+    const appended = await this.store.append(apiTokenStream(id), 0, [event], meta);
+    if (appended.replayed) {
+      const [earlier] = await this.list(appended.streamId.slice(apiTokenStream('').id.length));
+      if (!earlier) throw new NotFoundError('API token not found');
+      return { apiToken: earlier, token: null, secretShownOnce: true };
+    }
     const [apiToken] = await this.list(id);
     return { apiToken: apiToken!, token };
   }

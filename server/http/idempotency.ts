@@ -4,6 +4,11 @@
 // A route marked `config: { idempotency: 'by-handler' }` looks its key up and records its
 // answer in its own statements (stock adjustments, whose batches do it for many requests at
 // once); this plugin then only checks the key and records the answers the handler did not.
+// A route whose answer carries a secret shown once (an API token, a signing secret) names its
+// fields in `config: { secretFields: [...] }`: the stored answer has them set to null and says
+// `secretShownOnce: true`, so neither the table nor a replay ever holds the secret.
+// Answers are replayed for keepHours (never longer, even before they are deleted) and a
+// timer deletes older ones, whether or not anyone writes.
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -21,6 +26,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     idempotency?: 'by-handler';
+    /** Top-level answer fields holding a secret shown once: never stored, never replayed. */
+    secretFields?: readonly string[];
   }
 }
 
@@ -41,8 +48,40 @@ export function replayAnswer(request: FastifyRequest, reply: FastifyReply, prior
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_PATTERN = /^[\w.:-]{1,200}$/;
-/** Kept at least 24 hours, as promised; older ones are swept now and then. */
-const KEEP_HOURS = 48;
+/** Expired answers deleted per statement: a long backlog goes in steps, other statements run between them. */
+const SWEEP_BATCH = 5000;
+
+/** An answer as it may be stored: every secret field set to null, and a note that it was shown once. */
+export function withoutSecrets(body: string, fields: readonly string[] | undefined): string {
+  if (!fields?.length || !body) return body;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return body;
+  const answer = parsed as Record<string, unknown>;
+  if (!fields.some((field) => field in answer)) return body;
+  const stripped: Record<string, unknown> = { ...answer, secretShownOnce: true };
+  for (const field of fields) if (field in stripped) stripped[field] = null;
+  return JSON.stringify(stripped);
+}
+
+/** Only answers younger than the keep period are replayed: an older one is gone, swept or not. */
+export const freshAnswer = (keepHours: number) => sql`http_idempotency.created_at > now() - make_interval(hours => ${keepHours})`;
+const expiredAnswer = (keepHours: number) => sql`http_idempotency.created_at <= now() - make_interval(hours => ${keepHours})`;
+
+/** Stores an answer; an expired one under the same key (not swept yet) gives way to it. */
+export const keepAnswer = (keepHours: number) => sql`on conflict (user_id, key) do update
+  set request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, created_at = excluded.created_at
+  where ${expiredAnswer(keepHours)}`;
+
+export interface IdempotencyOptions {
+  db: Kysely<DB>;
+  keepHours: number;
+  sweepEveryMs: number;
+}
 
 function requestHash(request: FastifyRequest): string {
   return createHash('sha256')
@@ -55,8 +94,30 @@ function prependHook<T>(existing: T | T[] | undefined, hook: T): T[] {
   return [hook, ...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing])];
 }
 
-export const idempotencyPlugin = fp<{ db: Kysely<DB> }>(async (app, { db }) => {
-  let writes = 0;
+export const idempotencyPlugin = fp<IdempotencyOptions>(async (app, { db, keepHours, sweepEveryMs }) => {
+  let sweeping: Promise<void> | null = null;
+  let closing = false;
+  const sweep = async () => {
+    try {
+      for (;;) {
+        const result = await sql`delete from http_idempotency where (user_id, key) in (
+            select user_id, key from http_idempotency where ${expiredAnswer(keepHours)} limit ${SWEEP_BATCH})`.execute(db);
+        if (Number(result.numAffectedRows ?? 0) < SWEEP_BATCH || closing) break;
+      }
+    } catch (error) {
+      // The database restarting: the next round deletes them, and lookups skip them meanwhile.
+      app.log.warn({ err: error }, 'could not delete expired idempotent answers');
+    }
+  };
+  const timer = setInterval(() => {
+    sweeping ??= sweep().finally(() => (sweeping = null));
+  }, sweepEveryMs);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    closing = true;
+    clearInterval(timer);
+    await sweeping;
+  });
   // Route hooks of the write routes only: reads (the busiest requests) never run them.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -76,7 +137,7 @@ export const idempotencyPlugin = fp<{ db: Kysely<DB> }>(async (app, { db }) => {
     request.idempotencyHash = requestHash(request);
     if (request.routeOptions.config?.idempotency === 'by-handler') return;
     const rows = await sql<StoredAnswer>`select request_hash, status, body
-      from http_idempotency where user_id = ${userId} and key = ${key}`.execute(db);
+      from http_idempotency where user_id = ${userId} and key = ${key} and ${freshAnswer(keepHours)}`.execute(db);
     const prior = rows.rows[0];
     if (prior) return replayAnswer(request, reply, prior);
   }
@@ -86,14 +147,11 @@ export const idempotencyPlugin = fp<{ db: Kysely<DB> }>(async (app, { db }) => {
       return payload;
     }
     const [userId, ...rest] = request.idempotencyKey!.split(':');
-    const body = typeof payload === 'string' ? payload : '';
+    const body = withoutSecrets(typeof payload === 'string' ? payload : '', request.routeOptions.config?.secretFields);
     try {
       await sql`insert into http_idempotency (user_id, key, request_hash, status, body)
         values (${userId}, ${rest.join(':')}, ${request.idempotencyHash}, ${reply.statusCode}, ${body})
-        on conflict do nothing`.execute(db);
-      if (++writes % 1000 === 0) {
-        await sql`delete from http_idempotency where created_at < now() - make_interval(hours => ${KEEP_HOURS})`.execute(db);
-      }
+        ${keepAnswer(keepHours)}`.execute(db);
     } catch (error) {
       // The change itself is committed; if the database dropped just now, the user still gets
       // its answer, and a retry with this key is answered by the event store's own record.

@@ -18,7 +18,7 @@ import { adjustmentMoment, adjustStock, createItem, deleteItem, updateItem, type
 import { itemColumns, rowToState, toItem, type ItemRow } from './item-rows.js';
 import type { ItemQueries } from './item-queries.js';
 import type { ItemState } from './item-state.js';
-import type { StoredAnswer } from '../http/idempotency.js';
+import { freshAnswer, keepAnswer, type StoredAnswer } from '../http/idempotency.js';
 
 async function lockItem(trx: Transaction, id: string): Promise<ItemRow | null> {
   // First, before anything gives this transaction its id: writers of one item queue here
@@ -134,11 +134,17 @@ function batchAtIn(report: Alongside | undefined): Date {
   return value instanceof Date ? value : new Date(value as string);
 }
 
-/** Stores answers (a JSON list of user_id, key, request_hash, body) as status 200; a key answered meanwhile keeps its answer. */
-const storeAnswers = (rows: string) => sql`insert into http_idempotency (user_id, key, request_hash, status, body)
-  select a.user_id, a.key, a.request_hash, 200, a.body
+/**
+ * Stores answers (a JSON list of user_id, key, request_hash, body) as status 200; a key
+ * answered meanwhile keeps its answer, one whose answer expired (not swept yet) gets this one.
+ * One row per key: an update on conflict may not meet a row its own statement inserted (two
+ * requests with one key in a batch both have an answer).
+ */
+const storeAnswers = (rows: string, keepHours: number) => sql`insert into http_idempotency (user_id, key, request_hash, status, body)
+  select distinct on (a.user_id, a.key) a.user_id, a.key, a.request_hash, 200, a.body
   from jsonb_to_recordset(${rows}::jsonb) as a (user_id text, key text, request_hash text, body text)
-  on conflict do nothing`;
+  order by a.user_id, a.key
+  ${keepAnswer(keepHours)}`;
 
 /** The commit of a batch failed: its outcome is unknown, so it is not tried again command by command. */
 class CommitFailed extends Error {
@@ -154,16 +160,20 @@ export interface ItemServiceOptions {
   maxBatch?: number;
   /** Adjustments waiting before a second transaction runs beside one in flight (default 8). */
   overlapAt?: number;
+  /** Hours a stored answer to an Idempotency-Key is replayed (config.idempotency.keepHours; default 48, as there). */
+  answerKeepHours?: number;
 }
 
 export class ItemService {
   private readonly adjustments: GroupCommitter<AdjustCommand, AdjustAnswer>;
+  private readonly answerKeepHours: number;
 
   constructor(
     private readonly store: EventStore,
     private readonly queries: ItemQueries,
     options: ItemServiceOptions = {},
   ) {
+    this.answerKeepHours = options.answerKeepHours ?? 48;
     this.adjustments = new GroupCommitter({
       lanes: options.lanes ?? 4,
       maxBatch: options.maxBatch ?? 64,
@@ -329,7 +339,7 @@ export class ItemService {
     const answerKeys = commands.flatMap((c) => (c.answer ? [sql`(${c.answer.userId}, ${c.answer.key})`] : []));
     if (answerKeys.length) {
       alongside.push(sql`(select coalesce(json_agg(json_build_array(user_id, key, request_hash, status, body)), '[]')
-        from http_idempotency where (user_id, key) in (${sql.join(answerKeys)})) as stored_answers`);
+        from http_idempotency where (user_id, key) in (${sql.join(answerKeys)}) and ${freshAnswer(this.answerKeepHours)}) as stored_answers`);
     }
     const extra = alongside.length ? sql`, ${sql.join(alongside)}` : sql``;
     // Locked in id order, so batches sharing items (on other instances) queue instead of deadlocking.
@@ -399,11 +409,11 @@ export class ItemService {
     if (writing.length) {
       const batches = writing.map((w) => ({ stream: itemStream(w.row.id), expectedVersion: Number(w.row.version), commands: w.commands }));
       // The answers ride in the append (always, an empty list when none: the statement's text stays one).
-      const appended = await this.store.appendBatch(trx, batches, { backend: backendIn(report), ctes: { adjust_answers: storeAnswers(rows) } });
+      const appended = await this.store.appendBatch(trx, batches, { backend: backendIn(report), ctes: { adjust_answers: storeAnswers(rows, this.answerKeepHours) } });
       if (appended[0]![0]!.events[0]!.createdAt.getTime() !== at.getTime()) throw new Error('events stamped with another time than the batch read');
     } else if (answers.length) {
       // Nothing to append (retries of adjustments made before whose answers were not stored).
-      await sql`with ${sql.id('adjust_answers')} as (${storeAnswers(rows)}) select 1`.execute(trx);
+      await sql`with ${sql.id('adjust_answers')} as (${storeAnswers(rows, this.answerKeepHours)}) select 1`.execute(trx);
     }
     return { outcomes, wrote: writing.length > 0, recorded: answers.map((a) => a.answer) };
   }

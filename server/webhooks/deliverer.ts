@@ -22,6 +22,8 @@ import { CursorStore, type DueEndpoint } from './cursor-store.js';
 import { trimDeliveryLog } from './delivery-log-trim.js';
 import { EndpointRun, type RunHost } from './endpoint-run.js';
 import { WebhookSender } from './webhook-sender.js';
+import { openWebhookSecret } from './webhook-secrets.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 
 export interface DelivererOptions {
   db: Kysely<any>;
@@ -32,6 +34,8 @@ export interface DelivererOptions {
   disable(endpointId: string, reason: string): Promise<void>;
   /** Events read from the log at a time. */
   batchSize?: number;
+  /** Opens the sealed signing secrets (webhook-secrets.ts). */
+  secrets: SecretBox;
 }
 
 /** However busy, scans for due endpoints start at most this often. */
@@ -104,6 +108,7 @@ export class WebhookDeliverer {
       query: (work) => this.dbSlots.run(work),
       wake: () => this.wake(),
       disable: (id, reason) => options.disable(id, reason),
+      openSecret: (endpoint) => openWebhookSecret(options.secrets, endpoint.id, endpoint.secret),
     };
   }
 

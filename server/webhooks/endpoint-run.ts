@@ -48,6 +48,8 @@ export interface RunHost {
   query<T>(work: () => Promise<T>): Promise<T>;
   wake(): void;
   disable(endpointId: string, reason: string): Promise<void>;
+  /** The endpoint's signing secret in the clear (stored sealed: webhook-secrets.ts), opened only to hand to the sender. */
+  openSecret(endpoint: DueEndpoint): string;
 }
 
 /**
@@ -313,8 +315,8 @@ export class EndpointRun {
   }
 
   private hand(entries: Entry[]): void {
-    const { url, secret } = this.endpoint;
-    this.out ??= this.host.queue<Entry>({ url, secret, timeoutMs: this.host.config.timeoutMs, inFlight: this.host.config.inFlight }, (answers) => this.settle(answers));
+    const { url } = this.endpoint;
+    this.out ??= this.host.queue<Entry>({ url, secret: this.host.openSecret(this.endpoint), timeoutMs: this.host.config.timeoutMs, inFlight: this.host.config.inFlight }, (answers) => this.settle(answers));
     for (const entry of entries) entry.state = 'sending';
     this.inFlight += entries.length;
     this.out.add(entries.map((entry) => ({ ref: entry, id: entry.event.eventId, stream: entry.event.streamId, body: payloadOf(entry.event) })));

@@ -33,7 +33,12 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
 
   app.post<{ Body: CreateBody }>(
     '/webhooks',
-    { onRequest: manage, schema: { summary: 'Add an endpoint; answers its signing secret, shown once', tags, body: createEndpointBody, response: { 201: createdEndpointSchema, ...errors } } },
+    {
+      onRequest: manage,
+      // Never stored with the answer to an Idempotency-Key: a replay says it was shown once.
+      config: { secretFields: ['secret'] },
+      schema: { summary: 'Add an endpoint; answers its signing secret, shown once', tags, body: createEndpointBody, response: { 201: createdEndpointSchema, ...errors } },
+    },
     async (request, reply) => {
       const { url, eventTypes, description = '', categoryIds = [], enabled = true } = request.body;
       reply.status(201);

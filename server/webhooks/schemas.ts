@@ -69,7 +69,8 @@ export const createdEndpointSchema = {
   type: 'object',
   properties: {
     endpoint: endpointSchema,
-    secret: { type: 'string', description: 'whsec_… signing secret: shown this once' },
+    secret: { type: ['string', 'null'], description: 'whsec_… signing secret: shown this once; null in a replay (same Idempotency-Key)' },
+    secretShownOnce: { type: 'boolean', description: 'true in a replay: the secret was shown once and is not kept (remove the endpoint and add it again if it was lost)' },
   },
 } as const;
 

@@ -1,6 +1,7 @@
 // Runs webhook endpoint commands: decide, append to the endpoint's stream and keep its
 // delivery state (secret, cursor) in the same transaction. Also the two operational
 // commands of the delivery log: replay from a cursor or a moment, and send a test event.
+// The secret is stored sealed (server/secrets/secret-box.ts), opened only to sign.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { webhookStream, type WebhookDelivery, type WebhookEndpoint, type WebhookEndpointFields } from '../../shared/webhooks.js';
@@ -14,12 +15,18 @@ import { checkEndpointUrl } from './endpoint-rules.js';
 import type { EndpointQueries } from './endpoint-queries.js';
 import { sendWebhook } from './send-webhook.js';
 import { testPayload } from './webhook-payload.js';
+import { openWebhookSecret, sealWebhookSecret } from './webhook-secrets.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+
+export type CreatedEndpoint = { endpoint: WebhookEndpoint; secret: string } | { endpoint: WebhookEndpoint; secret: null; secretShownOnce: true };
 
 export interface WebhookServiceOptions {
   allowLocalHttp: boolean;
   /** Where a test message may connect (the deliverer's sender thread has the same policy). */
   guard: ConnectGuard;
   timeoutMs: number;
+  /** Seals signing secrets for the database, opens them to sign a test event. */
+  secrets: SecretBox;
   /** Called after a change that may give the deliverer work (enable, replay). */
   wake(): void;
 }
@@ -42,20 +49,27 @@ export class WebhookService {
     return endpoint;
   }
 
-  /** Creates an endpoint; the signing secret is returned here and never again. */
-  async create(fields: WebhookEndpointFields, meta: EventMetadata): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  /**
+   * Creates an endpoint; the signing secret is returned here and never again. A retry whose
+   * Idempotency-Key the event store has seen (its stored HTTP answer expired, or was never
+   * written) gets the endpoint created then, without its secret.
+   */
+  async create(fields: WebhookEndpointFields, meta: EventMetadata): Promise<CreatedEndpoint> {
     const checked = { ...fields, url: checkEndpointUrl(fields.url, this.options.allowLocalHttp) };
     const id = randomUUID();
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    await this.store.transact(async (trx, append) => {
-      await append(webhookStream(id), 0, decideWebhook({ type: 'Create', endpointId: id, fields: checked }, null), meta);
-      await sql`insert into webhook_secrets (endpoint_id, secret) values (${id}, ${secret})`.execute(trx);
+    const earlier = await this.store.transact(async (trx, append) => {
+      const appended = await append(webhookStream(id), 0, decideWebhook({ type: 'Create', endpointId: id, fields: checked }, null), meta);
+      if (appended.replayed) return appended.streamId.slice(webhookStream('').id.length);
+      await sql`insert into webhook_secrets (endpoint_id, secret) values (${id}, ${sealWebhookSecret(this.options.secrets, id, secret)})`.execute(trx);
       // Events from now on: the head is read in this transaction, so nothing committed after it is skipped.
       await sql`insert into webhook_cursors (endpoint_id, tx_id, position)
         select ${id}, coalesce(h.tx_id, '0'::xid8), coalesce(h.position, 0) from (select 1) one
         left join lateral (select tx_id, position from events where tx_id < pg_snapshot_xmin(pg_current_snapshot())
           order by tx_id desc, position desc limit 1) h on true`.execute(trx);
+      return null;
     });
+    if (earlier) return { endpoint: await this.get(earlier), secret: null, secretShownOnce: true };
     this.options.wake();
     return { endpoint: await this.get(id), secret };
   }
@@ -160,10 +174,11 @@ export class WebhookService {
       join webhook_secrets s on s.endpoint_id = e.id where e.id = ${id}`.execute(this.db);
     const target = secretRow.rows[0];
     if (!target) throw new NotFoundError('Webhook endpoint not found');
+    const secret = openWebhookSecret(this.options.secrets, id, target.secret);
     const messageId = `msg_test_${randomUUID()}`;
     await sql`insert into webhook_deliveries (endpoint_id, message_id, event_type, test, status, attempts)
       values (${id}, ${messageId}, 'webhook.test', true, 'pending', 0)`.execute(this.db);
-    void sendWebhook(target.url, target.secret, { id: messageId, body: testPayload(id, new Date()) }, this.options.timeoutMs, this.options.guard).then((attempt) =>
+    void sendWebhook(target.url, secret, { id: messageId, body: testPayload(id, new Date()) }, this.options.timeoutMs, this.options.guard).then((attempt) =>
       sql`update webhook_deliveries set status = ${attempt.ok ? 'delivered' : 'failed'}, attempts = 1,
           response_code = ${attempt.status}, latency_ms = ${attempt.latencyMs}, error = ${attempt.error}, updated_at = now()
         where endpoint_id = ${id} and message_id = ${messageId}`.execute(this.db).catch(() => undefined),

@@ -1,7 +1,8 @@
 // End to end in Chromium: a manager opens Settings > Integrations, adds a webhook endpoint
 // (a real receiver on this machine), sees the signing secret once, sends a test event, and
 // sees it delivered in the delivery log; the receiver got it with a valid signature. Then
-// creates an API token and sees it listed. An endpoint limited to one category gets only
+// creates an API token and sees it listed (and, when the answer with it is lost on the way,
+// is told the retry cannot show it again). An endpoint limited to one category gets only
 // that category's items; when it keeps failing, the server disables it and every screen's
 // header says so. Staff have no Integrations tab.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +88,35 @@ describe('integrations (issue 16)', BROWSER_TESTS, () => {
     expect(res.status).toBe(200);
     await screenshot(page, 'integrations-token');
     await page.getByRole('button', { name: 'Done' }).click();
+  });
+
+  it('a token whose answer is lost on the way: the retry gets the replay, which has no token, and the page says what to do', async () => {
+    const page = admin.page;
+    // The server creates the token and answers, but the answer never reaches the page: the
+    // client retries with the same Idempotency-Key and the server replays its stored answer,
+    // which keeps no token (secretShownOnce).
+    let lost = false;
+    await page.route('**/api/tokens', async (route) => {
+      if (route.request().method() !== 'POST' || lost) return route.fallback();
+      lost = true;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    try {
+      await page.getByLabel('Token name').fill('Till lost');
+      await page.getByRole('button', { name: 'Create token' }).click();
+      await seeText(page, /New API token: created, but the answer carrying it was lost on the way/);
+      expect(lost).toBe(true);
+      expect(await page.getByLabel('New API token').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Copy' }).count()).toBe(0);
+      await screenshot(page, 'integrations-token-lost');
+      await page.getByRole('button', { name: 'Done' }).click();
+      // Created once, listed once.
+      await page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: 'Till lost' }).waitFor();
+      expect(await page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: 'Till lost' }).count()).toBe(1);
+    } finally {
+      await page.unroute('**/api/tokens');
+    }
   });
 
   it('limits an endpoint to a category; one that keeps failing is disabled and the header says so', async () => {

@@ -8,6 +8,7 @@ import { exposeEmulatorToFirebaseAdmin, loadConfig } from '../../server/config.j
 import { openDatabase } from '../../server/db/database.js';
 import { EventStore } from '../../server/eventstore/event-store.js';
 import { projections } from '../../server/features.js';
+import { TEST_SECRETS_KEY } from './test-server.js';
 
 const env = process.env;
 const config = loadConfig({
@@ -16,6 +17,7 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   PORT: '0',
   RATE_LIMIT_PER_MINUTE: '1000000',
+  SECRETS_KEY: TEST_SECRETS_KEY,
 });
 exposeEmulatorToFirebaseAdmin(config);
 const database = await openDatabase({ url: env.STOCKROOM_TEST_DB_URL!, schema: env.STOCKROOM_TEST_SCHEMA!, poolSize: 10 });

@@ -22,8 +22,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * The secrets key of every test server (SECRETS_KEY), so servers in other processes on the
+ * same test database (app-process.ts, a spawned server) open the webhook secrets too.
+ */
+export const TEST_SECRETS_KEY = 'c3RvY2tyb29tLXRlc3RzLW9ubHktc2VjcmV0cy1rZXk=';
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
+    SECRETS_KEY: TEST_SECRETS_KEY,
     FIREBASE_PROJECT_ID: emulatorProjectId(),
     FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
     LOG_LEVEL: 'silent',

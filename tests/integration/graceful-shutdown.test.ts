@@ -13,7 +13,7 @@ import { accountWithRole } from '../helpers/accounts-with-roles.js';
 import { emulatorHost, emulatorProjectId, type TestAccount } from '../helpers/emulator-accounts.js';
 import { connectFeed, type EventMessage, type FeedClient } from '../helpers/feed-client.js';
 import { freePort } from '../helpers/free-port.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { startTestServer, TEST_SECRETS_KEY, type TestServer } from '../helpers/test-server.js';
 
 reportMissingServer('graceful shutdown');
 
@@ -111,6 +111,7 @@ describe.each(serverBackends())('graceful shutdown on $name', (backend) => {
         ...process.env,
         PORT: String(port),
         DATABASE_URL: url.toString(),
+        SECRETS_KEY: TEST_SECRETS_KEY,
         FIREBASE_AUTH_EMULATOR_HOST: emulatorHost(),
         FIREBASE_PROJECT_ID: emulatorProjectId(),
         SEED_DEMO: 'false',

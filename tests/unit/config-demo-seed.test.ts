@@ -5,7 +5,8 @@ import { ConfigError, launchPlan, loadConfig, loadConfigWithEmulator } from '../
 
 const REAL = { FIREBASE_PROJECT_ID: 'acme-stockroom', FIREBASE_API_KEY: 'AIza-real-key' };
 const EMULATOR = { FIREBASE_PROJECT_ID: 'demo-stockroom', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' };
-const POSTGRES = { DATABASE_URL: 'postgres://stockroom@127.0.0.1:5432/stockroom' };
+// A PostgreSQL store needs its secrets key too (SECRETS_KEY, see secrets-config.test.ts).
+const POSTGRES = { DATABASE_URL: 'postgres://stockroom@127.0.0.1:5432/stockroom', SECRETS_KEY: 'a'.repeat(64) };
 
 describe('SEED_DEMO', () => {
   it('is off by default with a real Firebase project on the embedded database (the Docker image without DATABASE_URL)', () => {

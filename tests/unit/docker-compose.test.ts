@@ -33,6 +33,7 @@ describe('docker-compose.yml', () => {
     expect(app.depends_on.db.condition).toBe('service_healthy');
     expect(app.environment.DATABASE_URL).toMatch(/^postgres:\/\/stockroom:.*@db:5432\/stockroom$/);
     expect(app.environment.FIREBASE_PROJECT_ID).toContain(':?'); // required, no demo default
+    expect(app.environment.SECRETS_KEY).toContain(':?'); // required: it encrypts the webhook secrets
     expect(app.environment.FIREBASE_AUTH_EMULATOR_HOST).toBeUndefined();
     expect(app.ports).toContain('3000:3000');
   });
@@ -57,7 +58,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('seeds demo accounts only in the emulator-backed demo app, and its environment passes the config check', () => {
-    const production = loadConfig(interpolate(compose.services.app.environment, { FIREBASE_PROJECT_ID: 'acme-stockroom', FIREBASE_API_KEY: 'AIza-key' }));
+    const production = loadConfig(
+      interpolate(compose.services.app.environment, { FIREBASE_PROJECT_ID: 'acme-stockroom', FIREBASE_API_KEY: 'AIza-key', SECRETS_KEY: 'a'.repeat(64) }),
+    );
     expect(production.seedDemo).toBe(false);
     const demo = loadConfig(interpolate(compose.services['app-demo'].environment, {}));
     expect(demo.seedDemo).toBe(true);

@@ -77,6 +77,7 @@ function setUp(hold?: { id: string; until: Promise<void> }) {
     query: (work) => work(),
     wake: () => undefined,
     disable: async () => undefined,
+    openSecret: (endpoint) => endpoint.secret,
   };
   const endpoint: DueEndpoint = { id: 'ep', url: 'http://127.0.0.1:1/', secret: 'whsec_x', cursor: START, generation: 0, attempts: 0, failingSince: null, eventTypes: ['*'], categoryIds: [] };
   const run = new EndpointRun(host, endpoint);

@@ -25,7 +25,8 @@ export function ApiTokensSection({ tokens, onChanged }: { tokens: ApiToken[]; on
   const [name, setName] = useState('');
   const [days, setDays] = useState(30);
   const [chosen, setChosen] = useState<Permission[]>(['inventory:view']);
-  const [created, setCreated] = useState<string | null>(null);
+  // The token just created (value null: its answer was lost, see SecretOnce).
+  const [created, setCreated] = useState<{ value: string | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -36,7 +37,7 @@ export function ApiTokensSection({ tokens, onChanged }: { tokens: ApiToken[]; on
     try {
       const expiresAt = new Date(Date.now() + days * 86_400_000).toISOString();
       const { token } = await integrationsApi.createToken({ name: name.trim(), expiresAt, permissions: chosen });
-      setCreated(token);
+      setCreated({ value: token });
       setName('');
       onChanged();
     } catch (e) {
@@ -62,7 +63,9 @@ export function ApiTokensSection({ tokens, onChanged }: { tokens: ApiToken[]; on
       <p className="settings-aside">
         For scripts and tills: send <code>Authorization: Bearer srk_…</code>. A token acts as you, with only the permissions you give it.
       </p>
-      {created ? <SecretOnce label="New API token" value={created} onDone={() => setCreated(null)} /> : null}
+      {created ? (
+        <SecretOnce label="New API token" value={created.value} lostHint="Revoke it below and create a new one." onDone={() => setCreated(null)} />
+      ) : null}
       <form className="form-stack integrations-form" onSubmit={submit} aria-label="Create API token">
         <div className="field">
           <label htmlFor="token-name">Token name</label>

@@ -7,7 +7,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { errorMessage } from '../../../lib/api-client';
 import { integrationsApi } from './integrations-api';
 
-export function EndpointForm({ onCreated }: { onCreated: (secret: string) => void }) {
+export function EndpointForm({ onCreated }: { onCreated: (secret: string | null) => void }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [types, setTypes] = useState<WebhookSubscription[]>(['*']);

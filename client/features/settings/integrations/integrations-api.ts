@@ -8,7 +8,7 @@ export const integrationsApi = {
   endpoints: async () => (await api.get<{ endpoints: WebhookEndpoint[] }>('/webhooks')).endpoints,
   categories: () => api.get<Category[]>('/categories'),
   createEndpoint: (fields: Pick<WebhookEndpointFields, 'url' | 'eventTypes' | 'description' | 'categoryIds'>) =>
-    api.post<{ endpoint: WebhookEndpoint; secret: string }>('/webhooks', fields),
+    api.post<{ endpoint: WebhookEndpoint; secret: string | null; secretShownOnce?: boolean }>('/webhooks', fields),
   updateEndpoint: async (id: string, changes: Partial<WebhookEndpointFields>) =>
     (await api.request<WebhookEndpoint>('PATCH', `/webhooks/${id}`, { body: changes })).data,
   removeEndpoint: (id: string) => api.delete(`/webhooks/${id}`),
@@ -16,6 +16,7 @@ export const integrationsApi = {
   sendTest: (id: string) => api.post<WebhookDelivery>(`/webhooks/${id}/test`, {}),
   replay: (id: string, from: string) => api.post<WebhookEndpoint>(`/webhooks/${id}/replay`, { from }),
   tokens: async () => (await api.get<{ tokens: ApiToken[] }>('/tokens')).tokens,
-  createToken: (body: CreateApiToken) => api.post<{ apiToken: ApiToken; token: string }>('/tokens', body),
+  // The secret is null when a retry got the server's replay of the answer (it keeps no secret).
+  createToken: (body: CreateApiToken) => api.post<{ apiToken: ApiToken; token: string | null; secretShownOnce?: boolean }>('/tokens', body),
   revokeToken: (id: string) => api.delete<ApiToken>(`/tokens/${id}`),
 };

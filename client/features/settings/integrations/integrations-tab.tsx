@@ -14,7 +14,8 @@ import './integrations.css';
 
 export function IntegrationsTab() {
   const [state, send] = useMachine(integrationsMachine);
-  const [secret, setSecret] = useState<string | null>(null);
+  // The signing secret of the endpoint just added (value null: its answer was lost, see SecretOnce).
+  const [secret, setSecret] = useState<{ value: string | null } | null>(null);
   const { endpoints, tokens, error } = state.context;
   const reload = () => send({ type: 'RELOAD' });
   if (state.matches('loading')) return <TruckLoader label="Loading integrations..." fullScreen={false} />;
@@ -34,7 +35,9 @@ export function IntegrationsTab() {
         <p className="settings-aside">
           Stockroom posts each change to your endpoints, signed (Standard Webhooks), in order, and retries for up to a day if a receiver is down.
         </p>
-        {secret ? <SecretOnce label="Signing secret" value={secret} onDone={() => setSecret(null)} /> : null}
+        {secret ? (
+          <SecretOnce label="Signing secret" value={secret.value} lostHint="Remove the endpoint and add it again for a new secret." onDone={() => setSecret(null)} />
+        ) : null}
         {endpoints.length ? (
           <ul className="endpoint-list" aria-label="Webhook endpoints">
             {endpoints.map((endpoint) => (
@@ -46,7 +49,7 @@ export function IntegrationsTab() {
         )}
         <EndpointForm
           onCreated={(s) => {
-            setSecret(s);
+            setSecret({ value: s });
             reload();
           }}
         />
