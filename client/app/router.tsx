@@ -2,7 +2,7 @@
 // are separate chunks: a visitor on / downloads neither Firebase nor the signed-in app.
 // Guards: signed-in routes sit under the signed-in app (redirect to /login); manager
 // routes check permissions (redirect to /dashboard, or 'Access Denied' on /users, /roles).
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactElement } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
 import { SEE_STOCKTAKES } from '../../shared/permissions';
 import { wasSignedIn } from '../lib/auth-hint';
@@ -12,6 +12,7 @@ import { readWarmToken, warmStartChecked } from './warm-start';
 import { lazyPage, preloadPage } from './lazy-page';
 import { NotFoundPage } from './not-found-page';
 import { RequirePermission } from './require-permission';
+import { routesIn, type AppPath, type RouteGroup } from './route-table';
 
 // The inventory screens load one by one: the Category page on a phone should not wait for
 // the add wizard's or the changes report's code.
@@ -86,57 +87,51 @@ if (window.location.pathname !== '/' || wasSignedIn()) {
   document.head.appendChild(preload);
 }
 
+// Each path of the route table (route-table.ts) and its page: a path added there without a
+// page here, or here without the table, does not compile.
+const PAGES: Record<AppPath, ReactElement> = {
+  '/': lazyPage(() => import('./landing-route'), 'LandingRoute'),
+  '/login': lazyPage(auth, 'LoginRoute'),
+  '/register': lazyPage(auth, 'RegisterRoute'),
+  '/auth/callback': lazyPage(auth, 'AuthCallbackRoute'),
+  '/dashboard': lazyPage(dashboard, 'DashboardPage'),
+  '/inventory': lazyPage(inventoryPage, 'InventoryPage'),
+  '/inventory/category/:categoryId': lazyPage(categoryPage, 'CategoryPage'),
+  '/inventory/labels': lazyPage(labels, 'LabelsPage'),
+  '/inventory/changes': lazyPage(changesPage, 'ChangesPage'),
+  '/inventory/:id': lazyPage(itemPage, 'ItemDetailPage'),
+  '/alerts': lazyPage(alerts, 'AlertsPage'),
+  '/settings': lazyPage(settings, 'SettingsPage'),
+  '/profile': lazyPage(profile, 'ProfileRoute'),
+  '/activity': lazyPage(activity, 'ActivityRoute'),
+  '/outbox': lazyPage(() => import('../offline/outbox-page'), 'OutboxPage'),
+  '/inventory/add': lazyPage(addItemPage, 'AddItemPage'),
+  '/inventory/import': lazyPage(csvImport, 'ImportPage'),
+  '/inventory/:id/edit': lazyPage(editItemPage, 'EditItemPage'),
+  '/stocktake': lazyPage(stocktake, 'StocktakeListRoute'),
+  '/stocktake/:id': lazyPage(stocktake, 'StocktakeSessionRoute'),
+  '/users': lazyPage(users, 'UsersPage'),
+  '/roles': lazyPage(roles, 'RolesPage'),
+  // The wall display: signed in (any account or a guest), but outside the shell.
+  '/display': lazyPage(() => import('./display-route'), 'DisplayRoute'),
+  '*': <NotFoundPage />,
+};
+
+const pagesOf = (group: RouteGroup): RouteObject[] => routesIn(group).map(({ path }) => ({ path, element: PAGES[path as AppPath] }));
+
 const routes: RouteObject[] = [
-  { path: '/', element: lazyPage(() => import('./landing-route'), 'LandingRoute') },
-  {
-    element: lazyPage(auth, 'PublicOnly'),
-    children: [
-      { path: '/login', element: lazyPage(auth, 'LoginRoute') },
-      { path: '/register', element: lazyPage(auth, 'RegisterRoute') },
-    ],
-  },
-  { path: '/auth/callback', element: lazyPage(auth, 'AuthCallbackRoute') },
+  ...pagesOf('open'),
+  { element: lazyPage(auth, 'PublicOnly'), children: pagesOf('signedOut') },
   {
     element: lazyPage(signedInApp, 'SignedInApp'),
     children: [
-      { path: '/dashboard', element: lazyPage(dashboard, 'DashboardPage') },
-      { path: '/inventory', element: lazyPage(inventoryPage, 'InventoryPage') },
-      { path: '/inventory/category/:categoryId', element: lazyPage(categoryPage, 'CategoryPage') },
-      { path: '/inventory/labels', element: lazyPage(labels, 'LabelsPage') },
-      { path: '/inventory/changes', element: lazyPage(changesPage, 'ChangesPage') },
-      { path: '/inventory/:id', element: lazyPage(itemPage, 'ItemDetailPage') },
-      { path: '/alerts', element: lazyPage(alerts, 'AlertsPage') },
-      { path: '/settings', element: lazyPage(settings, 'SettingsPage') },
-      { path: '/profile', element: lazyPage(profile, 'ProfileRoute') },
-      { path: '/activity', element: lazyPage(activity, 'ActivityRoute') },
-      { path: '/outbox', element: lazyPage(() => import('../offline/outbox-page'), 'OutboxPage') },
-      {
-        element: <RequirePermission permission="inventory:manage" otherwise="redirect" />,
-        children: [
-          { path: '/inventory/add', element: lazyPage(addItemPage, 'AddItemPage') },
-          { path: '/inventory/import', element: lazyPage(csvImport, 'ImportPage') },
-          { path: '/inventory/:id/edit', element: lazyPage(editItemPage, 'EditItemPage') },
-        ],
-      },
-      {
-        element: <RequirePermission permission={SEE_STOCKTAKES} otherwise="deny" />,
-        children: [
-          { path: '/stocktake', element: lazyPage(stocktake, 'StocktakeListRoute') },
-          { path: '/stocktake/:id', element: lazyPage(stocktake, 'StocktakeSessionRoute') },
-        ],
-      },
-      {
-        element: <RequirePermission permission="users:manage" otherwise="deny" />,
-        children: [
-          { path: '/users', element: lazyPage(users, 'UsersPage') },
-          { path: '/roles', element: lazyPage(roles, 'RolesPage') },
-        ],
-      },
+      ...pagesOf('signedIn'),
+      { element: <RequirePermission permission="inventory:manage" otherwise="redirect" />, children: pagesOf('inventoryManage') },
+      { element: <RequirePermission permission={SEE_STOCKTAKES} otherwise="deny" />, children: pagesOf('stocktakes') },
+      { element: <RequirePermission permission="users:manage" otherwise="deny" />, children: pagesOf('usersManage') },
     ],
   },
-  // The wall display: signed in (any account or a guest), but outside the shell.
-  { path: '/display', element: lazyPage(() => import('./display-route'), 'DisplayRoute') },
-  { path: '*', element: <NotFoundPage /> },
+  ...pagesOf('standalone'),
 ];
 
 /**

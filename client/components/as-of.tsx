@@ -57,9 +57,11 @@ export function AsOfControl() {
   const [counts, setCounts] = useState<EventCountsByDay | null>(null);
   const now = Date.now();
   const start = now - AS_OF_SCRUB_DAYS * DAY;
-  const current = asOf ? Date.parse(asOf) : now;
-  const [draft, setDraft] = useState(current);
-  useEffect(() => setDraft(current), [current]);
+  const [draft, setDraft] = useState(() => (asOf ? Date.parse(asOf) : now));
+  // The draft follows the moment in the URL, not the clock: keyed on Date.now(), every render
+  // while live set a new draft and so asked for another render (on a slow phone, a render
+  // loop that kept the CPU busy and threw away each move of the scrubber).
+  useEffect(() => setDraft(asOf ? Date.parse(asOf) : Date.now()), [asOf]);
   useEffect(() => {
     if (open && !counts) historyApi.counts().then(setCounts, () => setCounts({ days: [] }));
   }, [open, counts]);

@@ -9,17 +9,33 @@ import { ErrorBox } from '../../../components/error-box';
 import { TruckLoader } from '../../../components/truck-loader';
 import { api } from '../../../lib/api-client';
 
+const WEEK_MS = 7 * 86_400_000;
+const defaultFrom = () => new Date(Date.now() - WEEK_MS).toISOString();
+
 const show = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
 
 export function ChangesPage() {
   const [params, setParams] = useSearchParams();
-  const from = params.get('from') ?? new Date(Date.now() - 7 * 86_400_000).toISOString();
+  // Opened without ?from= (a bookmark, a typed address), the report starts a week before the
+  // moment the page opened. Fixed once at mount: recomputed on each render it was a new
+  // moment every time, so each answer's render asked again, about 60 requests a second.
+  const [weekAgo] = useState(defaultFrom);
+  const from = params.get('from') ?? weekAgo;
   const to = params.get('to') ?? undefined;
   const [report, setReport] = useState<ChangesReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
+    // An answer for moments the user has since changed is not shown.
+    let current = true;
     setReport(null);
-    historyApi.changes(from, to).then(setReport, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+    setError(null);
+    historyApi.changes(from, to).then(
+      (answer) => current && setReport(answer),
+      (e: unknown) => current && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      current = false;
+    };
   }, [from, to]);
   const exportCsv = async () => {
     const query = `from=${encodeURIComponent(from)}${to ? `&to=${encodeURIComponent(to)}` : ''}`;

@@ -1,0 +1,64 @@
+// Every route of the client as data: its path, the guard it sits behind, and the optional
+// query parameters its screen reads. router.tsx builds the router from this table (a path
+// missing here has no page there, and the reverse is a type error), and the Chromium test
+// that opens every screen (tests/e2e/idle-requests.test.ts) reads it too, so a new route
+// and its query parameters are covered by declaring them here. Plain data: no React, no
+// browser globals, so tests can import it in Node.
+
+/**
+ * Where a route sits: `open` for anyone, `signedOut` for the sign-in pages (they send a
+ * signed-in user on), `signedIn` inside the signed-in shell, the three permission guards
+ * inside the shell, and `standalone` for signed-in screens outside it (the wall display).
+ */
+export type RouteGroup = 'open' | 'signedOut' | 'signedIn' | 'inventoryManage' | 'stocktakes' | 'usersManage' | 'standalone';
+
+/**
+ * An example value for a path or query parameter: text, where `{item}`, `{category}`,
+ * `{stocktake}` stand for a real id of that kind and `{moment}` for a past moment (ISO).
+ */
+export type RouteExample = string;
+
+export interface AppRoute {
+  readonly path: string;
+  readonly group: RouteGroup;
+  /** An example for each `:param` of the path. */
+  readonly params?: Readonly<Record<string, RouteExample>>;
+  /** The optional query parameters the screen reads, each with one example or several. */
+  readonly query?: Readonly<Record<string, RouteExample | readonly RouteExample[]>>;
+}
+
+export const APP_ROUTES = [
+  { path: '/', group: 'open' },
+  { path: '/login', group: 'signedOut' },
+  { path: '/register', group: 'signedOut' },
+  { path: '/auth/callback', group: 'open' },
+  { path: '/dashboard', group: 'signedIn', query: { asOf: '{moment}' } },
+  // ?barcode= is the scanner's unknown-code search.
+  { path: '/inventory', group: 'signedIn', query: { asOf: '{moment}', barcode: '4006381333931' } },
+  { path: '/inventory/category/:categoryId', group: 'signedIn', params: { categoryId: '{category}' }, query: { asOf: '{moment}' } },
+  { path: '/inventory/labels', group: 'signedIn', query: { category: '{category}', items: '{item}' } },
+  // Without ?from= the report starts a week back (issue 23: a default that moved with every render).
+  { path: '/inventory/changes', group: 'signedIn', query: { from: '{moment}', to: '{moment}' } },
+  { path: '/inventory/:id', group: 'signedIn', params: { id: '{item}' }, query: { asOf: '{moment}' } },
+  { path: '/alerts', group: 'signedIn' },
+  { path: '/settings', group: 'signedIn', query: { tab: ['general', 'notifications', 'appearance', 'permissions', 'integrations'] } },
+  { path: '/profile', group: 'signedIn' },
+  { path: '/activity', group: 'signedIn' },
+  { path: '/outbox', group: 'signedIn' },
+  { path: '/inventory/add', group: 'inventoryManage', query: { barcode: '4006381333931' } },
+  { path: '/inventory/import', group: 'inventoryManage' },
+  { path: '/inventory/:id/edit', group: 'inventoryManage', params: { id: '{item}' } },
+  { path: '/stocktake', group: 'stocktakes' },
+  { path: '/stocktake/:id', group: 'stocktakes', params: { id: '{stocktake}' } },
+  { path: '/users', group: 'usersManage' },
+  { path: '/roles', group: 'usersManage' },
+  { path: '/display', group: 'standalone' },
+  { path: '*', group: 'open' },
+] as const satisfies readonly AppRoute[];
+
+export type AppPath = (typeof APP_ROUTES)[number]['path'];
+
+/** The routes of one group, in table order. */
+export function routesIn(group: RouteGroup): AppRoute[] {
+  return (APP_ROUTES as readonly AppRoute[]).filter((route) => route.group === group);
+}
