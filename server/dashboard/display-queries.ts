@@ -7,8 +7,11 @@ import type { DB } from '../db/schema.js';
 import { latestActivity } from './activity-rows.js';
 import type { Clock } from './dashboard-queries.js';
 
-/** A screen across a room has room for this many alert rows; the count says how many more. */
-export const DISPLAY_ALERTS = 12;
+/**
+ * The wall pages through its alerts (client/features/display), so it gets all of them up to
+ * this cap (as client/features/display/display-limits.ts); the count says how many more.
+ */
+export const DISPLAY_ALERTS = 200;
 export const DISPLAY_ACTIVITY = 12;
 export const DISPLAY_CATEGORIES = 24;
 

@@ -125,7 +125,7 @@ function expected(snapshot: DisplaySnapshot) {
   return {
     alertCount: snapshot.alertCount,
     alerts: snapshot.alerts.map((a) => a.name),
-    units: snapshot.categories.map((c) => `${new Intl.NumberFormat('en-US').format(c.units)} units`),
+    units: snapshot.categories.map((c) => `${new Intl.NumberFormat('en-US').format(c.units)} ${c.units === 1 ? 'unit' : 'units'}`),
     connection: 'Live',
   };
 }

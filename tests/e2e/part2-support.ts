@@ -49,7 +49,7 @@ export async function openPage(
 }
 
 /** Signs in through /login and waits to land where the app sends the user (dashboard or `from`). */
-export async function signIn(page: Page, email: string, password: string, landing = '**/dashboard'): Promise<void> {
+export async function signIn(page: Page, email: string, password: string, landing: string | RegExp = '**/dashboard'): Promise<void> {
   if (!page.url().includes('/login')) await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);

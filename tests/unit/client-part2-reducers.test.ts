@@ -18,6 +18,7 @@ import { durationText } from '../../client/features/dashboard/components/health-
 import { changeLabel } from '../../client/features/dashboard/components/revenue-card.js';
 import { chartPath } from '../../client/features/dashboard/components/trend-chart.js';
 import { applyDisplayAlert, applyDisplayEvent } from '../../client/features/display/display-reducers.js';
+import { DISPLAY_ALERT_ROWS } from '../../client/features/display/display-limits.js';
 import { checkPasswordForm, passwordErrorMessage } from '../../client/features/profile/change-password.machine.js';
 import { profileChanges } from '../../client/features/profile/profile.machine.js';
 import { checkRole } from '../../client/features/roles/role-form.machine.js';
@@ -162,13 +163,14 @@ describe('dashboard and wall display reducers', () => {
     expect(again.alertCount).toBe(2);
   });
 
-  it('keeps at most 12 rows on the wall however many alerts arrive', () => {
+  it('keeps at most DISPLAY_ALERT_ROWS alerts on the wall however many arrive', () => {
     const next = produce(snapshot(), (d) => {
-      for (let i = 0; i < 30; i++) applyDisplayAlert(d, { type: 'alert', cursor: `1:${i}`, item: { id: `n${i}`, name: `N${i}`, sku: '' }, quantity: 1, threshold: 2 }, `2031-01-01T00:00:${String(i).padStart(2, '0')}.000Z`);
+      for (let i = 0; i < DISPLAY_ALERT_ROWS + 10; i++)
+        applyDisplayAlert(d, { type: 'alert', cursor: `1:${i}`, item: { id: `n${i}`, name: `N${i}`, sku: '' }, quantity: 1, threshold: 2 }, new Date(Date.UTC(2031, 0, 1, 0, 0, i)).toISOString());
     });
-    expect(next.alerts).toHaveLength(12);
-    expect(next.alertCount).toBe(32);
-    expect(next.alerts[0]!.name).toBe('N29');
+    expect(next.alerts).toHaveLength(DISPLAY_ALERT_ROWS);
+    expect(next.alertCount).toBe(DISPLAY_ALERT_ROWS + 12);
+    expect(next.alerts[0]!.name).toBe(`N${DISPLAY_ALERT_ROWS + 9}`);
   });
 });
 

@@ -1,14 +1,18 @@
 // Low-stock alerts for the wall: out of stock first, then the newest; big enough to read
-// across a room, with how many more there are.
+// across a room. As many rows as the panel holds are on view at once; the rest come round
+// page by page (every row stays in the page, hidden until its turn).
 import type { DisplayAlert } from '../../../../shared/dashboard';
 import { Icon } from '../../../components/icons';
+import { useFittedPages } from '../use-fitted-pages';
+import { PageIndicator } from './page-indicator';
 
-export function DisplayAlerts({ alerts, total }: { alerts: DisplayAlert[]; total: number }) {
+export function DisplayAlerts({ alerts, total, tick, everyMs }: { alerts: DisplayAlert[]; total: number; tick: number; everyMs: number }) {
+  const { listRef, page, pages, onPage } = useFittedPages(alerts.length, tick);
   return (
     <section className="display-panel display-alerts" aria-labelledby="display-alerts-title">
       <header className="display-panel-header">
         <h2 id="display-alerts-title">
-          <Icon name="alert" size={28} /> Low stock
+          <Icon name="alert" /> Low stock
         </h2>
         <span className={`display-count ${total > 0 ? 'display-count-danger' : ''}`} data-testid="display-alert-count">
           {total}
@@ -16,15 +20,15 @@ export function DisplayAlerts({ alerts, total }: { alerts: DisplayAlert[]; total
       </header>
       {alerts.length === 0 ? (
         <div className="display-all-good">
-          <Icon name="check-circle" size={64} />
+          <Icon name="check-circle" />
           <p>All stocked up</p>
         </div>
       ) : (
-        <ul className="display-alert-list">
-          {alerts.map((alert) => {
+        <ul className="display-list display-alert-list" ref={listRef} data-testid="display-alert-list">
+          {alerts.map((alert, index) => {
             const out = alert.quantity <= 0;
             return (
-              <li key={alert.itemId} className={`display-alert ${out ? 'display-alert-out' : ''}`} data-testid="display-alert">
+              <li key={alert.itemId} className={`display-alert ${out ? 'display-alert-out' : ''}`} data-testid="display-alert" hidden={!onPage(index)}>
                 <span className="display-alert-name">{alert.name}</span>
                 <span className="display-alert-category">{alert.category}</span>
                 <span className="display-alert-stock">
@@ -41,7 +45,11 @@ export function DisplayAlerts({ alerts, total }: { alerts: DisplayAlert[]; total
           })}
         </ul>
       )}
-      {total > alerts.length ? <p className="display-more">+{total - alerts.length} more low-stock items</p> : null}
+      <footer className="display-panel-footer">
+        <PageIndicator page={page} pages={pages} everyMs={everyMs} testId="display-alert-pages" />
+        {/* The server sends a few hundred at most; a count beyond that says how many more. */}
+        {total > alerts.length ? <span className="display-more">+{total - alerts.length} more not shown</span> : null}
+      </footer>
     </section>
   );
 }

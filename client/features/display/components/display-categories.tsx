@@ -1,28 +1,31 @@
 // Stock by category: units on hand with a bar against the largest category, and how many
-// of its items are low.
+// of its items are low. Pages like the alerts when there are more than the panel holds.
 import type { CategoryStock } from '../../../../shared/dashboard';
 import { Icon } from '../../../components/icons';
 import { formatCount, formatDollars } from '../../../lib/format';
+import { useFittedPages } from '../use-fitted-pages';
+import { PageIndicator } from './page-indicator';
 
-export function DisplayCategories({ categories }: { categories: CategoryStock[] }) {
+export function DisplayCategories({ categories, tick, everyMs }: { categories: CategoryStock[]; tick: number; everyMs: number }) {
+  const { listRef, page, pages, onPage } = useFittedPages(categories.length, tick);
   const top = Math.max(1, ...categories.map((c) => c.units));
   return (
     <section className="display-panel display-categories" aria-labelledby="display-categories-title">
       <header className="display-panel-header">
         <h2 id="display-categories-title">
-          <Icon name="folder" size={28} /> Stock by category
+          <Icon name="folder" /> Stock by category
         </h2>
       </header>
       {categories.length === 0 ? (
         <p className="display-empty">No items yet</p>
       ) : (
-        <ul className="display-category-list">
-          {categories.map((category) => (
-            <li key={category.categoryId} className="display-category" data-testid="display-category">
+        <ul className="display-list display-category-list" ref={listRef} data-testid="display-category-list">
+          {categories.map((category, index) => (
+            <li key={category.categoryId} className="display-category" data-testid="display-category" hidden={!onPage(index)}>
               <div className="display-category-line">
                 <span className="display-category-name">{category.name}</span>
                 <span className="display-category-units" data-testid="display-category-units">
-                  {formatCount(category.units)} units
+                  {formatCount(category.units)} {category.units === 1 ? 'unit' : 'units'}
                 </span>
               </div>
               <span className="display-bar" aria-hidden="true">
@@ -38,6 +41,9 @@ export function DisplayCategories({ categories }: { categories: CategoryStock[] 
           ))}
         </ul>
       )}
+      <footer className="display-panel-footer">
+        <PageIndicator page={page} pages={pages} everyMs={everyMs} testId="display-category-pages" />
+      </footer>
     </section>
   );
 }

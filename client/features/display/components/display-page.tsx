@@ -1,12 +1,17 @@
 // The wall display (/display): full screen, no dock, readable across a room. Store name,
 // clock and connection state on top; live low-stock alerts and stock by category; a ticker
 // of the latest activity. It keeps itself current (display.machine.ts) for days on end.
+// Nobody scrolls a wall: the page is exactly the screen, type is sized from the screen, and
+// lists longer than their panel turn pages on one shared clock (?rotate=<seconds>).
 import { useActorRef, useSelector } from '@xstate/react';
-import { Link } from 'react-router-dom';
+import { useMemo } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
 import { useFeedStatus } from '../../../lib/realtime';
 import { displayMachine } from '../display.machine';
+import { rotationMs } from '../rotation';
+import { useRotationTick } from '../use-rotation-tick';
 import { ActivityTicker } from './activity-ticker';
 import { ConnectionBadge } from './connection-badge';
 import { DisplayAlerts } from './display-alerts';
@@ -19,6 +24,9 @@ export function DisplayPage() {
   const snapshot = useSelector(display, (s) => s.context.snapshot);
   const failing = useSelector(display, (s) => s.matches('waiting'));
   const status = useFeedStatus();
+  const { search } = useLocation();
+  const everyMs = useMemo(() => rotationMs(search), [search]);
+  const tick = useRotationTick(everyMs);
 
   return (
     <main className="display" id="main">
@@ -26,7 +34,7 @@ export function DisplayPage() {
         <div className="display-store">
           <span className="display-brand">
             <span className="brand-mark">
-              <Icon name="box" size={22} />
+              <Icon name="box" />
             </span>
             Stockroom
           </span>
@@ -45,8 +53,8 @@ export function DisplayPage() {
       {snapshot ? (
         <>
           <div className="display-body">
-            <DisplayAlerts alerts={snapshot.alerts} total={snapshot.alertCount} />
-            <DisplayCategories categories={snapshot.categories} />
+            <DisplayAlerts alerts={snapshot.alerts} total={snapshot.alertCount} tick={tick} everyMs={everyMs} />
+            <DisplayCategories categories={snapshot.categories} tick={tick} everyMs={everyMs} />
           </div>
           <ActivityTicker entries={snapshot.recentActivity} />
         </>
