@@ -6,6 +6,7 @@ import { meRoutes } from './auth/me-routes.js';
 import type { PrincipalResolver } from './auth/principal.js';
 import { cachePrincipals } from './auth/principal-cache.js';
 import { accountsProjections, accountsRoutes, createAccountsPrincipalResolver } from './accounts/accounts-feature.js';
+import { identityToolkitFor } from './accounts/firebase-accounts.js';
 import { categoriesProjection } from './categories/projection.js';
 import { itemsProjection } from './inventory/projection.js';
 import { activityProjection } from './activity/projection.js';
@@ -69,7 +70,7 @@ export const projections: Projection[] = [
 export async function registerFeatures(api: FastifyInstance, ctx: AppContext): Promise<void> {
   await api.register(idempotencyPlugin, { db: ctx.database.db, ...ctx.config.idempotency });
   await api.register(meRoutes);
-  await api.register(accountsRoutes, { store: ctx.store, auth: ctx.verifier.auth });
+  await api.register(accountsRoutes, { store: ctx.store, auth: ctx.verifier.auth, identityToolkit: identityToolkitFor(ctx.config) });
   const queries = new ItemQueries(ctx.database.db, ctx.store);
   // PGlite runs one transaction at a time anyway: one lane makes its batches as large as they come.
   const items = new ItemService(ctx.store, queries, {

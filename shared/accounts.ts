@@ -84,6 +84,12 @@ export interface Profile {
   preferences: AlertPreferences;
 }
 
+/** The answer to PUT /api/profile: a new email is not set at once but sent a link to confirm. */
+export interface ProfileUpdate extends Profile {
+  /** The address a confirmation link went to (the change happens when it is followed); else null. */
+  emailVerificationSentTo: string | null;
+}
+
 /** Events of the accounts feature: user streams `user-<uid>`, role streams `role-<id>`, the `settings` stream. */
 export type UserEvent =
   | {

@@ -126,6 +126,11 @@ export const preferencesBody = {
 
 export const profileSchema = { type: 'object', properties: { user: userSchema, preferences: preferencesSchema } } as const;
 
+export const profileUpdateSchema = {
+  type: 'object',
+  properties: { user: userSchema, preferences: preferencesSchema, emailVerificationSentTo: { type: ['string', 'null'] } },
+} as const;
+
 export const profileBody = {
   type: 'object',
   additionalProperties: false,

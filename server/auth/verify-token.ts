@@ -17,6 +17,12 @@ export interface VerifiedToken {
   roleClaim: string | null;
   provider: string;
   expiresAt: number;
+  /**
+   * When the user last proved who they are (the token's `auth_time`, seconds since the
+   * epoch): a credential sign-in or re-authentication, not a token refresh. Absent for API
+   * tokens, which are never a fresh sign-in (server/accounts/users/decide.ts).
+   */
+  authTime?: number;
 }
 
 export interface TokenVerifier {
@@ -80,6 +86,7 @@ export function createTokenVerifier(projectId: string, verifierOptions: TokenVer
         roleClaim: typeof decoded.role === 'string' ? decoded.role : null,
         provider: decoded.firebase.sign_in_provider,
         expiresAt: decoded.exp * 1000,
+        ...(typeof decoded.auth_time === 'number' ? { authTime: decoded.auth_time } : {}),
       };
     },
     close: () => deleteApp(app),

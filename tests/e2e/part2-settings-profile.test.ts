@@ -1,13 +1,16 @@
 // End to end in Chromium: Settings tabs, Save Changes persisting across a reload with a
 // toast, the theme from Appearance, the read-only view and note for staff with the
-// permission matrix; Profile edits that persist and reach the header, Change Password
-// (wrong current password refused, then a real change that signs in), hidden for guests,
-// and Log Out from the Danger Zone.
+// permission matrix; Profile edits that persist and reach the header, a new email after
+// signing in again (the server wants a sign-in within 5 minutes) that takes effect when the
+// link mailed to it is followed, Change Password (wrong current password refused, then a
+// real change that signs in), hidden for guests, and Log Out from the Danger Zone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, screenshot, seeText } from '../helpers/e2e-app.js';
-import type { TestAccount } from '../helpers/emulator-accounts.js';
+import { uniqueEmail, type TestAccount } from '../helpers/emulator-accounts.js';
+import { emailChangeLinks, followOobCode } from '../helpers/emulator-oob.js';
+import { backdateSignIn, expireBrowserToken } from '../helpers/emulator-sign-in-age.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { openPage, signIn, type OpenPage } from './part2-support.js';
 
@@ -115,6 +118,42 @@ describe('settings and profile', BROWSER_TESTS, () => {
     await page.reload();
     await page.getByTestId('profile-full-name').getByText('Sofia S. Keeper').waitFor({ timeout: 15_000 });
   }, 60_000);
+
+  it('changes the email after signing in again; the new address signs in once its link is followed', async () => {
+    const page = admin.page;
+    const oldEmail = manager.email!;
+    // Signed in ten minutes ago, token refreshed since: too old to change the email.
+    await backdateSignIn(manager.uid, 10 * 60_000);
+    await expireBrowserToken(page);
+    await page.getByTestId('profile-email').waitFor({ timeout: 15_000 });
+    const newEmail = uniqueEmail('sofia-moved');
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('Email', { exact: true }).fill(newEmail);
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Sign in again' });
+    await dialog.waitFor({ timeout: 15_000 });
+    await dialog.getByLabel('Password').fill('wrong-password');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await seeText(dialog, 'Current password is incorrect');
+    await screenshot(page, 'profile-sign-in-again');
+    await dialog.getByLabel('Password').fill(manager.password!);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await seeText(page, `We sent a link to ${newEmail}: your email changes when you follow it`);
+    await seeText(page.getByTestId('profile-email-pending'), newEmail);
+    // Not changed yet: the address is the old one until the link is followed.
+    expect(await page.getByTestId('profile-email').textContent()).toBe(oldEmail);
+
+    const [link] = await emailChangeLinks(newEmail);
+    expect(link).toMatchObject({ email: oldEmail, newEmail });
+    await followOobCode(link!.oobCode);
+    const moved = await openPage(browser, server);
+    await signIn(moved.page, newEmail, manager.password!);
+    await moved.page.goto('/profile');
+    await moved.page.getByTestId('profile-email').getByText(newEmail).waitFor({ timeout: 15_000 });
+    await moved.context.close();
+    manager.email = newEmail;
+  }, 90_000);
 
   it('changes the password after checking the current one; the new one signs in', async () => {
     const page = admin.page;

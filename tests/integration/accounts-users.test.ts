@@ -2,6 +2,7 @@
 // role changes, disable (existing tokens refused at once) and enable, and the last manager.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyProjections } from '../../server/eventstore/rebuild-projections.js';
+import { ALL_PERMISSIONS } from '../../shared/permissions.js';
 import { backends } from '../helpers/backends.js';
 import { refreshIdToken, signIn, uniqueEmail } from '../helpers/emulator-accounts.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -129,28 +130,43 @@ describe.each(backends())('users API on $name', (backend) => {
     expect((await server.request('GET', '/api/me', { token: again.idToken })).status).toBe(200);
   });
 
-  it('keeps the last active manager: no demotion, no disabling, no disabling oneself', async () => {
+  it('keeps the last active manager: no demotion, no disabling; nobody changes their own role or disables themself', async () => {
     const users = (await server.request('GET', '/api/users', { token: manager.idToken })).body as any[];
     expect(users.filter((u) => u.role === 'manager' && u.status === 'active').map((u) => u.id)).toEqual([manager.uid]);
 
     const demote = await server.request('PUT', `/api/users/${manager.uid}/role`, { token: manager.idToken, body: { role: 'staff' } });
-    expect(demote.status).toBe(409);
-    expect(demote.body).toEqual({ error: 'The last active manager cannot be demoted' });
+    expect(demote.status).toBe(403);
+    expect(demote.body).toEqual({ error: 'You cannot change your own role' });
     const self = await server.request('POST', `/api/users/${manager.uid}/disable`, { token: manager.idToken });
     expect(self.status).toBe(409);
     expect(self.body).toEqual({ error: 'You cannot disable your own account' });
 
-    // With a second manager, the first may step down, and then the second is the last one.
+    // Someone else holding every permission (a custom role) still cannot take the last manager away.
+    const coOwnerRole = await server.request('POST', '/api/roles', {
+      token: manager.idToken,
+      body: { name: 'Co-owner', description: 'Everything a manager has', permissions: ALL_PERMISSIONS },
+    });
+    expect(coOwnerRole.status).toBe(201);
+    const coOwner = await newMember(server);
+    expect((await server.request('PUT', `/api/users/${coOwner.uid}/role`, { token: manager.idToken, body: { role: coOwnerRole.body.id } })).status).toBe(200);
+    const demoteLast = await server.request('PUT', `/api/users/${manager.uid}/role`, { token: coOwner.idToken, body: { role: 'staff' } });
+    expect(demoteLast.status).toBe(409);
+    expect(demoteLast.body).toEqual({ error: 'The last active manager cannot be demoted' });
+    const disableLast = await server.request('POST', `/api/users/${manager.uid}/disable`, { token: coOwner.idToken });
+    expect(disableLast.status).toBe(409);
+    expect(disableLast.body).toEqual({ error: 'The last active manager cannot be disabled' });
+
+    // With a second manager, the first may be demoted by the second, and then the second is the last one.
     const second = await newMember(server);
     await server.request('PUT', `/api/users/${second.uid}/role`, { token: manager.idToken, body: { role: 'manager' } });
     const stepDown = await server.request('PUT', `/api/users/${manager.uid}/role`, { token: second.idToken, body: { role: 'staff' } });
     expect(stepDown.status).toBe(200);
-    const disableLast = await server.request('POST', `/api/users/${second.uid}/disable`, { token: manager.idToken });
-    expect(disableLast.status).toBe(403); // no longer a manager
-    const demoteLast = await server.request('PUT', `/api/users/${second.uid}/role`, { token: second.idToken, body: { role: 'staff' } });
-    expect(demoteLast.status).toBe(409);
+    const byCoOwner = await server.request('PUT', `/api/users/${second.uid}/role`, { token: coOwner.idToken, body: { role: 'staff' } });
+    expect(byCoOwner.status).toBe(409);
     // Restore the original manager for the tests after this one.
-    await server.request('PUT', `/api/users/${manager.uid}/role`, { token: second.idToken, body: { role: 'manager' } });
+    expect((await server.request('PUT', `/api/users/${manager.uid}/role`, { token: second.idToken, body: { role: 'manager' } })).status).toBe(200);
+    await server.request('PUT', `/api/users/${coOwner.uid}/role`, { token: manager.idToken, body: { role: 'staff' } });
+    await server.request('DELETE', `/api/roles/${coOwnerRole.body.id}`, { token: manager.idToken });
   });
 
   it('answers 404 for an unknown account', async () => {

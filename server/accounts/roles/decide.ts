@@ -1,8 +1,10 @@
 // Decisions about custom roles: pure `(command, state, now) => events`. Built-in roles
-// (manager, staff, guest) live in shared/permissions.ts and never change.
+// (manager, staff, guest) live in shared/permissions.ts and never change. Whoever edits
+// roles can only hand out what they hold themselves, and never with an API token.
 import type { RoleBody, RoleEvent } from '../../../shared/accounts.js';
 import { isBuiltInRole, type Permission } from '../../../shared/permissions.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { refuseApiToken, requireWithinAuthority, type Authority } from '../authority.js';
 
 export interface RoleSnapshot {
   id: string;
@@ -21,9 +23,11 @@ export interface RoleDecisionState {
 }
 
 export type RoleCommand =
-  | ({ type: 'CreateRole'; id: string } & RoleBody)
-  | ({ type: 'UpdateRole'; id: string } & RoleBody)
-  | { type: 'DeleteRole'; id: string };
+  | ({ type: 'CreateRole'; id: string; actor: Authority } & RoleBody)
+  | ({ type: 'UpdateRole'; id: string; actor: Authority } & RoleBody)
+  | { type: 'DeleteRole'; id: string; actor: Authority };
+
+const TOKENS_CANNOT = 'create, edit or delete roles';
 
 function cleanBody(command: RoleBody, state: RoleDecisionState): RoleBody {
   const name = command.name.trim();
@@ -53,18 +57,25 @@ function sameRole(a: RoleSnapshot, b: RoleBody): boolean {
 export function decideRole(command: RoleCommand, state: RoleDecisionState, _now: Date): RoleEvent[] {
   switch (command.type) {
     case 'CreateRole': {
+      refuseApiToken(command.actor, TOKENS_CANNOT);
       if (state.role) throw new ConflictError('Role already exists');
       const body = cleanBody(command, state);
+      requireWithinAuthority(command.actor, body.permissions, "You can't create a role with permissions you don't have yourself");
       return [{ type: 'RoleCreated', data: { id: command.id, ...body } }];
     }
     case 'UpdateRole': {
+      refuseApiToken(command.actor, TOKENS_CANNOT);
       refuseBuiltIn(command.id);
       if (!state.role) throw new NotFoundError('Role not found');
+      // Editing a role changes what everyone holding it may do: not for those who hold less.
+      requireWithinAuthority(command.actor, state.role.permissions, "You can't edit a role that has permissions you don't have yourself");
       const body = cleanBody(command, state);
+      requireWithinAuthority(command.actor, body.permissions, "You can't give a role permissions you don't have yourself");
       if (sameRole(state.role, body)) return [];
       return [{ type: 'RoleUpdated', data: { id: command.id, ...body } }];
     }
     case 'DeleteRole': {
+      refuseApiToken(command.actor, TOKENS_CANNOT);
       refuseBuiltIn(command.id);
       if (!state.role) throw new NotFoundError('Role not found');
       if (state.userCount > 0) throw new ConflictError('Role is in use');

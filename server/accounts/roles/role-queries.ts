@@ -54,7 +54,8 @@ export async function listRoles(db: Db): Promise<Role[]> {
   }));
 }
 
-/** Ids of every role that exists. */
-export async function roleIds(db: Db): Promise<string[]> {
-  return [...Object.keys(BUILT_IN_ROLES), ...(await customRoles(db)).map((r) => r.id)];
+/** Every role that exists, built-in and custom, with the permissions it grants. */
+export async function rolePermissions(db: Db): Promise<Record<string, Permission[]>> {
+  const all = [...Object.values(BUILT_IN_ROLES), ...(await customRoles(db))];
+  return Object.fromEntries(all.map((r) => [r.id, r.permissions]));
 }

@@ -8,8 +8,10 @@ import type { EventStore } from '../../eventstore/event-store.js';
 import type { EventMetadata, Transaction } from '../../eventstore/types.js';
 import { NotFoundError } from '../../errors.js';
 import { retryOnConflict, withAccountsLock } from '../accounts-lock.js';
+import { narrowAuthority, type Authority } from '../authority.js';
+import { findUserRow } from '../users/user-queries.js';
 import { decideRole, type RoleCommand, type RoleDecisionState } from './decide.js';
-import { customRoles, findCustomRole, listRoles, usersWithRole } from './role-queries.js';
+import { customRoles, findCustomRole, listRoles, rolePermissions, usersWithRole } from './role-queries.js';
 
 async function loadState(trx: Transaction, id: string): Promise<RoleDecisionState & { version: number }> {
   const role = await findCustomRole(trx, id);
@@ -34,7 +36,9 @@ export class RoleService {
     const events = await retryOnConflict(() =>
       withAccountsLock(this.store, async (trx, append) => {
         const state = await loadState(trx, command.id);
-        const decided = decideRole(command, state, new Date());
+        // The actor's permissions as the records say now, not when the request began.
+        const actor = narrowAuthority(command.actor, await findUserRow(trx, command.actor.uid), await rolePermissions(trx));
+        const decided = decideRole({ ...command, actor }, state, new Date());
         if (decided.length) await append(roleStream(command.id), state.version, decided, meta);
         return decided;
       }),
@@ -42,18 +46,18 @@ export class RoleService {
     if (events.length) log.info({ role: command.id, by: meta.actor.uid, events: events.map((e) => e.type) }, 'role changed');
   }
 
-  async create(body: RoleBody, meta: EventMetadata, log: FastifyBaseLogger): Promise<Role> {
+  async create(actor: Authority, body: RoleBody, meta: EventMetadata, log: FastifyBaseLogger): Promise<Role> {
     const id = `role-${randomUUID()}`;
-    await this.execute({ type: 'CreateRole', id, ...body }, meta, log);
+    await this.execute({ type: 'CreateRole', id, actor, ...body }, meta, log);
     return this.one(id);
   }
 
-  async update(id: string, body: RoleBody, meta: EventMetadata, log: FastifyBaseLogger): Promise<Role> {
-    await this.execute({ type: 'UpdateRole', id, ...body }, meta, log);
+  async update(actor: Authority, id: string, body: RoleBody, meta: EventMetadata, log: FastifyBaseLogger): Promise<Role> {
+    await this.execute({ type: 'UpdateRole', id, actor, ...body }, meta, log);
     return this.one(id);
   }
 
-  async delete(id: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<void> {
-    await this.execute({ type: 'DeleteRole', id }, meta, log);
+  async delete(actor: Authority, id: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<void> {
+    await this.execute({ type: 'DeleteRole', id, actor }, meta, log);
   }
 }

@@ -43,6 +43,9 @@ export class SessionService {
           'account registered',
         );
       }
+    } else {
+      // Signed in with an email confirmed since (a followed change link): record it.
+      row = await this.users.syncEmail(principal, meta, log);
     }
     const claimChanged = await this.users.syncClaim(row.id, row.role, log);
     // Also when the claim was set earlier (a role change) but this token predates it.

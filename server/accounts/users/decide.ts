@@ -1,8 +1,13 @@
 // Decisions about one account: pure `(command, state, now) => events`, with typed errors.
 // The state holds what a rule needs beyond the user's own row (who else manages the store,
-// which roles exist), loaded by the service, under a lock where the rule spans accounts.
+// which roles exist and what they allow), loaded by the service, under a lock where the
+// rule spans accounts. Commands a person gives about others carry their authority
+// (authority.ts): nobody gives a role they could not hold, acts on someone who holds more
+// than they do, changes their own role, or does any of it with an API token.
 import type { UserEvent, UserStatus } from '../../../shared/accounts.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import type { Permission } from '../../../shared/permissions.js';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
+import { refuseApiToken, requireWithinAuthority, type Authority } from '../authority.js';
 
 export interface UserSnapshot {
   uid: string;
@@ -20,8 +25,8 @@ export interface UserDecisionState {
   user: UserSnapshot | null;
   storeHasUsers: boolean;
   activeManagerIds: readonly string[];
-  /** Ids of every role that exists: built-in and custom. */
-  roleIds: readonly string[];
+  /** Every role that exists (built-in and custom) with the permissions it grants. */
+  roles: Readonly<Record<string, readonly Permission[]>>;
 }
 
 export type UserCommand =
@@ -35,14 +40,31 @@ export type UserCommand =
       registeredBy: 'self' | 'manager' | 'seed';
       /** Self sign-up: the role picked on the form. Manager or seed: the role to give. */
       requestedRole: string | null;
+      /** Who creates the account when registeredBy is 'manager'. */
+      actor?: Authority;
     }
-  | { type: 'ChangeRole'; role: string; actorUid: string }
-  | { type: 'Disable'; actorUid: string }
-  | { type: 'Enable' }
-  | { type: 'ApproveManagerRequest' }
+  | { type: 'ChangeRole'; role: string; actor: Authority }
+  | { type: 'Disable'; actor: Authority }
+  | { type: 'Enable'; actor: Authority }
+  | { type: 'ApproveManagerRequest'; actor: Authority }
   | { type: 'RejectManagerRequest' }
-  | { type: 'UpdateProfile'; name?: string; email?: string }
+  | { type: 'UpdateProfile'; name: string }
+  /** Firebase reports a new email for the account: its owner followed the verification link. */
+  | { type: 'SyncEmail'; email: string }
   | { type: 'ChangePreferences'; browserNotifications: boolean };
+
+/** How the caller of a request proved who they are. */
+export interface SignInProof {
+  /** An API token (`srk_…`), whatever its scopes: never a sign-in of the person. */
+  viaApiToken: boolean;
+  /** The ID token's `auth_time` (seconds since the epoch): the last sign-in with a credential. */
+  authTime: number | null;
+}
+
+/** How recent a sign-in must be to change the email or password (Firebase's own window). */
+export const RECENT_SIGN_IN_SECONDS = 5 * 60;
+export const SIGN_IN_AGAIN = 'Sign in again to change your email or password';
+export const TOKEN_CANNOT_CHANGE_LOGIN = 'An API token cannot change your email or password';
 
 const ANONYMOUS = 'anonymous';
 
@@ -52,9 +74,65 @@ function requireUser(state: UserDecisionState): UserSnapshot {
 }
 
 /** A role a manager may hand out: it exists, and guest is reserved for anonymous accounts. */
-export function requireAssignableRole(role: string, roleIds: readonly string[]): void {
+export function requireAssignableRole(role: string, roles: UserDecisionState['roles']): void {
   if (role === 'guest') throw new ValidationError('The Guest role is only for anonymous accounts');
-  if (!roleIds.includes(role)) throw new ValidationError(`Unknown role: ${role}`);
+  if (!Object.hasOwn(roles, role)) throw new ValidationError(`Unknown role: ${role}`);
+}
+
+function permissionsOf(role: string, roles: UserDecisionState['roles']): readonly Permission[] {
+  return Object.hasOwn(roles, role) ? roles[role]! : [];
+}
+
+/** A role the actor may give: assignable, and nothing in it that the actor lacks. */
+function requireGivableRole(actor: Authority, role: string, roles: UserDecisionState['roles'], refusal: string): void {
+  requireAssignableRole(role, roles);
+  requireWithinAuthority(actor, permissionsOf(role, roles), refusal);
+}
+
+/**
+ * Before a manager's Add User makes a Firebase account: the actor may create accounts (no
+ * API token) and give this role. Decided again, under the lock, when it is registered.
+ */
+export function decideAccountCreation(actor: Authority, role: string, roles: UserDecisionState['roles']): void {
+  refuseApiToken(actor, 'create accounts');
+  requireGivableRole(actor, role, roles, "You can't create an account with permissions you don't have yourself");
+}
+
+/** Acting on someone who holds more than you would let you take what you lack. */
+function requireNotAbove(actor: Authority, user: UserSnapshot, roles: UserDecisionState['roles'], refusal: string): void {
+  requireWithinAuthority(actor, permissionsOf(user.role, roles), refusal);
+}
+
+/** A person's name as kept: trimmed, never blank. */
+export function cleanName(name: string): string {
+  const clean = name.trim();
+  if (!clean) throw new ValidationError('Name is required');
+  return clean;
+}
+
+/**
+ * Changing the login email (and so who can reset the password) takes the person themself,
+ * freshly signed in: never an API token, never an ID token older than five minutes.
+ */
+export function requireRecentSignIn(proof: SignInProof, now: Date): void {
+  if (proof.viaApiToken) throw new ForbiddenError(TOKEN_CANNOT_CHANGE_LOGIN);
+  const age = now.getTime() / 1000 - (proof.authTime ?? Number.NEGATIVE_INFINITY);
+  // 401, not 403: signing in again (re-entering the password) is what lets this through.
+  if (!(age <= RECENT_SIGN_IN_SECONDS)) throw new UnauthorizedError(SIGN_IN_AGAIN);
+}
+
+/**
+ * A request to change the account's email: the normalized new address, to be sent through
+ * verification (the change happens when its owner follows the link), or null when it is
+ * the current one. Nothing is recorded until Firebase reports the change (SyncEmail).
+ */
+export function decideEmailChange(email: string, proof: SignInProof, user: UserSnapshot | null, now: Date): string | null {
+  if (!user) throw new NotFoundError('User not found');
+  if (user.provider === ANONYMOUS || user.email === null) throw new ValidationError('Guest accounts have no email');
+  const wanted = email.trim().toLowerCase();
+  if (wanted === user.email.toLowerCase()) return null;
+  requireRecentSignIn(proof, now);
+  return wanted;
 }
 
 function isLastActiveManager(user: UserSnapshot, state: UserDecisionState): boolean {
@@ -88,7 +166,12 @@ function register(command: Extract<UserCommand, { type: 'Register' }>, state: Us
     requestsManager = !founder && command.requestedRole === 'manager';
   } else {
     role = command.requestedRole ?? 'staff';
-    requireAssignableRole(role, state.roleIds);
+    if (command.registeredBy === 'manager') {
+      if (!command.actor) throw new Error('An account created by a manager needs who created it');
+      decideAccountCreation(command.actor, role, state.roles);
+    } else {
+      requireAssignableRole(role, state.roles);
+    }
     founder = !state.storeHasUsers && role === 'manager';
   }
   const events: UserEvent[] = [
@@ -115,9 +198,12 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
     case 'Register':
       return register(command, state);
     case 'ChangeRole': {
+      refuseApiToken(command.actor, 'change roles');
       const user = requireUser(state);
       if (user.provider === ANONYMOUS) throw new ConflictError('Guest accounts cannot be given a role');
-      requireAssignableRole(command.role, state.roleIds);
+      if (user.uid === command.actor.uid) throw new ForbiddenError('You cannot change your own role');
+      requireNotAbove(command.actor, user, state.roles, "You can't change the role of someone with permissions you don't have yourself");
+      requireGivableRole(command.actor, command.role, state.roles, "You can't assign a role with permissions you don't have yourself");
       if (user.role === command.role) return [];
       if (isLastActiveManager(user, state)) throw new ConflictError('The last active manager cannot be demoted');
       return [{ type: 'UserRoleChanged', data: { uid: user.uid, role: command.role, previousRole: user.role } }];
@@ -125,19 +211,25 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
     case 'Disable': {
       const user = requireUser(state);
       if (user.status === 'disabled') return [];
-      if (user.uid === command.actorUid) throw new ConflictError('You cannot disable your own account');
+      if (user.uid === command.actor.uid) throw new ConflictError('You cannot disable your own account');
+      requireNotAbove(command.actor, user, state.roles, "You can't disable someone with permissions you don't have yourself");
       if (isLastActiveManager(user, state)) throw new ConflictError('The last active manager cannot be disabled');
       return [{ type: 'UserDisabled', data: { uid: user.uid } }];
     }
     case 'Enable': {
       const user = requireUser(state);
-      return user.status === 'active' ? [] : [{ type: 'UserEnabled', data: { uid: user.uid } }];
+      if (user.status === 'active') return [];
+      requireNotAbove(command.actor, user, state.roles, "You can't enable someone with permissions you don't have yourself");
+      return [{ type: 'UserEnabled', data: { uid: user.uid } }];
     }
     case 'ApproveManagerRequest': {
+      refuseApiToken(command.actor, 'change roles');
       const user = requireUser(state);
       if (user.managerRequest !== 'pending') throw new ConflictError('No pending manager request');
+      if (user.uid === command.actor.uid) throw new ForbiddenError('You cannot change your own role');
       const events: UserEvent[] = [{ type: 'ManagerAccessApproved', data: { uid: user.uid } }];
       if (user.role !== 'manager') {
+        requireGivableRole(command.actor, 'manager', state.roles, "You can't assign a role with permissions you don't have yourself");
         events.push({ type: 'UserRoleChanged', data: { uid: user.uid, role: 'manager', previousRole: user.role } });
       }
       return events;
@@ -148,20 +240,17 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
       return [{ type: 'ManagerAccessRejected', data: { uid: user.uid } }];
     }
     case 'UpdateProfile': {
+      // The name only: an email goes through verification first (decideEmailChange).
       const user = requireUser(state);
-      const changes: { name?: string; email?: string } = {};
-      if (command.name !== undefined) {
-        const name = command.name.trim();
-        if (!name) throw new ValidationError('Name is required');
-        if (name !== user.name) changes.name = name;
-      }
-      if (command.email !== undefined) {
-        if (user.provider === ANONYMOUS) throw new ValidationError('Guest accounts have no email');
-        const email = command.email.trim().toLowerCase();
-        if (email !== user.email?.toLowerCase()) changes.email = email;
-      }
-      if (Object.keys(changes).length === 0) return [];
-      return [{ type: 'UserProfileUpdated', data: { uid: user.uid, ...changes } }];
+      const name = cleanName(command.name);
+      if (name === user.name) return [];
+      return [{ type: 'UserProfileUpdated', data: { uid: user.uid, name } }];
+    }
+    case 'SyncEmail': {
+      const user = requireUser(state);
+      const email = command.email.trim().toLowerCase();
+      if (!email || email === user.email?.toLowerCase()) return [];
+      return [{ type: 'UserProfileUpdated', data: { uid: user.uid, email } }];
     }
     case 'ChangePreferences': {
       const user = requireUser(state);

@@ -1,8 +1,9 @@
 // /api/users routes (Users page): thin — a schema, a permission, one call.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { CreateUserBody } from '../../../shared/accounts.js';
-import { requirePermission } from '../../auth/auth-plugin.js';
+import { principalOf, requirePermission } from '../../auth/auth-plugin.js';
 import { commandMeta } from '../../http/command-meta.js';
+import { authorityOf } from '../authority.js';
 import { createUserBody, emptyBody, errors, roleChangeBody, userIdParams, userSchema, usersQuery } from '../schemas.js';
 import type { UserAdmin } from './user-admin.js';
 import type { UserService } from './user-service.js';
@@ -35,7 +36,7 @@ export const userRoutes: FastifyPluginAsync<{ users: UserService; admin: UserAdm
       schema: { summary: 'Create a real account with a password and a role', tags, body: createUserBody, response: { 201: userSchema, ...errors } },
     },
     async (request, reply) => {
-      const user = await users.create(request.body, commandMeta(request), request.log);
+      const user = await users.create(authorityOf(principalOf(request)), request.body, commandMeta(request), request.log);
       return reply.status(201).send(user);
     },
   );
@@ -46,20 +47,20 @@ export const userRoutes: FastifyPluginAsync<{ users: UserService; admin: UserAdm
       onRequest: manage,
       schema: { summary: "Change an account's role", tags, params: userIdParams, body: roleChangeBody, response: { 200: userSchema, ...errors } },
     },
-    async (request) => admin.changeRole(request.params.id, request.body.role, commandMeta(request), request.log),
+    async (request) => admin.changeRole(authorityOf(principalOf(request)), request.params.id, request.body.role, commandMeta(request), request.log),
   );
 
-  const action = (path: string, summary: string, run: (id: string, request: Parameters<typeof commandMeta>[0]) => Promise<unknown>) =>
+  const action = (path: string, summary: string, run: (id: string, request: FastifyRequest) => Promise<unknown>) =>
     app.post<WithId>(
       path,
       { onRequest: manage, schema: { summary, tags, params: userIdParams, body: emptyBody, response: { 200: userSchema, ...errors } } },
       async (request) => run(request.params.id, request),
     );
 
-  action('/users/:id/disable', 'Disable an account: its tokens are refused at once', (id, r) => admin.disable(id, commandMeta(r), r.log));
-  action('/users/:id/enable', 'Enable a disabled account', (id, r) => admin.enable(id, commandMeta(r), r.log));
+  action('/users/:id/disable', 'Disable an account: its tokens are refused at once', (id, r) => admin.disable(authorityOf(principalOf(r)), id, commandMeta(r), r.log));
+  action('/users/:id/enable', 'Enable a disabled account', (id, r) => admin.enable(authorityOf(principalOf(r)), id, commandMeta(r), r.log));
   action('/users/:id/manager-request/approve', 'Approve a pending Store Manager request', (id, r) =>
-    admin.approveManagerRequest(id, commandMeta(r), r.log),
+    admin.approveManagerRequest(authorityOf(principalOf(r)), id, commandMeta(r), r.log),
   );
   action('/users/:id/manager-request/reject', 'Reject a pending Store Manager request', (id, r) =>
     admin.rejectManagerRequest(id, commandMeta(r), r.log),

@@ -4,6 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { User } from '../../../shared/accounts.js';
 import type { EventMetadata } from '../../eventstore/types.js';
+import type { Authority } from '../authority.js';
 import type { UserCommand } from './decide.js';
 import { toUser } from './user-queries.js';
 import type { UserService } from './user-service.js';
@@ -19,28 +20,28 @@ export class UserAdmin {
     return result;
   }
 
-  async changeRole(uid: string, role: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
-    const result = await this.run(uid, { type: 'ChangeRole', role, actorUid: meta.actor.uid ?? '' }, meta, log);
+  async changeRole(actor: Authority, uid: string, role: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
+    const result = await this.run(uid, { type: 'ChangeRole', role, actor }, meta, log);
     await this.users.syncClaim(uid, result.row.role, log);
     return toUser(result.row);
   }
 
-  async disable(uid: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
-    const result = await this.run(uid, { type: 'Disable', actorUid: meta.actor.uid ?? '' }, meta, log);
+  async disable(actor: Authority, uid: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
+    const result = await this.run(uid, { type: 'Disable', actor }, meta, log);
     // The server already refuses this user's tokens (it reads status on every request);
     // Firebase stops new sign-ins and refreshes.
     await this.users.firebase.disable(uid).catch((error: unknown) => log.error({ err: error, uid }, 'could not disable in Firebase'));
     return toUser(result.row);
   }
 
-  async enable(uid: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
-    const result = await this.run(uid, { type: 'Enable' }, meta, log);
+  async enable(actor: Authority, uid: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
+    const result = await this.run(uid, { type: 'Enable', actor }, meta, log);
     await this.users.firebase.enable(uid).catch((error: unknown) => log.error({ err: error, uid }, 'could not enable in Firebase'));
     return toUser(result.row);
   }
 
-  async approveManagerRequest(uid: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
-    const result = await this.run(uid, { type: 'ApproveManagerRequest' }, meta, log);
+  async approveManagerRequest(actor: Authority, uid: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
+    const result = await this.run(uid, { type: 'ApproveManagerRequest', actor }, meta, log);
     await this.users.syncClaim(uid, result.row.role, log);
     return toUser(result.row);
   }

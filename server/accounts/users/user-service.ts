@@ -6,11 +6,13 @@ import type { Kysely } from 'kysely';
 import { userStream, type CreateUserBody, type User, type UserEvent } from '../../../shared/accounts.js';
 import { NotFoundError } from '../../errors.js';
 import type { EventMetadata, Transaction } from '../../eventstore/types.js';
+import type { Principal } from '../../auth/principal.js';
 import type { AccountsContext } from '../accounts-context.js';
 import { retryOnConflict, violates, withAccountsLock, type Append } from '../accounts-lock.js';
 import { FirebaseAccounts, isUserNotFound } from '../firebase-accounts.js';
-import { roleIds } from '../roles/role-queries.js';
-import { decideUser, requireAssignableRole, type UserCommand, type UserDecisionState } from './decide.js';
+import { rolePermissions } from '../roles/role-queries.js';
+import { narrowAuthority, type Authority } from '../authority.js';
+import { decideAccountCreation, decideUser, type UserCommand, type UserDecisionState, type UserSnapshot } from './decide.js';
 import { activeManagerIds, findUserRow, listUsers, storeHasUsers, toUser, type UserRow } from './user-queries.js';
 
 export interface CommandResult {
@@ -18,34 +20,46 @@ export interface CommandResult {
   events: UserEvent[];
 }
 
-async function loadState(db: Kysely<any>, uid: string): Promise<UserDecisionState & { version: number }> {
-  const row = await findUserRow(db, uid);
+/** The decisions' view of a users row. */
+export function toSnapshot(row: UserRow): UserSnapshot {
   return {
-    user: row && {
-      uid: row.id,
-      name: row.name,
-      email: row.email,
-      role: row.role,
-      status: row.status,
-      provider: row.provider,
-      managerRequest: row.manager_request,
-      browserNotifications: row.browser_notifications,
-    },
-    version: row?.version ?? 0,
-    storeHasUsers: row ? true : await storeHasUsers(db),
-    activeManagerIds: await activeManagerIds(db),
-    roleIds: await roleIds(db),
+    uid: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    status: row.status,
+    provider: row.provider,
+    managerRequest: row.manager_request,
+    browserNotifications: row.browser_notifications,
   };
 }
 
+async function loadState(db: Kysely<any>, uid: string): Promise<UserDecisionState & { version: number }> {
+  const row = await findUserRow(db, uid);
+  return {
+    user: row && toSnapshot(row),
+    version: row?.version ?? 0,
+    storeHasUsers: row ? true : await storeHasUsers(db),
+    activeManagerIds: await activeManagerIds(db),
+    roles: await rolePermissions(db),
+  };
+}
+
+/** The command with its actor's permissions as the records say now (authority.ts). */
+async function withCurrentActor(db: Kysely<any>, command: UserCommand, state: UserDecisionState): Promise<UserCommand> {
+  if (!('actor' in command) || !command.actor) return command;
+  const row = command.actor.uid === state.user?.uid ? state.user : await findUserRow(db, command.actor.uid);
+  return { ...command, actor: narrowAuthority(command.actor, row, state.roles) };
+}
+
 /** Commands whose rules look at other accounts or at roles run under the accounts lock. */
-const LOCKED: ReadonlySet<UserCommand['type']> = new Set(['ChangeRole', 'Disable', 'Register']);
+const LOCKED: ReadonlySet<UserCommand['type']> = new Set(['ChangeRole', 'Disable', 'Enable', 'ApproveManagerRequest', 'Register']);
 
 export class UserService {
   readonly firebase: FirebaseAccounts;
 
   constructor(private readonly ctx: AccountsContext) {
-    this.firebase = new FirebaseAccounts(ctx.auth);
+    this.firebase = new FirebaseAccounts(ctx.auth, ctx.identityToolkit);
   }
 
   get db() {
@@ -75,7 +89,7 @@ export class UserService {
   ): Promise<CommandResult> {
     const run = async (db: Transaction, append: Append): Promise<UserEvent[]> => {
       const state = await loadState(db, uid);
-      const events = decideUser(command, state, new Date());
+      const events = decideUser(await withCurrentActor(db, command, state), state, new Date());
       if (events.length && beforeAppend) await beforeAppend(events);
       if (events.length) await append(userStream(uid), state.version, events, meta);
       return events;
@@ -95,9 +109,9 @@ export class UserService {
   }
 
   /** A real Firebase account with a password and a role, recorded as a registration. */
-  async create(body: CreateUserBody, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
-    // Check the role before making an account that would then have to be removed.
-    requireAssignableRole(body.role, await roleIds(this.db));
+  async create(actor: Authority, body: CreateUserBody, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
+    // Check the actor and the role before making an account that would then have to be removed.
+    decideAccountCreation(actor, body.role, await rolePermissions(this.db));
     const uid = await this.firebase.create(body);
     try {
       const result = await this.execute(
@@ -111,6 +125,7 @@ export class UserService {
           avatar: null,
           registeredBy: 'manager',
           requestedRole: body.role,
+          actor,
         },
         meta,
       );
@@ -121,6 +136,28 @@ export class UserService {
       await this.firebase.remove(uid).catch((e: unknown) => log.error({ err: e, uid }, 'could not remove an unrecorded account'));
       throw error;
     }
+  }
+
+  /**
+   * Records an email Firebase changed (its owner followed a confirmation link) once the
+   * caller's token shows an address other than ours; Firebase's record decides, so an older
+   * token still naming the previous address changes nothing.
+   */
+  async syncEmail(principal: Principal, meta: EventMetadata, log: FastifyBaseLogger): Promise<UserRow> {
+    const row = await this.require(principal.uid);
+    const seen = principal.apiToken ? null : principal.token.email?.toLowerCase();
+    if (!seen || row.email === null || seen === row.email.toLowerCase()) return row;
+    let current: string | null;
+    try {
+      current = await this.firebase.currentEmail(principal.uid);
+    } catch (error) {
+      log.warn({ err: error, uid: principal.uid }, 'could not read the email from Firebase');
+      return row;
+    }
+    if (!current) return row;
+    const result = await this.execute(principal.uid, { type: 'SyncEmail', email: current }, meta);
+    if (result.events.length) log.info({ uid: principal.uid }, 'confirmed email change recorded');
+    return result.row;
   }
 
   /** Keeps the client's `role` claim in step; a failure is logged and healed at the next sign-in. */

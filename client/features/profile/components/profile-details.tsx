@@ -1,4 +1,5 @@
-// Personal information: Full Name and Email, shown, or edited after Edit Profile.
+// Personal information: Full Name and Email, shown, or edited after Edit Profile; a new
+// email waiting for its confirmation link says so.
 import { useState, type FormEvent } from 'react';
 import type { User } from '../../../../shared/accounts';
 import { ErrorBox } from '../../../components/error-box';
@@ -10,6 +11,7 @@ export function ProfileDetails({
   editing,
   saving,
   error,
+  emailSentTo = null,
   onEdit,
   onCancel,
   onSave,
@@ -19,6 +21,8 @@ export function ProfileDetails({
   editing: boolean;
   saving: boolean;
   error: string | null;
+  /** Where a confirmation link for a new email went. */
+  emailSentTo?: string | null;
   onEdit: () => void;
   onCancel: () => void;
   onSave: (name: string, email: string) => void;
@@ -80,6 +84,11 @@ export function ProfileDetails({
           </div>
         </dl>
       )}
+      {emailSentTo && emailSentTo !== user.email?.toLowerCase() ? (
+        <p className="muted profile-note" role="status" data-testid="profile-email-pending">
+          We sent a link to {emailSentTo}. Your email changes when you follow it; then sign in with the new address.
+        </p>
+      ) : null}
       {!canEdit ? <p className="muted profile-note">Guests have no profile to edit. Create an account to keep your own details.</p> : null}
     </section>
   );

@@ -1,5 +1,5 @@
-// One account on the Users page: who it is, its role (a picker for the manager), status,
-// sign-in method and join date, with Disable or Enable.
+// One account on the Users page: who it is, its role (a picker for the manager, never on
+// their own card), status, sign-in method and join date, with Disable or Enable.
 import { useId } from 'react';
 import type { Role, User } from '../../../../shared/accounts';
 import { Icon } from '../../../components/icons';
@@ -65,6 +65,9 @@ export function UserCard({
       <div className="user-card-actions">
         {guest ? (
           <span className="muted user-card-note">Guests keep the Guest role</span>
+        ) : isSelf ? (
+          // The server refuses it too: a role is always changed by someone else.
+          <span className="muted user-card-note">Another manager changes your role</span>
         ) : (
           <div className="user-card-role">
             <label htmlFor={selectId} className="visually-hidden">
