@@ -3,6 +3,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ActivityAction, ActivityEntry, ActivityPage, ResourceType } from '../../shared/inventory.js';
 import type { DB } from '../db/schema.js';
 import { ValidationError } from '../errors.js';
+import { unstorableField } from '../http/validation.js';
 import { csvLine, csvTextCell } from '../../shared/csv-cell.js';
 
 export interface ActivityFilter {
@@ -81,7 +82,12 @@ export class ActivityQueries {
       } catch {
         throw new ValidationError('cursor is invalid');
       }
-      if (typeof parsed?.k !== 'string' || typeof parsed?.p !== 'number') throw new ValidationError('cursor is invalid');
+      // Still input, though we wrote it: the position is a bigint (a whole number, not 1.5 or
+      // 1e308) and the key text PostgreSQL can hold (no NUL, no lone surrogate), or it is a 400.
+      const { k, p } = parsed ?? {};
+      if (typeof k !== 'string' || unstorableField(k) !== null || !Number.isSafeInteger(p) || p < 0) {
+        throw new ValidationError('cursor is invalid');
+      }
       after = filter.order === 'desc' ? sql`(${key}, position) < (${parsed.k}, ${parsed.p})` : sql`(${key}, position) > (${parsed.k}, ${parsed.p})`;
     }
     // The event behind each entry (its position names it) and whether it was reverted: what Revert needs.

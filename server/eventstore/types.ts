@@ -96,8 +96,18 @@ export function formatCursor(cursor: Cursor): string {
   return `${cursor.txId}:${cursor.position}`;
 }
 
+/** The largest xid8 (an unsigned 64-bit transaction id). */
+const MAX_TX_ID = 2n ** 64n - 1n;
+
+/**
+ * "txId:position", or null for anything else, including numbers out of range: a transaction
+ * id beyond xid8, or a position beyond what a JS number holds exactly (a bigint column, but
+ * positions travel as numbers), which PostgreSQL or the comparison would get wrong.
+ */
 export function parseCursor(text: string): Cursor | null {
   const match = /^(\d{1,20}):(\d{1,20})$/.exec(text);
   if (!match) return null;
-  return { txId: match[1]!, position: Number(match[2]) };
+  const position = Number(match[2]);
+  if (BigInt(match[1]!) > MAX_TX_ID || !Number.isSafeInteger(position)) return null;
+  return { txId: match[1]!, position };
 }

@@ -9,6 +9,7 @@ import { AS_OF_SCRUB_DAYS } from '../../shared/inventory-history.js';
 import type { DB } from '../db/schema.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { toItem, type ItemRow } from '../inventory/item-rows.js';
+import { decodeItemCursor, encodeItemCursor } from '../inventory/item-cursor.js';
 
 /** Versions valid at `t` (uses the GiST index on the range). */
 export const validAt = (alias: string, t: Date) => sql`tstzrange(${sql.ref(`${alias}.from_at`)}, ${sql.ref(`${alias}.to_at`)}) @> ${t}::timestamptz`;
@@ -23,16 +24,20 @@ export const asOfItemColumns = (t: Date) => sql`v.item_id as id, v.name, v.descr
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const sortColumn = { name: 'lower(name)', price: 'price', stock: 'quantity' } as const;
 
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (!createdAt || !id || !/^[\d\-T:.Z]+$/.test(createdAt) || !/^[0-9a-f-]{36}$/.test(id)) throw new ValidationError('cursor is invalid');
-  return { createdAt, id };
-}
 
-/** Refuses a moment in the future: "as of" is for what happened. */
-export function checkMoment(at: Date, now = new Date()): Date {
-  if (Number.isNaN(at.getTime())) throw new ValidationError('asOf must be a date-time');
-  if (at.getTime() > now.getTime() + 60_000) throw new ValidationError('asOf is in the future');
+/**
+ * The earliest moment a history read takes. No store has records before it, and moments
+ * far before it break date arithmetic on the way to the database (the dashboard's "30 days
+ * before" of 0001-01-01 is year 0, which PostgreSQL has not). Between this and a store's
+ * first event the answer is the empty store, as it was then.
+ */
+export const EARLIEST_MOMENT = new Date('1970-01-01T00:00:00Z');
+
+/** Refuses a moment that is no moment, before EARLIEST_MOMENT, or in the future: "as of" is for what happened. */
+export function checkMoment(at: Date, name = 'asOf', now = new Date()): Date {
+  if (Number.isNaN(at.getTime())) throw new ValidationError(`${name} must be a date-time`);
+  if (at.getTime() < EARLIEST_MOMENT.getTime()) throw new ValidationError(`${name} is before ${EARLIEST_MOMENT.toISOString()}: there are no records that old`);
+  if (at.getTime() > now.getTime() + 60_000) throw new ValidationError(`${name} is in the future`);
   return at;
 }
 
@@ -41,7 +46,7 @@ export class AsOfQueries {
 
   /** Items at `t`, newest first, keyset-paged like the live list. */
   async items(t: Date, limit: number, cursor?: string): Promise<{ items: Item[]; nextCursor: string | null }> {
-    const after = cursor ? decodeCursor(cursor) : null;
+    const after = cursor ? decodeItemCursor(cursor) : null;
     const where = after ? sql`and (v.created_at, v.item_id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : sql``;
     const rows = await sql<ItemRow & { created_key: string }>`select ${asOfItemColumns(t)},
         to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key
@@ -51,7 +56,7 @@ export class AsOfQueries {
     const last = page.at(-1);
     return {
       items: page.map(toItem),
-      nextCursor: rows.rows.length > limit && last ? Buffer.from(`${last.created_key}|${last.id}`).toString('base64url') : null,
+      nextCursor: rows.rows.length > limit && last ? encodeItemCursor(last) : null,
     };
   }
 

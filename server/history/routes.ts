@@ -28,8 +28,8 @@ export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes
     return { uid: p.uid, permissions: p.permissions };
   };
   const window = (q: Between['Querystring']) => {
-    const to = checkMoment(q.to ? new Date(q.to) : new Date());
-    const from = checkMoment(new Date(q.from));
+    const to = checkMoment(q.to ? new Date(q.to) : new Date(), 'to');
+    const from = checkMoment(new Date(q.from), 'from');
     if (from > to) throw new ValidationError('from must be before to');
     return { from, to };
   };
@@ -74,7 +74,7 @@ export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { streamId: { type: 'string', pattern: '^(item|category)-[0-9a-f-]{36}$' }, version: { type: 'integer', minimum: 1 } },
+          properties: { streamId: { type: 'string', pattern: '^(item|category)-[0-9a-f-]{36}$' }, version: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } }, // stream_version is an int
           required: ['streamId', 'version'],
         },
         response: { 200: changeAtSchema, ...errors },

@@ -3,7 +3,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, ValidationError } from '../errors.js';
 
 function makeAjv(coerceTypes: boolean) {
   const ajv = new Ajv({ coerceTypes, removeAdditional: false, useDefaults: true, allErrors: false, strict: false });
@@ -26,15 +26,59 @@ export function namingParams<S extends object>(schema: S, notFoundMessage: strin
   return { ...schema, [NOT_FOUND_KEYWORD]: notFoundMessage };
 }
 
+/**
+ * Text PostgreSQL cannot keep: NUL (no text or jsonb value may hold it) and lone UTF-16
+ * surrogates, which are not Unicode at all (jsonb refuses them; UTF-8 cannot carry them).
+ * A JSON body can carry both as escapes (`\u0000`, `\ud800`) and a query string or path
+ * can carry NUL as %00, so every string of every part is checked before the schema runs:
+ * refused here with a 400 that names the field, instead of a 500 from the database.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const isUnstorable = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text);
+
+/** The field holding (or named with) unstorable text, as `rows.3.cells.0`; null if none does. */
+export function unstorableField(data: unknown): string | null {
+  // A loop with its own stack, not recursion: a body nested 100,000 deep must not overflow.
+  const stack: Array<[unknown, string]> = [[data, '']];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (isUnstorable(value)) return path;
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], path ? `${path}.${i}` : String(i)]);
+    } else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (isUnstorable(key)) return path || 'a field name';
+        stack.push([inner, path ? `${path}.${key}` : key]);
+      }
+    }
+  }
+  return null;
+}
+
+const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
+
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
   const validate = (httpPart === 'body' ? strict : coercing).compile(schema);
   const notFound = httpPart === 'params' ? (schema as Record<string, unknown>)[NOT_FOUND_KEYWORD] : undefined;
-  if (typeof notFound !== 'string') return validate;
+  const part = PART_NAMES[httpPart ?? 'body'] ?? 'request';
   // Fastify takes `{ error }` from a validator as the request's error, and the app's one
-  // error handler turns a NotFoundError into 404 { error: message }.
-  const validateNaming = (data: unknown, dataCxt?: any) => (validate(data, dataCxt) ? true : { error: new NotFoundError(notFound) });
+  // error handler turns a DomainError into its status and { error: message }.
+  const checked = (data: unknown, dataCxt?: any) => {
+    const field = unstorableField(data);
+    if (field !== null) {
+      // Such an id names nothing: a naming param answers as for an unknown one.
+      if (typeof notFound === 'string') return { error: new NotFoundError(notFound) };
+      return { error: new ValidationError(`${field || part} must not contain NUL characters or invalid Unicode`) };
+    }
+    if (validate(data, dataCxt)) return true;
+    if (typeof notFound === 'string') return { error: new NotFoundError(notFound) };
+    checked.errors = validate.errors;
+    return false;
+  };
+  checked.errors = null as typeof validate.errors;
   // Fastify passes the parent object to Ajv validators (so coercion can write back) when it sees schemaEnv.
-  return Object.assign(validateNaming, { schemaEnv: validate.schemaEnv, errors: null });
+  return Object.assign(checked, { schemaEnv: validate.schemaEnv });
 };
 
 /** Turns the first schema error into a sentence that names the field. */

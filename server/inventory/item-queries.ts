@@ -6,7 +6,7 @@ import type { HistoryEntry, Item } from '../../shared/inventory.js';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
 import { stampColumns, type PrincipalCheck } from '../auth/principal-check.js';
 import type { DB } from '../db/schema.js';
-import { NotFoundError, ValidationError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import type { EventStore } from '../eventstore/event-store.js';
 import { evolveItem, type ItemState } from './item-state.js';
 import { itemColumns, stateToItem, toItem, type ItemRow } from './item-rows.js';
@@ -15,6 +15,7 @@ import { withReverts } from '../history/history-reverts.js';
 import { correctionsOf } from './search-words.js';
 import { checkBarcode } from '../../shared/barcode.js';
 import { exportedItems, type ItemExportFilter } from './item-export.js';
+import { decodeItemCursor, encodeItemCursor } from './item-cursor.js';
 
 export interface ItemPage {
   items: Item[];
@@ -27,17 +28,6 @@ const alongside = (check?: PrincipalCheck) => (check?.columns ? sql`, ${check.co
 /** Rows a search pass ranks at most. */
 const CANDIDATES = 300;
 
-function encodeCursor(row: { created_key: string; id: string }): string {
-  return Buffer.from(`${row.created_key}|${row.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (!createdAt || !id || !/^[\d\-T:.Z]+$/.test(createdAt) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw new ValidationError('cursor is invalid');
-  }
-  return { createdAt, id };
-}
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -143,7 +133,7 @@ export class ItemQueries {
 
   /** Newest first, keyset-paged so a page costs the same at item one million as at item one. */
   async list(limit: number, cursor?: string, check?: PrincipalCheck): Promise<ItemPage> {
-    const after = cursor ? decodeCursor(cursor) : null;
+    const after = cursor ? decodeItemCursor(cursor) : null;
     const where = after ? sql`where (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : sql``;
     const rows = await sql<ItemRow & { created_key: string }>`select ${columns},
         to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key${alongside(check)}
@@ -152,7 +142,7 @@ export class ItemQueries {
     const page = rows.rows.slice(0, limit);
     return {
       items: page.map(toItem),
-      nextCursor: rows.rows.length > limit ? encodeCursor(page.at(-1)!) : null,
+      nextCursor: rows.rows.length > limit ? encodeItemCursor(page.at(-1)!) : null,
     };
   }
 

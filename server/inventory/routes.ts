@@ -203,7 +203,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
       const check = principalCheck(request);
       if (!request.query.asOf) return queries.require(request.params.id, check);
       await check.confirm();
-      return queries.asOf(request.params.id, new Date(request.query.asOf));
+      return queries.asOf(request.params.id, checkMoment(new Date(request.query.asOf)));
     },
   );
 
