@@ -97,7 +97,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         upgradeInsecureRequests: ctx.config.authEmulatorHost ? null : [],
         defaultSrc: ["'self'"],
         connectSrc: ["'self'", 'ws:', 'wss:', 'http://127.0.0.1:*', 'http://localhost:*', 'https://*.googleapis.com'],
-        imgSrc: ["'self'", 'data:', 'https:', 'http:'],
+        // Item pictures only over https (shared/image-url.ts), old http ones included.
+        imgSrc: ["'self'", 'data:', 'https:'],
         frameSrc: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*', 'https://*.firebaseapp.com'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         // 'wasm-unsafe-eval' lets the barcode scanner compile its WebAssembly decoder (our own

@@ -39,6 +39,15 @@ export interface Config {
    */
   secretsKey: Buffer | null;
   idempotency: IdempotencyConfig;
+  import: ImportLimits;
+}
+
+/** The most one CSV import's dry run takes (the whole file in one request): past either, 413. */
+export interface ImportLimits {
+  /** IMPORT_MAX_ROWS: data rows of one file. */
+  maxRows: number;
+  /** IMPORT_MAX_BYTES: the dry run's request body (the file's rows as JSON, a little more than the file). */
+  maxBytes: number;
 }
 
 /** Stored answers to Idempotency-Keys (server/http/idempotency.ts). */
@@ -253,6 +262,10 @@ export function loadConfig(env: Env = process.env): Config {
     idempotency: {
       keepHours: intIn(env, 'IDEMPOTENCY_KEEP_HOURS', 48, 24, 24 * 366),
       sweepEveryMs: intIn(env, 'IDEMPOTENCY_SWEEP_EVERY_MS', 3_600_000, 100, 86_400_000),
+    },
+    import: {
+      maxRows: intIn(env, 'IMPORT_MAX_ROWS', 100_000, 1, 10_000_000),
+      maxBytes: intIn(env, 'IMPORT_MAX_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     },
   };
 }

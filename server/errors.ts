@@ -38,6 +38,11 @@ export class ConflictError extends DomainError {
     super(message, 409, 'conflict', body);
   }
 }
+export class PayloadTooLargeError extends DomainError {
+  constructor(message: string) {
+    super(message, 413, 'too_large');
+  }
+}
 export class UnprocessableError extends DomainError {
   constructor(message: string) {
     super(message, 422, 'unprocessable');

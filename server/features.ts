@@ -89,7 +89,7 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
     asOf: (at) => new AsOfDashboardQueries(ctx.database.db, at),
   });
   await api.register(historyRoutes, { reverts: new RevertService(ctx.store), changes: new ChangesQueries(ctx.database.db), asOf });
-  await api.register(importRoutes, { imports: new ImportService(ctx.store) });
+  await api.register(importRoutes, { imports: new ImportService(ctx.store), limits: ctx.config.import });
   const stocktakeQueries = new StocktakeQueries(ctx.database.db);
   await api.register(stocktakeRoutes, { stocktakes: new StocktakeService(ctx.store, stocktakeQueries), queries: stocktakeQueries });
   await api.register(webhooksFeature, { ctx });

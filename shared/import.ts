@@ -20,8 +20,8 @@ export type ImportField = (typeof IMPORT_FIELDS)[number];
 
 /** Rows per commit request: one transaction each on the server. */
 export const IMPORT_BATCH_ROWS = 500;
-/** Most rows one file may hold (the dry run takes them all in one request). */
-export const IMPORT_MAX_ROWS = 200_000;
+// The most rows and bytes one file may have are the server's settings (IMPORT_MAX_ROWS,
+// IMPORT_MAX_BYTES in server/config.ts): past either, the dry run answers 413 saying which.
 
 /**
  * One data row of the file. `row` is its number as a spreadsheet shows it (the header is

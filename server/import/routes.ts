@@ -4,24 +4,28 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { CommitBody, ImportCategoriesBody, ImportRowsBody } from '../../shared/import.js';
 import { requirePermission } from '../auth/auth-plugin.js';
 import { actorOf } from '../auth/principal.js';
+import type { ImportLimits } from '../config.js';
 import type { ImportService } from './import-service.js';
+import { refuseLargeFile, refuseManyRows } from './import-limits.js';
 import { categoriesBody, categoriesReply, commitBody, commitReply, dryRunBody, dryRunReply, importErrors } from './schemas.js';
 
 const MB = 1024 * 1024;
 
-export const importRoutes: FastifyPluginAsync<{ imports: ImportService }> = async (app, { imports }) => {
+export const importRoutes: FastifyPluginAsync<{ imports: ImportService; limits: ImportLimits }> = async (app, { imports, limits }) => {
   const manage = [requirePermission('inventory:create'), requirePermission('inventory:manage')];
 
   app.post<{ Body: ImportRowsBody }>(
     '/inventory/import/dry-run',
     {
-      onRequest: manage,
+      // Allowed first (a refused user learns nothing of the limits), then the file's size.
+      onRequest: [...manage, refuseLargeFile(limits)],
+      preValidation: refuseManyRows(limits),
       // A whole file in one request, so rows repeating each other anywhere in it are found.
-      bodyLimit: 48 * MB,
+      bodyLimit: limits.maxBytes,
       schema: {
-        summary: 'Check every row of a CSV file as the API would; writes nothing',
+        summary: `Check every row of a CSV file as the API would; writes nothing. At most ${limits.maxRows} rows and ${limits.maxBytes} bytes (IMPORT_MAX_ROWS, IMPORT_MAX_BYTES): past either, 413`,
         tags: ['import'],
-        body: dryRunBody,
+        body: dryRunBody(limits.maxRows),
         response: { 200: dryRunReply, ...importErrors },
       },
     },

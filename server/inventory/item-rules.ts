@@ -2,6 +2,7 @@
 import { ValidationError } from '../errors.js';
 import type { ItemFields } from '../../shared/inventory-events.js';
 import { checkBarcode } from '../../shared/barcode.js';
+import { checkImageUrl as checkSharedImageUrl } from '../../shared/image-url.js';
 
 function requireText(value: string, field: string): string {
   const trimmed = value.trim();
@@ -21,16 +22,11 @@ export function checkPrice(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
+/** No picture (null or blank), or an https URL (shared/image-url.ts says why only https). */
 export function checkImageUrl(value: string | null): string | null {
-  if (value === null || value.trim() === '') return null;
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new ValidationError('image_url must be an http or https URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError('image_url must be an http or https URL');
-  return url.toString();
+  const checked = checkSharedImageUrl(value);
+  if (!checked.ok) throw new ValidationError('image_url must be an https URL');
+  return checked.url;
 }
 
 export function checkExpiryDate(value: string | null): string | null {

@@ -125,7 +125,9 @@ describe.each(backends())('inventory API on $name', (backend) => {
       [{ price: 1.234 }, 'price must have at most 2 decimals'],
       [{ quantity: 2.5 }, 'quantity must be integer'],
       [{ threshold: -1 }, 'threshold must be >= 0'],
-      [{ image_url: 'ftp://x/y.png' }, 'image_url must be an http or https URL'],
+      [{ image_url: 'ftp://x/y.png' }, 'image_url must be an https URL'],
+      // A picture over plain http is a tracking pixel on every wall display (issue 23).
+      [{ image_url: 'http://tracker.example/pixel.gif' }, 'image_url must be an https URL'],
       [{ category_id: 'not-a-uuid' }, 'category_id must match format "uuid"'],
       [{ category_id: '00000000-0000-4000-8000-000000000000' }, 'category_id: Category not found'],
       [{ colour: 'red' }, 'Unknown field: colour'],

@@ -112,6 +112,9 @@ describe('item draft rules', () => {
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, quantity: '2.5' }, ids)?.field).toBe('quantity');
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, threshold: 'x' }, ids)?.field).toBe('threshold');
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'not a url' }, ids)?.message).toBe('Image URL must be a valid URL');
+    // Pictures only over https (issue 23): the form says so before the server would.
+    expect(firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'http://tracker.example/pixel.gif' }, ids)?.message).toBe('Image URL must start with https://');
+    expect(firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'https://images.example/stand.png' }, ids)).toBeNull();
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, expiryDate: '2030-02-30' }, ids)?.field).toBe('expiryDate');
   });
 

@@ -42,7 +42,8 @@ describe('item decisions', () => {
     [{ price: 1.005 }, 'price must have at most 2 decimals'],
     [{ quantity: 1.5 }, 'quantity must be a whole number of 0 or more'],
     [{ threshold: -2 }, 'threshold must be a whole number of 0 or more'],
-    [{ imageUrl: 'javascript:alert(1)' }, 'image_url must be an http or https URL'],
+    [{ imageUrl: 'javascript:alert(1)' }, 'image_url must be an https URL'],
+    [{ imageUrl: 'http://tracker.example/pixel.gif' }, 'image_url must be an https URL'],
     [{ expiryDate: '2026-02-30' }, 'expiry_date must be a date (YYYY-MM-DD)'],
   ])('refuses %o with "%s"', (bad, message) => {
     expect(() => createItem({ itemId: 'x', fields: { ...fields, ...bad } as ItemFields }, null)).toThrow(new ValidationError(message));

@@ -3,6 +3,7 @@
 // the Add Item wizard, the /inventory/add page and the Edit page.
 import type { CreateItemBody, Item, UpdateItemBody } from '../../../shared/inventory';
 import { checkBarcode } from '../../../shared/barcode';
+import { checkImageUrl } from '../../../shared/image-url';
 
 export interface ItemDraft {
   name: string;
@@ -45,6 +46,7 @@ export const MESSAGES = {
   quantity: 'Quantity must be a whole number of 0 or more',
   threshold: 'Stock threshold must be a whole number of 0 or more',
   imageUrl: 'Image URL must be a valid URL',
+  imageUrlHttps: 'Image URL must start with https://',
   expiryDate: 'Expiry date must be a valid date',
 } as const;
 
@@ -77,13 +79,10 @@ const priceOf = (value: string): number | null => {
 /** Whole cents: '4.50' and '4.500' are, '4.505' is not (prices are kept to the cent). */
 const inCents = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
 
+/** An address the item's picture may have: https only (shared/image-url.ts), as the server checks. */
 export function isValidUrl(value: string): boolean {
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
+  const checked = checkImageUrl(value);
+  return checked.ok && checked.url !== null;
 }
 
 function isValidDate(value: string): boolean {
@@ -106,7 +105,10 @@ export function firstProblem(draft: ItemDraft, categoryIds: readonly string[]): 
   if (!inCents(price)) return { field: 'price', message: MESSAGES.priceCents };
   if (!wholeNumber(draft.quantity)) return { field: 'quantity', message: MESSAGES.quantity };
   if (!wholeNumber(draft.threshold)) return { field: 'threshold', message: MESSAGES.threshold };
-  if (!blank(draft.imageUrl) && !isValidUrl(draft.imageUrl)) return { field: 'imageUrl', message: MESSAGES.imageUrl };
+  if (!blank(draft.imageUrl) && !isValidUrl(draft.imageUrl)) {
+    const http = checkImageUrl(draft.imageUrl);
+    return { field: 'imageUrl', message: !http.ok && http.problem === 'not-https' ? MESSAGES.imageUrlHttps : MESSAGES.imageUrl };
+  }
   if (!blank(draft.expiryDate) && !isValidDate(draft.expiryDate)) return { field: 'expiryDate', message: MESSAGES.expiryDate };
   if (!blank(draft.barcode)) {
     // The same check as the server's (shared/barcode.ts), so its message shows before a round trip.
