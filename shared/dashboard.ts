@@ -14,7 +14,7 @@ export interface DashboardTotals {
 }
 
 export interface RevenueFigures {
-  /** Sales adjustments x unit price over the last 30 days. */
+  /** Sales adjustments x unit price over the last 30 days; a reverted sale is no sale. */
   last30Days: number;
   /** The same over the 30 days before. */
   previous30Days: number;
@@ -63,6 +63,10 @@ export interface InventoryHealth {
   };
   /** Average hours from an item going low to the stock movement that cleared it (last 30 days). */
   avgRestockHours: number | null;
+  /**
+   * Low items cleared by stock coming in over the last 30 days: not by a revert (a sale taken
+   * back) and not by a restock reverted since, which was never received.
+   */
   restocksCounted: number;
 }
 

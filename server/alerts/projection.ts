@@ -1,7 +1,7 @@
 // The alerts projection: low-stock episodes (from the item streams' ItemWentLow and
 // ItemRecovered), each user's dismissals and alert choices. Deterministic: only event data,
 // event time and the events table are read, so a rebuild gives the same rows.
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { AlertEvent } from '../../shared/alerts.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
 
@@ -9,12 +9,33 @@ type Data<T extends AlertEvent['type']> = Extract<AlertEvent, { type: T }>['data
 
 const itemIdOf = (streamId: string) => streamId.slice('item-'.length);
 
+/**
+ * What cleared a low item, from the stock movement `e` just before the recovery: its reason,
+ * or 'revert' when it undid an earlier change (the stock came back because a sale or a loss
+ * was taken back, not because any arrived: not a restock).
+ */
+const clearedByOf = (e: string) => sql.raw(`case when ${e}.metadata ? 'reverts' then 'revert' else ${e}.data ->> 'reason' end`);
+
 /** What cleared a low item: the stock movement just before the recovery, else an edited threshold. */
 async function clearedBy(event: StoredEvent, trx: Transaction): Promise<string> {
-  const previous = await sql<{ reason: string | null }>`select data ->> 'reason' as reason from events
+  const previous = await sql<{ reason: string | null }>`select ${clearedByOf('e')} as reason from events e
     where stream_id = ${event.streamId} and stream_version = ${event.streamVersion - 1} and type = 'StockAdjusted'`.execute(trx);
   return previous.rows[0]?.reason ?? 'threshold';
 }
+
+/**
+ * The episodes that the reverted movements of `reverts` (SQL rows of the reverting event's
+ * `reverts` id and time) had cleared: the episode the recovery right after such a movement
+ * closed gets `clear_reverted_at`, the revert's time. From then on it is not counted as
+ * restocked (a reverted restock was never received); as-of reads before then still count it.
+ */
+const markClearReverted = (reverts: RawBuilder<unknown>) => sql`update low_stock_episodes l set clear_reverted_at = v.at
+    from (${reverts}) v (reverts, at)
+    join events o on o.event_id = v.reverts
+    join events r on r.stream_id = o.stream_id and r.stream_version = o.stream_version + 1 and r.type = 'ItemRecovered'
+    where l.item_id = substr(r.stream_id, 6)::uuid and l.ended_at = r.created_at
+      and l.started_position = (select max(e.started_position) from low_stock_episodes e
+        where e.item_id = l.item_id and e.started_position < r.position)`;
 
 async function closeEpisode(event: StoredEvent, trx: Transaction, cause: string): Promise<void> {
   const itemId = itemIdOf(event.streamId);
@@ -28,6 +49,10 @@ export const alertsProjection: Projection = {
   name: 'alerts',
   tables: ['low_stock_episodes', 'alert_dismissals', 'alert_settings'],
   handlers: {
+    StockAdjusted: async (event, trx) => {
+      const reverts = (event.metadata as { reverts?: string }).reverts;
+      if (reverts) await markClearReverted(sql`select ${reverts}::uuid, ${event.createdAt}::timestamptz`).execute(trx);
+    },
     ItemWentLow: async (event, trx) => {
       await sql`insert into low_stock_episodes (started_position, item_id, started_at)
         values (${event.position}, ${itemIdOf(event.streamId)}, ${event.createdAt})`.execute(trx);
@@ -59,14 +84,17 @@ export const alertsProjection: Projection = {
   // recovery after it in the batch, if any. Closing runs first (the insert waits on its
   // count): the open-episode index allows one open episode per item at any moment.
   batch: {
-    types: ['ItemWentLow', 'ItemRecovered'],
+    types: ['StockAdjusted', 'ItemWentLow', 'ItemRecovered'],
     ctes: {
+      // Reverts only; what they name was committed before (and its episode closed then).
+      alerts_clear_reverted: markClearReverted(sql`select (metadata ->> 'reverts')::uuid, created_at from new_events
+        where type = 'StockAdjusted' and metadata ? 'reverts'`),
       alerts_crossings: sql`select substr(n.stream_id, 6)::uuid as item_id, n.stream_id, n.position, n.type, n.created_at,
           row_number() over (partition by n.stream_id order by n.stream_version) as seq,
           case when n.type = 'ItemRecovered' then coalesce(
-            (select p.data ->> 'reason' from new_events p
+            (select ${clearedByOf('p')} from new_events p
               where p.stream_id = n.stream_id and p.stream_version = n.stream_version - 1 and p.type = 'StockAdjusted'),
-            (select p.data ->> 'reason' from events p
+            (select ${clearedByOf('p')} from events p
               where p.stream_id = n.stream_id and p.stream_version = n.stream_version - 1 and p.type = 'StockAdjusted'),
             'threshold') end as cleared_by
         from new_events n where n.type in ('ItemWentLow', 'ItemRecovered')`,

@@ -140,12 +140,16 @@ export class DashboardQueries {
 
   async health(now: Date, totals: DashboardTotals, unitsSold: number, stockValue: StockValuePoint[]): Promise<InventoryHealth> {
     const since = new Date(now.getTime() - WINDOW_DAYS * DAY_MS);
+    // Restocks are episodes cleared by stock that came in: not by an edited threshold, a
+    // deletion or a revert (stock back because a sale was undone), and not by a movement
+    // reverted by `now` (a reverted restock was never received; before its revert it counted).
     const rows = await sql<{ raised: string; avg_seconds: string | null; restocks: string }>`select
         (select count(*) from low_stock_episodes where started_at >= ${since} and started_at <= ${now}) as raised,
         avg(extract(epoch from ended_at - started_at)) as avg_seconds,
         count(*) as restocks
       from low_stock_episodes
-      where ended_at >= ${since} and ended_at <= ${now} and cleared_by not in ('threshold', 'deleted')`.execute(this.db);
+      where ended_at >= ${since} and ended_at <= ${now} and cleared_by not in ('threshold', 'deleted', 'revert')
+        and (clear_reverted_at is null or clear_reverted_at > ${now})`.execute(this.db);
     const row = rows.rows[0]!;
     const averageUnits = stockValue.reduce((sum, p) => sum + p.units, 0) / Math.max(1, stockValue.length);
     const above = totals.items - totals.lowStock;

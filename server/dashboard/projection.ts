@@ -3,6 +3,15 @@
 // stock by category (category_stock), and each item's sales by day (item_sales_daily,
 // item_sales; see migration 014). The dashboard and the wall display read these instead of
 // scanning every item or sale. Money stays in numeric (never floats), so a rebuild matches exactly.
+//
+// A revert of a sale (a 'correction' whose metadata names the sale in `reverts`) takes the
+// sale back out of every sales figure: the units and revenue the sale added are subtracted
+// from the sale's own day, at the sale's own price, so the revenue of the day the sale was
+// rung up drops (what a manager reading "revenue on the 3rd" expects: the sale never
+// happened), not the day of the undo. Each such revert is kept in reverted_sales (migration
+// 019) with when it was made, so a window read as of a moment before the revert still
+// counts the sale (server/dashboard/sales-windows.ts). A revert of that revert brings the
+// sale back the same way. The stock itself moves when the revert is made, as recorded.
 import { sql, type RawBuilder } from 'kysely';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
@@ -52,38 +61,81 @@ async function addToDay(
 }
 
 /**
- * Adds the rows of `dashboard_sales` (item_id, day, sold, revenue: one per item, its sales of
- * the batch booked to one day) to the items' sales rows. A day before the item's last sales
- * day (a transaction that started before midnight and committed after a later one) also adds
- * to the days after it and becomes their previous day; otherwise that update finds no row.
- * The three statements touch different rows (days after, the day, the totals), so they can be
- * CTEs of one statement.
+ * Adds the rows of `dashboard_sales` (item_id, day, sold, revenue: at most one per item and
+ * day, an item's sales of the batch booked to a day, and the reverted sales it takes back from
+ * their own days) to the items' sales rows. A row of a day already held gets that day's sums
+ * and the sums of the batch's earlier days in its "before"; a day not held yet gets a row
+ * whose "before" is the last held day's total plus the batch's earlier days, and becomes the
+ * previous day of the held days after it (a transaction that started before midnight and
+ * committed after a later one). The update and the insert touch different rows (held days,
+ * new days, the totals), so they can be CTEs of one statement.
  */
 const salesWrites = {
-  dashboard_sales_later: sql`update item_sales_daily d set sold_before = d.sold_before + s.sold,
-      revenue_before = d.revenue_before + s.revenue,
-      prev_day = case when d.prev_day is null or d.prev_day < s.day then s.day else d.prev_day end
-    from dashboard_sales s where d.item_id = s.item_id and d.day > s.day`,
+  dashboard_sales_held: sql`update item_sales_daily d set sold = d.sold + u.sold, revenue = d.revenue + u.revenue,
+      sold_before = d.sold_before + u.sold_before, revenue_before = d.revenue_before + u.revenue_before,
+      prev_day = case when u.prev_day is not null and (d.prev_day is null or d.prev_day < u.prev_day) then u.prev_day else d.prev_day end
+    from (select q.item_id, q.day,
+        coalesce(sum(s.sold) filter (where s.day = q.day), 0) as sold, coalesce(sum(s.revenue) filter (where s.day = q.day), 0) as revenue,
+        coalesce(sum(s.sold) filter (where s.day < q.day), 0) as sold_before,
+        coalesce(sum(s.revenue) filter (where s.day < q.day), 0) as revenue_before,
+        max(s.day) filter (where s.day < q.day) as prev_day
+      from item_sales_daily q join dashboard_sales s on s.item_id = q.item_id and s.day <= q.day
+      group by q.item_id, q.day) u
+    where d.item_id = u.item_id and d.day = u.day`,
   dashboard_sales_days: sql`insert into item_sales_daily (item_id, day, prev_day, sold, revenue, sold_before, revenue_before)
-    select s.item_id, s.day, p.day, s.sold, s.revenue, coalesce(p.sold_before + p.sold, 0), coalesce(p.revenue_before + p.revenue, 0)
+    select s.item_id, s.day, greatest(p.day, b.prev_day), s.sold, s.revenue,
+      coalesce(p.sold_before + p.sold, 0) + b.sold, coalesce(p.revenue_before + p.revenue, 0) + b.revenue
     from dashboard_sales s
     left join lateral (select q.day, q.sold, q.revenue, q.sold_before, q.revenue_before from item_sales_daily q
       where q.item_id = s.item_id and q.day < s.day order by q.day desc limit 1) p on true
-    order by s.item_id
+    cross join lateral (select coalesce(sum(o.sold), 0) as sold, coalesce(sum(o.revenue), 0) as revenue, max(o.day) as prev_day
+      from dashboard_sales o where o.item_id = s.item_id and o.day < s.day) b
+    where not exists (select 1 from item_sales_daily x where x.item_id = s.item_id and x.day = s.day)
+    order by s.item_id, s.day
     on conflict (item_id, day) do update set sold = item_sales_daily.sold + excluded.sold,
       revenue = item_sales_daily.revenue + excluded.revenue`,
   dashboard_sales_totals: sql`insert into item_sales (item_id, sold, revenue, last_day)
-    select item_id, sold, revenue, day from dashboard_sales order by item_id
+    select item_id, sum(sold), sum(revenue), max(day) from dashboard_sales group by item_id order by item_id
     on conflict (item_id) do update set sold = item_sales.sold + excluded.sold, revenue = item_sales.revenue + excluded.revenue,
       last_day = greatest(item_sales.last_day, excluded.last_day)`,
 };
 const salesCtes = sql.join(Object.entries(salesWrites).map(([name, body]) => sql`${sql.id(name)} as (${body})`));
 
-async function addSale(trx: Transaction, event: StoredEvent, sold: number, revenue: RawBuilder<unknown>) {
-  await sql`with dashboard_sales as (select ${itemIdOf(event.streamId)}::uuid as item_id, ${dayOf(event)}::date as day,
+async function addSale(trx: Transaction, event: StoredEvent, sold: number, revenue: RawBuilder<unknown>, day = dayOf(event)) {
+  await sql`with dashboard_sales as (select ${itemIdOf(event.streamId)}::uuid as item_id, ${day}::date as day,
       ${sold}::bigint as sold, (${revenue})::numeric as revenue),
     ${salesCtes}
     select 1`.execute(trx);
+}
+
+/**
+ * The sale (or revert of a sale) that `reverts` names, as reverted_sales records its undo:
+ * its item, the sale's time and price, and the delta that takes it back (the sale's own
+ * negated). Empty for anything else (a restock, an edit). `reverts` is SQL for the named
+ * event's id.
+ */
+const revertedSale = (reverts: RawBuilder<unknown>) => sql`select m.item_id, m.created_at as sold_at, -m.delta as delta, m.unit_price
+    from stock_movements m where m.event_id = ${reverts} and m.reason = 'sale'
+    union all
+    select r.item_id, r.sold_at, -r.delta, r.unit_price from reverted_sales r where r.event_id = ${reverts}`;
+
+/** The day (UTC) and shard of a reverted_sales row, as stock_daily keys the sale's day. */
+const revertedDay = sql`(sold_at at time zone 'UTC')::date`;
+const revertedShard = sql`greatest(position(lower(right(item_id::text, 1)) in '0123456789abcdef') - 1, 0)`;
+
+/** Takes a reverted sale out of its day's figures (see the top of this file); nothing for other reverts. */
+async function takeBackSale(trx: Transaction, event: StoredEvent, reverts: string) {
+  const rows = await sql<{ day: string; delta: number; unit_price: string }>`insert into reverted_sales (event_id, item_id, sold_at,
+      delta, unit_price, created_at)
+    select ${event.eventId}, item_id, sold_at, delta, unit_price, ${event.createdAt} from (${revertedSale(sql`${reverts}::uuid`)}) o
+    returning to_char(${revertedDay}, 'YYYY-MM-DD') as day, delta, unit_price::text as unit_price`.execute(trx);
+  for (const row of rows.rows) {
+    const sold = -Number(row.delta);
+    const revenue = sql`${sold} * ${row.unit_price}::numeric`;
+    await sql`update stock_daily set sold_units = sold_units + ${sold}, sold_revenue = sold_revenue + ${revenue}
+      where day = ${row.day}::date and shard = ${shardOf(event.streamId)}`.execute(trx);
+    await addSale(trx, event, sold, revenue, row.day);
+  }
 }
 
 /** Adds (sign 1) or removes (sign -1) one item's whole contribution to its category. */
@@ -118,16 +170,38 @@ const dashboardCreatedItems = sql`insert into dashboard_items (item_id, category
     select item_id, category_id, quantity, price, low from dashboard_created order by item_id`;
 
 /**
- * Adds to each day's shard: `changes` (rows of day, shard, items, units, value) and the items
- * created in the batch, summed per row and written once in key order, so concurrent batches
- * take their row locks in the same order.
+ * The batch's reverts of sales, recorded (see the top of this file): one row per revert whose
+ * `reverts` names a sale or a revert of one, with the sale's day and shard. What they name
+ * was written by an earlier transaction (a revert is decided on the committed stream).
+ */
+const dashboardReverted = sql`insert into reverted_sales (event_id, item_id, sold_at, delta, unit_price, created_at)
+    select n.event_id, o.item_id, o.sold_at, o.delta, o.unit_price, n.created_at
+    from new_events n cross join lateral (${revertedSale(sql`(n.metadata ->> 'reverts')::uuid`)}) o
+    where n.type = 'StockAdjusted' and n.metadata ? 'reverts'
+    order by n.event_id
+    returning item_id, ${revertedDay} as day, ${revertedShard} as shard, -delta as sold, -delta * unit_price as revenue`;
+
+/** The sales of `dashboard_levels`-like rows (item_id, day, sold, revenue) and the reverted ones, one row per item and day. */
+const salesOfBatch = (sales: RawBuilder<unknown>) => sql`select item_id, day, sum(sold) as sold, sum(revenue) as revenue from (
+      ${sales}
+      union all
+      select item_id, day, sold, revenue from dashboard_reverted) s
+    group by item_id, day`;
+
+/**
+ * Adds to each day's shard: `changes` (rows of day, shard, items, units, value, sold,
+ * revenue), the items created in the batch and the reverted sales taken back from their
+ * days, summed per row and written once in key order, so concurrent batches take their row
+ * locks in the same order.
  */
 const addToStockDaily = (changes: RawBuilder<unknown>) => sql`insert into stock_daily (day, shard, items_delta, units_delta, value_delta,
       sold_units, sold_revenue)
     select day, shard, sum(items), sum(units), sum(value), sum(sold), sum(revenue) from (
         ${changes}
         union all
-        select day, shard, 1, quantity, quantity * price, 0, 0 from dashboard_created) d
+        select day, shard, 1, quantity, quantity * price, 0, 0 from dashboard_created
+        union all
+        select day, shard, 0, 0, 0, sold, revenue from dashboard_reverted) d
     group by day, shard order by day, shard
     on conflict (day, shard) do update set items_delta = stock_daily.items_delta + excluded.items_delta,
       units_delta = stock_daily.units_delta + excluded.units_delta,
@@ -139,7 +213,7 @@ const isSale = (e: string) => sql.raw(`${e}.type = 'StockAdjusted' and ${e}.data
 
 export const dashboardProjection: Projection = {
   name: 'dashboard',
-  tables: ['dashboard_items', 'stock_daily', 'category_stock', 'item_sales_daily', 'item_sales'],
+  tables: ['dashboard_items', 'stock_daily', 'category_stock', 'item_sales_daily', 'item_sales', 'reverted_sales'],
   handlers: {
     ItemCreated: async (event: StoredEvent<Data<'ItemCreated'>>, trx) => {
       const d = event.data;
@@ -162,6 +236,8 @@ export const dashboardProjection: Projection = {
       await sql`update dashboard_items set category_id = ${newCategory}, price = ${newPrice} where item_id = ${itemId}`.execute(trx);
     },
     StockAdjusted: async (event: StoredEvent<Data<'StockAdjusted'>>, trx) => {
+      const reverts = (event.metadata as { reverts?: string }).reverts;
+      if (reverts) await takeBackSale(trx, event, reverts);
       const itemId = itemIdOf(event.streamId);
       const current = await level(trx, itemId);
       if (!current) return;
@@ -219,9 +295,10 @@ export const dashboardProjection: Projection = {
           group by n.stream_id, d.item_id, d.category_id, d.price, d.low`,
         dashboard_item_levels: sql`update dashboard_items d set quantity = coalesce(l.quantity, d.quantity), low = l.low
           from dashboard_levels l where d.item_id = l.item_id`,
+        dashboard_reverted: dashboardReverted,
         dashboard_days: addToStockDaily(sql`select day, shard, 0 as items, delta as units, delta * price as value, sold, revenue
           from dashboard_levels where adjustments > 0`),
-        dashboard_sales: sql`select item_id, day, sold, revenue from dashboard_levels where sales > 0`,
+        dashboard_sales: salesOfBatch(sql`select item_id, day, sold, revenue from dashboard_levels where sales > 0`),
         ...salesWrites,
         // For adjustments an update in effect (the handlers only update): the row exists while
         // the category has items. Creations add items, so their categories' rows exist after.
@@ -284,9 +361,10 @@ export const dashboardProjection: Projection = {
         dashboard_item_levels: sql`update dashboard_items d set quantity = f.quantity, low = f.low, price = f.price,
             category_id = f.category_id
           from dashboard_finals f where d.item_id = f.item_id`,
+        dashboard_reverted: dashboardReverted,
         dashboard_days: addToStockDaily(sql`select day, shard, 0 as items, delta as units, value, sold, revenue
           from dashboard_finals where adjustments > 0 or repriced > 0`),
-        dashboard_sales: sql`select item_id, day, sold, revenue from dashboard_finals where sales > 0`,
+        dashboard_sales: salesOfBatch(sql`select item_id, day, sold, revenue from dashboard_finals where sales > 0`),
         ...salesWrites,
         // Adjustments and crossings only update (the handlers only update): the row exists
         // while the category has items. Moves and creations bring items, so their rows exist after.

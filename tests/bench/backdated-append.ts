@@ -24,6 +24,10 @@ export interface BackdatedEvent {
   data: unknown;
   /** Whole milliseconds, as the app stores event times. */
   createdAt: Date;
+  /** Its id, when the caller names it (a revert's metadata cites it); else a new one. */
+  eventId?: string;
+  /** Metadata of its own, laid over the batch's (a revert's `reverts`). */
+  metadata?: Record<string, unknown>;
 }
 
 const formsOf = (p: Projection): BatchProjection[] => (p.batch === undefined ? [] : Array.isArray(p.batch) ? p.batch : [p.batch]);
@@ -53,14 +57,15 @@ export async function appendBackdated(store: EventStore, events: BackdatedEvent[
     // A VALUES list, as appendBatch writes it: the planner then knows how many rows come (an
     // unnest of arrays is guessed at 100, and the forms' joins went quadratic at 10,000).
     const query = sql<any>`with
-      input (ord, stream_id, stream_type, stream_version, type, data, created_at) as (values ${sql.join(
+      input (ord, stream_id, stream_type, stream_version, type, data, created_at, event_id, metadata) as (values ${sql.join(
         events.map((e, i) => sql`(${i}::int, ${e.streamId}::text, ${e.streamType}::text, ${e.streamVersion}::int, ${e.type}::text,
-          ${JSON.stringify(e.data)}::jsonb, ${e.createdAt.toISOString()}::timestamptz)`),
+          ${JSON.stringify(e.data)}::jsonb, ${e.createdAt.toISOString()}::timestamptz, ${e.eventId ?? null}::uuid,
+          ${e.metadata ? JSON.stringify({ ...metadata, ...e.metadata }) : null}::jsonb)`),
       )}),
       new_events as (
         insert into events (stream_id, stream_type, stream_version, event_id, type, data, metadata, created_at)
-        select stream_id, stream_type, stream_version, gen_random_uuid(), type, data, ${JSON.stringify(metadata)}::jsonb,
-          date_trunc('milliseconds', created_at)
+        select stream_id, stream_type, stream_version, coalesce(event_id, gen_random_uuid()), type, data,
+          coalesce(metadata, ${JSON.stringify(metadata)}::jsonb), date_trunc('milliseconds', created_at)
         from input order by ord
         returning position, tx_id, stream_id, stream_type, stream_version, event_id, type, data, metadata, created_at)
       ${projected.length ? sql`, ${sql.join(projected)}` : sql``}

@@ -5,6 +5,9 @@
 // with one sale booked to a day before its item's later sales days), and at moments inside
 // days, near midnights and on events' own times both the as-of and the live (clock set)
 // dashboard must give the sums and the ranking a scan of the raw events gives.
+// Sales and restocks are reverted now and then, days later, and some reverts reverted again
+// (issue 31): a sale counts at a moment unless an odd number of its chain's reverts were
+// made by then, at its own time and price; a revert's batch may also sell the same item.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
@@ -23,7 +26,7 @@ import { backends, openTestStore, type TestStore } from '../helpers/backends.js'
 
 const DAY = 86_400_000;
 /** The tables this test is about (see `rollupDifferences`). */
-const ROLLUPS = ['stock_daily', 'item_sales_daily', 'item_sales', 'stock_movements', 'item_versions'];
+const ROLLUPS = ['stock_daily', 'item_sales_daily', 'item_sales', 'stock_movements', 'item_versions', 'reverted_sales', 'low_stock_episodes'];
 
 /**
  * projections:verify, for the roll-ups and what they are computed from. The activity log is
@@ -52,6 +55,19 @@ interface Sale {
   at: number;
   units: number;
   cents: number;
+  /** When each revert of its chain (the sale's, the revert's, ...) was made, in order. */
+  undone: number[];
+}
+
+/** Whether a sale counts at `t`: the reverts made by then undo it if they are odd in number. */
+const counts = (sale: Sale, t: number) => sale.undone.filter((at) => at <= t).length % 2 === 0;
+
+/** A movement that may be reverted: a sale, a restock, or a revert of either. */
+interface Movement {
+  eventId: string;
+  itemId: string;
+  delta: number;
+  reverted: boolean;
 }
 
 interface History {
@@ -68,18 +84,32 @@ function history(): History {
   const events: BackdatedEvent[] = [];
   const categories = new Map<string, { id: string; name: string; description: string; version: number }>();
   const items = new Map<string, ItemState>();
-  const emit = (stream: { id: string; type: string }, made: InventoryEvent[] | { type: string; data: unknown }[], at: number, version: number) => {
+  /** `own`: the first event's id and every event's own metadata (a revert's command). */
+  type Own = { eventId?: string; metadata?: Record<string, unknown> };
+  const emit = (stream: { id: string; type: string }, made: InventoryEvent[] | { type: string; data: unknown }[], at: number, version: number, own: Own = {}) => {
     let v = version;
-    for (const e of made) events.push({ streamId: stream.id, streamType: stream.type, streamVersion: ++v, type: e.type, data: e.data, createdAt: new Date(at) });
+    for (const [k, e] of made.entries()) {
+      events.push({
+        streamId: stream.id, streamType: stream.type, streamVersion: ++v, type: e.type, data: e.data, createdAt: new Date(at),
+        ...(k === 0 && own.eventId ? { eventId: own.eventId } : {}), ...(own.metadata ? { metadata: own.metadata } : {}),
+      });
+    }
     return v;
   };
-  const apply = (id: string, made: InventoryEvent[], at: number) => {
+  const apply = (id: string, made: InventoryEvent[], at: number, own: Own = {}) => {
     const stream = itemStream(id);
     let state = items.get(id) ?? null;
     const base = state?.version ?? 0;
     for (const [k, e] of made.entries()) state = evolveItem(state, e, { version: base + k + 1, at: new Date(at), streamId: stream.id });
-    emit(stream, made, at, base);
+    emit(stream, made, at, base, own);
     items.set(id, state!);
+  };
+  const movements: Movement[] = [];
+  /** A sale or restock (or a revert of one, with `reverts`), remembered so it can be reverted later. */
+  const move = (item: ItemState, delta: number, reason: 'sale' | 'restock' | 'correction', at: number, reverts?: string) => {
+    const eventId = randomUUID();
+    apply(item.id, adjustStock({ delta, reason, note: null }, item), at, { eventId, ...(reverts ? { metadata: { reverts, revertReason: null } } : {}) });
+    movements.push({ eventId, itemId: item.id, delta, reverted: false });
   };
   for (const name of ['Hardware', 'Paint']) {
     const id = randomUUID();
@@ -104,12 +134,22 @@ function history(): History {
       const all = [...items.values()];
       const alive = all.filter((s) => !s.deleted);
       const item = pick(alive);
-      if (r < 0.6) {
+      if (r < 0.55) {
         // Sales of 1-4, now and then a return (a sale with a positive delta).
         const delta = rnd() < 0.1 ? 1 : -(1 + Math.floor(rnd() * 4));
-        apply(item.id, adjustStock({ delta, reason: 'sale', note: null }, item), at);
+        move(item, delta, 'sale', at);
+      } else if (r < 0.6) {
+        // A revert of one of the last sales, restocks or reverts (hours or days ago), as the
+        // app writes it: a correction of the opposite delta citing it. Now and then the same
+        // item sells again in the revert's batch.
+        const open = movements.slice(-60).filter((m) => !m.reverted && !items.get(m.itemId)!.deleted);
+        if (open.length === 0) continue;
+        const target = pick(open);
+        target.reverted = true;
+        move(items.get(target.itemId)!, -target.delta, 'correction', at, target.eventId);
+        if (rnd() < 0.4) move(items.get(target.itemId)!, -1, 'sale', at);
       } else if (r < 0.7) {
-        apply(item.id, adjustStock({ delta: 5, reason: 'restock', note: null }, item), at);
+        move(item, 5, 'restock', at);
       } else if (r < 0.75) {
         apply(item.id, adjustStock({ delta: -1, reason: 'damage', note: null }, item), at);
       } else if (r < 0.85) {
@@ -142,14 +182,18 @@ function history(): History {
   return { events, end };
 }
 
-/** Appends a day's events in batches as the app would (a creation apart from other changes). */
+/**
+ * Appends a day's events in batches as the app would (a creation apart from other changes; a
+ * revert after what it reverts was committed, as the app decides it on the committed stream).
+ */
 async function write(store: TestStore['store'], events: BackdatedEvent[]): Promise<void> {
   let batch: BackdatedEvent[] = [];
   const day = (e: BackdatedEvent) => Math.floor(e.createdAt.getTime() / DAY);
   const kind = (e: BackdatedEvent) => (e.type === 'ItemCreated' ? `created ${e.streamId}` : 'other');
+  const reverting = (e: BackdatedEvent) => e.type === 'StockAdjusted' && e.metadata?.reverts !== undefined;
   for (const e of events) {
     const prev = batch.at(-1);
-    if (prev && (day(prev) !== day(e) || kind(prev) !== kind(e) || batch.length >= 7)) {
+    if (prev && (day(prev) !== day(e) || kind(prev) !== kind(e) || batch.length >= 7 || reverting(e))) {
       await appendBackdated(store, batch, meta);
       batch = [];
     }
@@ -158,16 +202,28 @@ async function write(store: TestStore['store'], events: BackdatedEvent[]): Promi
   await appendBackdated(store, batch, meta);
 }
 
-/** Sales as the movements record them: reason 'sale', -delta units at the item's price then. */
+/**
+ * Sales as the movements record them: reason 'sale', -delta units at the item's price then;
+ * each with the times of the reverts of its chain (a revert cites the sale, or a revert of it).
+ */
 function salesOf(events: BackdatedEvent[]): Sale[] {
   const price = new Map<string, number>();
   const sales: Sale[] = [];
+  const chainOf = new Map<string, Sale>();
   for (const e of events) {
     const d = e.data as any;
     if (e.type === 'ItemCreated') price.set(e.streamId, Math.round(d.price * 100));
     if (e.type === 'ItemUpdated' && d.changes.price) price.set(e.streamId, Math.round(d.changes.price.to * 100));
-    if (e.type === 'StockAdjusted' && d.reason === 'sale') {
-      sales.push({ itemId: e.streamId.slice(5), at: e.createdAt.getTime(), units: -d.delta, cents: -d.delta * price.get(e.streamId)! });
+    if (e.type !== 'StockAdjusted') continue;
+    const reverts = e.metadata?.reverts as string | undefined;
+    const sale = reverts ? chainOf.get(reverts) : undefined;
+    if (sale) {
+      sale.undone.push(e.createdAt.getTime());
+      chainOf.set(e.eventId!, sale);
+    } else if (d.reason === 'sale') {
+      const made = { itemId: e.streamId.slice(5), at: e.createdAt.getTime(), units: -d.delta, cents: -d.delta * price.get(e.streamId)!, undone: [] };
+      sales.push(made);
+      if (e.eventId) chainOf.set(e.eventId, made);
     }
   }
   return sales;
@@ -192,7 +248,7 @@ function expectedTop(sales: Sale[], events: BackdatedEvent[], t: number, namesAt
   const since = t - 30 * DAY;
   const { items, categories } = replay(events, namesAt);
   const rows = items.map((s) => {
-    const mine = sales.filter((x) => x.itemId === s.id && x.at >= since && x.at <= t);
+    const mine = sales.filter((x) => x.itemId === s.id && x.at >= since && x.at <= t && counts(x, t));
     return { itemId: s.id, name: s.name, category: categories.get(s.categoryId)!, sold: mine.reduce((n, x) => n + x.units, 0), revenue: mine.reduce((n, x) => n + x.cents, 0) / 100 };
   });
   return rows
@@ -216,6 +272,11 @@ describe.each(backends())('dashboard sales roll-ups on $name', (backend) => {
 
   it('keeps the roll-ups as a replay of the events through the handlers makes them', async () => {
     expect(sales.length).toBeGreaterThan(200);
+    // Reverted sales, some of them reverted back, and reverted restocks are in the history.
+    expect(sales.filter((s) => s.undone.length === 1).length).toBeGreaterThan(5);
+    expect(sales.filter((s) => s.undone.length >= 2).length).toBeGreaterThan(0);
+    const reverted = await sql<{ n: number }>`select count(*)::int as n from reverted_sales`.execute(t.database.db);
+    expect(reverted.rows[0]!.n).toBe(sales.reduce((n, s) => n + s.undone.length, 0));
     expect(await rollupDifferences(t.store)).toEqual([]);
   }, 60_000);
 
@@ -228,11 +289,16 @@ describe.each(backends())('dashboard sales roll-ups on $name', (backend) => {
       ...[20, 45, 61].flatMap((d) => [first + d * DAY - 1, first + d * DAY, first + d * DAY + 1, first + d * DAY + DAY / 2]),
       // On sales' own times, and a millisecond before them: the window's ends include and exclude them.
       ...Array.from({ length: 8 }, () => pick(rnd, sales).at).flatMap((at) => [at, at - 1, at + 30 * DAY, at + 30 * DAY - 1]),
+      // Between a sale and its revert, on the revert, and either side of the reverted sale's window edge.
+      ...Array.from({ length: 8 }, () => pick(rnd, sales.filter((s) => s.undone.length > 0))).flatMap((s) => [
+        s.undone[0]! - 1, s.undone[0]!, Math.floor((s.at + s.undone[0]!) / 2), s.at + 30 * DAY, s.at + 30 * DAY + 1,
+      ]),
       h.end,
     ].map((ms) => Math.min(ms, h.end + DAY));
     for (const ms of moments) {
       const at = new Date(ms);
-      const window = (from: number, to: number, open: boolean) => sales.filter((s) => s.at >= from && (open ? s.at < to : s.at <= to));
+      const window = (from: number, to: number, open: boolean) =>
+        sales.filter((s) => s.at >= from && (open ? s.at < to : s.at <= to) && counts(s, ms));
       const current = window(ms - 30 * DAY, ms, false);
       const previous = window(ms - 60 * DAY, ms - 30 * DAY, true);
       const expected = {
@@ -251,19 +317,29 @@ describe.each(backends())('dashboard sales roll-ups on $name', (backend) => {
     }
   }, 120_000);
 
-  it('fills the roll-ups from stored movements as the projection keeps them (migration 014)', async () => {
-    const fills = splitStatements(readFileSync(new URL('../../migrations/014_sales_rollups.sql', import.meta.url), 'utf8')).filter((s) =>
-      /^(insert into|update)/.test(s),
-    );
-    expect(fills).toHaveLength(3);
+  it('fills the roll-ups from stored movements as the projection keeps them (migrations 014 and 019)', async () => {
+    const fills = (file: string) =>
+      splitStatements(readFileSync(new URL(`../../migrations/${file}`, import.meta.url), 'utf8')).filter((s) => /^(insert into|update|delete from)/.test(s));
+    expect(fills('014_sales_rollups.sql')).toHaveLength(3);
+    expect(fills('019_reverted_sales.sql')).toHaveLength(8);
+    // The store as it was before 019: every sale counted, reverts unknown to the roll-ups and
+    // episodes cleared by a revert said to be cleared by its reason.
     await t.database.db.transaction().execute(async (trx) => {
       await sql`update stock_daily set sold_units = 0, sold_revenue = 0`.execute(trx);
       await sql`delete from item_sales_daily`.execute(trx);
       await sql`delete from item_sales`.execute(trx);
-      for (const statement of fills) await sql.raw(statement).execute(trx);
+      await sql`delete from reverted_sales`.execute(trx);
+      await sql`update low_stock_episodes set cleared_by = 'correction' where cleared_by = 'revert'`.execute(trx);
+      await sql`update low_stock_episodes set clear_reverted_at = null`.execute(trx);
+      for (const statement of fills('014_sales_rollups.sql')) await sql.raw(statement).execute(trx);
+    });
+    const before = (await rollupDifferences(t.store)).map((d) => d.table).sort();
+    expect(before).toEqual(expect.arrayContaining(['item_sales', 'item_sales_daily', 'reverted_sales', 'stock_daily']));
+    await t.database.db.transaction().execute(async (trx) => {
+      for (const statement of fills('019_reverted_sales.sql')) await sql.raw(statement).execute(trx);
     });
     expect(await rollupDifferences(t.store)).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
 
 function pick<T>(rnd: () => number, xs: T[]): T {
