@@ -87,6 +87,7 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
     dashboard: new DashboardQueries(ctx.database.db),
     display: new DisplayQueries(ctx.database.db),
     asOf: (at) => new AsOfDashboardQueries(ctx.database.db, at),
+    moment: (raw) => asOf.moment(raw),
   });
   await api.register(historyRoutes, { reverts: new RevertService(ctx.store), changes: new ChangesQueries(ctx.database.db), asOf });
   await api.register(importRoutes, { imports: new ImportService(ctx.store), limits: ctx.config.import });

@@ -100,5 +100,7 @@ export const AS_OF_SCRUB_DAYS = 90;
 
 /** Daily event counts for the scrubber: GET /api/history/activity. */
 export interface EventCountsByDay {
+  /** The store's first record: the earliest moment an as-of read shows (null: no history yet). */
+  firstRecordAt: string | null;
   days: Array<{ day: string; events: number }>;
 }

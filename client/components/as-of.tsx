@@ -56,19 +56,24 @@ export function AsOfControl() {
   const [open, setOpen] = useState(Boolean(asOf));
   const [counts, setCounts] = useState<EventCountsByDay | null>(null);
   const now = Date.now();
-  const start = now - AS_OF_SCRUB_DAYS * DAY;
+  // The scrubber begins at the store's first record when that is within the window: earlier
+  // there is nothing to show (the server refuses such a moment), and a young store's
+  // scrubber then spans its own few days, fine enough to pick a time today.
+  const first = counts?.firstRecordAt ? Date.parse(counts.firstRecordAt) : null;
+  const windowStart = now - AS_OF_SCRUB_DAYS * DAY;
+  const start = first !== null && first > windowStart ? first : windowStart;
   const [draft, setDraft] = useState(() => (asOf ? Date.parse(asOf) : now));
   // The draft follows the moment in the URL, not the clock: keyed on Date.now(), every render
   // while live set a new draft and so asked for another render (on a slow phone, a render
   // loop that kept the CPU busy and threw away each move of the scrubber).
   useEffect(() => setDraft(asOf ? Date.parse(asOf) : Date.now()), [asOf]);
   useEffect(() => {
-    if (open && !counts) historyApi.counts().then(setCounts, () => setCounts({ days: [] }));
+    if (open && !counts) historyApi.counts().then(setCounts, () => setCounts({ firstRecordAt: null, days: [] }));
   }, [open, counts]);
   const go = (ms: number) =>
     setParams((p) => {
       if (ms >= Date.now() - 1000) p.delete('asOf');
-      else p.set('asOf', new Date(ms).toISOString());
+      else p.set('asOf', new Date(Math.max(ms, first ?? ms)).toISOString());
       return p;
     });
   if (!open) {
@@ -78,6 +83,7 @@ export function AsOfControl() {
       </button>
     );
   }
+  const days = Math.max(1, Math.ceil((now - start) / DAY));
   const max = Math.max(1, ...(counts?.days.map((d) => d.events) ?? [1]));
   const byDay = new Map(counts?.days.map((d) => [d.day, d.events]) ?? []);
   return (
@@ -89,6 +95,7 @@ export function AsOfControl() {
           aria-label="As of date and time"
           step={1}
           value={toLocalInput(draft)}
+          min={first !== null ? toLocalInput(first) : undefined}
           max={toLocalInput(now)}
           onChange={(e) => {
             const ms = Date.parse(e.target.value);
@@ -97,26 +104,26 @@ export function AsOfControl() {
         />
       </label>
       <div className="as-of-scrubber">
-        <svg className="as-of-counts" viewBox={`0 0 ${AS_OF_SCRUB_DAYS} 20`} preserveAspectRatio="none" aria-hidden="true">
-          {Array.from({ length: AS_OF_SCRUB_DAYS }, (_, i) => {
-            const day = new Date(start + (i + 1) * DAY).toISOString().slice(0, 10);
+        <svg className="as-of-counts" viewBox={`0 0 ${days} 20`} preserveAspectRatio="none" aria-hidden="true">
+          {Array.from({ length: days }, (_, i) => {
+            const day = new Date(now - (days - 1 - i) * DAY).toISOString().slice(0, 10);
             const h = ((byDay.get(day) ?? 0) / max) * 20;
             return <rect key={day} x={i + 0.1} y={20 - h} width={0.8} height={h} />;
           })}
         </svg>
         <input
           type="range"
-          aria-label="Scrub the last 90 days"
+          aria-label={start === windowStart ? 'Scrub the last 90 days' : 'Scrub since the first record'}
           min={start}
           max={now}
-          step={3_600_000}
+          step={60_000}
           value={Math.max(start, draft)}
           onChange={(e) => setDraft(Number(e.target.value))}
           onPointerUp={() => go(draft)}
           onKeyUp={() => go(draft)}
         />
         <div className="as-of-scale">
-          <span>90 days ago</span>
+          <span>{start === windowStart ? '90 days ago' : `first record, ${formatMoment(new Date(start).toISOString())}`}</span>
           <span>now</span>
         </div>
       </div>

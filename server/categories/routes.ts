@@ -5,7 +5,7 @@ import { principalCheck } from '../auth/principal-check.js';
 import { commandMeta, expectedVersionOf } from '../http/command-meta.js';
 import { categoryBody, categorySchema, categoryIdParams, errorSchema, itemSchema, updateCategoryBody } from '../inventory/schemas.js';
 import type { CategoryService, CategorySort } from './category-service.js';
-import { checkMoment, type AsOfQueries } from '../history/as-of-queries.js';
+import type { AsOfQueries } from '../history/as-of-queries.js';
 
 type WithId = { Params: { id: string } };
 /** The reads take a cached principal and check it in their own statement (auth/principal-check.ts). */
@@ -34,7 +34,7 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; a
     async (request) => {
       if (!request.query.asOf) return categories.list(principalCheck(request));
       await principalCheck(request).confirm();
-      return asOf.categories(checkMoment(new Date(request.query.asOf)));
+      return asOf.categories(await asOf.moment(request.query.asOf));
     },
   );
 
@@ -48,7 +48,7 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; a
     async (request) => {
       if (!request.query.asOf) return categories.require(request.params.id, principalCheck(request));
       await principalCheck(request).confirm();
-      return asOf.category(checkMoment(new Date(request.query.asOf)), request.params.id);
+      return asOf.category(await asOf.moment(request.query.asOf), request.params.id);
     },
   );
 
@@ -92,7 +92,7 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; a
       const { asOf: at, ...options } = request.query;
       if (!at) return categories.items(request.params.id, options, principalCheck(request));
       await principalCheck(request).confirm();
-      return asOf.categoryItems(checkMoment(new Date(at)), request.params.id, options);
+      return asOf.categoryItems(await asOf.moment(at), request.params.id, options);
     },
   );
 

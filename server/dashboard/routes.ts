@@ -5,16 +5,17 @@ import { requirePermission } from '../auth/auth-plugin.js';
 import type { DashboardQueries } from './dashboard-queries.js';
 import type { DisplayQueries } from './display-queries.js';
 import { displaySchema, errors, summarySchema } from './schemas.js';
-import { checkMoment } from '../history/as-of-queries.js';
 
 interface DashboardOptions {
   dashboard: DashboardQueries;
   display: DisplayQueries;
   /** The dashboard as it was at a moment (server/history). */
   asOf: (at: Date) => DashboardQueries;
+  /** An as-of moment checked against the store's history (server/history/as-of-queries.ts). */
+  moment: (raw: string) => Promise<Date>;
 }
 
-export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, { dashboard, display, asOf }) => {
+export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, { dashboard, display, asOf, moment }) => {
   const view = requirePermission('reports:view');
   const tags = ['dashboard'];
 
@@ -30,7 +31,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
         response: { 200: summarySchema, ...errors },
       },
     },
-    async (request) => (request.query.asOf ? asOf(checkMoment(new Date(request.query.asOf))).summary() : dashboard.summary()),
+    async (request) => (request.query.asOf ? asOf(await moment(request.query.asOf)).summary() : dashboard.summary()),
   );
 
   app.get(

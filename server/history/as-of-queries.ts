@@ -44,6 +44,27 @@ export function checkMoment(at: Date, name = 'asOf', now = new Date()): Date {
 export class AsOfQueries {
   constructor(private readonly db: Kysely<DB>) {}
 
+  /** When the store's first event was recorded, or null while it has none. */
+  async firstRecordAt(): Promise<Date | null> {
+    const rows = await sql<{ created_at: Date }>`select created_at from events order by position limit 1`.execute(this.db);
+    return rows.rows[0] ? new Date(rows.rows[0].created_at) : null;
+  }
+
+  /**
+   * A moment an as-of read may show: checkMoment's bounds, then not before the store's first
+   * record, where there is nothing to show (the answer says so rather than an empty store
+   * that looks like lost data).
+   */
+  async moment(raw: string, name = 'asOf'): Promise<Date> {
+    const at = checkMoment(new Date(raw), name);
+    const first = await this.firstRecordAt();
+    if (!first) throw new ValidationError(`${name} is before the store's first record: the store has no history yet`);
+    if (at.getTime() < first.getTime()) {
+      throw new ValidationError(`${name} is before the store's first record (${first.toISOString()}): there is nothing to show from then`);
+    }
+    return at;
+  }
+
   /** Items at `t`, newest first, keyset-paged like the live list. */
   async items(t: Date, limit: number, cursor?: string): Promise<{ items: Item[]; nextCursor: string | null }> {
     const after = cursor ? decodeItemCursor(cursor) : null;
@@ -123,13 +144,14 @@ export class AsOfQueries {
     return rows.rows.map(toItem);
   }
 
-  /** Changes per UTC day over the scrubber's window (activity log entries: every user-made change). */
+  /** Changes per UTC day over the scrubber's window (activity log entries: every user-made change), and where history starts. */
   async countsByDay(now = new Date()): Promise<EventCountsByDay> {
+    const first = await this.firstRecordAt();
     const since = new Date(now.getTime() - AS_OF_SCRUB_DAYS * 24 * 3600 * 1000);
     const rows = await sql<{ day: string; events: number }>`select to_char((timestamp at time zone 'UTC')::date, 'YYYY-MM-DD') as day,
         count(*)::int as events
       from activity_log where timestamp >= ${since} group by 1 order by 1`.execute(this.db);
-    return { days: rows.rows.map((r) => ({ day: r.day, events: Number(r.events) })) };
+    return { firstRecordAt: first?.toISOString() ?? null, days: rows.rows.map((r) => ({ day: r.day, events: Number(r.events) })) };
   }
 }
 

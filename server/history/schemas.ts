@@ -90,4 +90,4 @@ export const changesSchema = obj({
   }),
 });
 
-export const countsSchema = obj({ days: { type: 'array', items: obj({ day: text, events: { type: 'integer' } }) } });
+export const countsSchema = obj({ firstRecordAt: textOrNull, days: { type: 'array', items: obj({ day: text, events: { type: 'integer' } }) } });

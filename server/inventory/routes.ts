@@ -8,7 +8,7 @@ import { ForbiddenError, ValidationError } from '../errors.js';
 import { commandMeta, expectedVersionOf } from '../http/command-meta.js';
 import { replayAnswer } from '../http/idempotency.js';
 import type { ItemQueries } from './item-queries.js';
-import { checkMoment, type AsOfQueries } from '../history/as-of-queries.js';
+import type { AsOfQueries } from '../history/as-of-queries.js';
 import { itemCsvHeader, itemCsvRow, type ItemExportFilter } from './item-export.js';
 import type { AnswerKey, ItemService } from './item-service.js';
 import {
@@ -84,7 +84,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
       let page;
       if (at) {
         await principalCheck(request).confirm();
-        page = await asOf.items(checkMoment(new Date(at)), limit, cursor);
+        page = await asOf.items(await asOf.moment(at), limit, cursor);
       } else {
         page = await queries.list(limit, cursor, principalCheck(request));
       }
@@ -108,7 +108,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
         response: { 200: itemList, ...errors },
       },
     },
-    async (request) => (request.query.asOf ? asOf.lowStock(checkMoment(new Date(request.query.asOf))) : queries.lowStock()),
+    async (request) => (request.query.asOf ? asOf.lowStock(await asOf.moment(request.query.asOf)) : queries.lowStock()),
   );
 
   app.get<{ Querystring: { q: string; limit: number } }>(
@@ -203,7 +203,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
       const check = principalCheck(request);
       if (!request.query.asOf) return queries.require(request.params.id, check);
       await check.confirm();
-      return queries.asOf(request.params.id, checkMoment(new Date(request.query.asOf)));
+      return queries.asOf(request.params.id, await asOf.moment(request.query.asOf));
     },
   );
 

@@ -148,8 +148,19 @@ describe.each(backends())('bad input refused with 400 on $name', (backend) => {
       }
       expect(await get('/api/changes?from=0001-01-01T00:00:00Z')).toMatchObject({ status: 400, body: { error: `from ${early}` } });
       expect(await get('/api/changes/export.csv?from=0001-01-01T00:00:00Z')).toMatchObject({ status: 400, body: { error: `from ${early}` } });
-      // Before this store's first event but after 1970: the empty store, as it was then.
-      expect(await get('/api/dashboard?asOf=2000-01-01T00:00:00Z')).toMatchObject({ status: 200, body: { totals: { items: 0 } } });
+    });
+
+    it("a moment before the store's first record is refused with the moment history starts; the first record itself is shown", async () => {
+      const { firstRecordAt } = (await get('/api/history/counts')).body;
+      const before = new Date(Date.parse(firstRecordAt) - 1).toISOString();
+      const said = `asOf is before the store's first record (${firstRecordAt}): there is nothing to show from then`;
+      for (const path of ['/api/dashboard', '/api/inventory', '/api/inventory/low-stock', `/api/inventory/${itemId}`, '/api/categories', `/api/categories/${categoryId}/items`]) {
+        expect(await get(`${path}?asOf=2000-01-01T00:00:00Z`), path).toMatchObject({ status: 400, body: { error: said } });
+        expect(await get(`${path}?asOf=${before}`), path).toMatchObject({ status: 400, body: { error: said } });
+      }
+      expect(await get(`/api/dashboard?asOf=${firstRecordAt}`)).toMatchObject({ status: 200 });
+      // A changes window is a span, not a moment: it may start before the first record.
+      expect(await get('/api/changes?from=2000-01-01T00:00:00Z')).toMatchObject({ status: 200 });
     });
 
     it('a moment in the future is refused, also for one item', async () => {

@@ -76,8 +76,13 @@ describe.each(backends())('item history on $name', (backend) => {
     expect(await asOf(4)).toMatchObject({ quantity: 2 });
     expect((await call(manager.idToken, 'GET', `/api/inventory/${item.id}`)).quantity).toBe(14);
 
-    const before = await server.request('GET', `/api/inventory/${item.id}?asOf=2000-01-01T00:00:00Z`, { token: manager.idToken });
+    // Before the item was created (the store's first record is older: the manager's account).
+    const { firstRecordAt } = await call(manager.idToken, 'GET', '/api/history/counts');
+    expect(Date.parse(firstRecordAt)).toBeLessThan(Date.parse(moments[0]!));
+    const before = await server.request('GET', `/api/inventory/${item.id}?asOf=${encodeURIComponent(firstRecordAt)}`, { token: manager.idToken });
     expect(before).toMatchObject({ status: 404, body: { error: 'Item not found' } });
+    const beforeHistory = await server.request('GET', `/api/inventory/${item.id}?asOf=2000-01-01T00:00:00Z`, { token: manager.idToken });
+    expect(beforeHistory).toMatchObject({ status: 400, body: { error: expect.stringContaining("before the store's first record") } });
     const bad = await server.request('GET', `/api/inventory/${item.id}?asOf=yesterday`, { token: manager.idToken });
     expect(bad.status).toBe(400);
   });
