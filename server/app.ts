@@ -4,15 +4,11 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import { randomUUID } from 'node:crypto';
-import type { Config } from './config.js';
-import type { Database } from './db/database.js';
-import type { EventStore } from './eventstore/event-store.js';
+import type { AppContext } from './app-context.js';
 import { DomainError } from './errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './db/database-unavailable.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { guestView } from './auth/guest-view.js';
-import type { PrincipalResolver } from './auth/principal.js';
-import type { TokenVerifier } from './auth/verify-token.js';
 import { describeValidationError, validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health-routes.js';
 import { isClientRoute, sendIndexHtml, staticClient } from './http/static-client.js';
@@ -22,17 +18,6 @@ import { clientInlineScriptSources } from './http/inline-script-hashes.js';
 import { createPrincipalResolver, registerFeatures } from './features.js';
 import { apiTokenSignIn } from './api-tokens/api-tokens-feature.js';
 
-export interface AppContext {
-  config: Config;
-  database: Database;
-  store: EventStore;
-  verifier: TokenVerifier;
-  resolvePrincipal?: PrincipalResolver;
-  /** Folder of the built client; unset = API only. */
-  clientDir?: string;
-  /** Where the log goes (default stdout); tests read it to check what never appears there. */
-  logStream?: { write(line: string): void };
-}
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({

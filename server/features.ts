@@ -1,7 +1,8 @@
 // The one place server features meet: their routes under /api and their projections.
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from './app.js';
+import type { AppContext } from './app-context.js';
 import type { Projection } from './eventstore/types.js';
+import { clientConfigRoutes } from './accounts/client-config-routes.js';
 import { meRoutes } from './auth/me-routes.js';
 import type { PrincipalResolver } from './auth/principal.js';
 import { cachePrincipals } from './auth/principal-cache.js';
@@ -69,6 +70,7 @@ export const projections: Projection[] = [
 
 export async function registerFeatures(api: FastifyInstance, ctx: AppContext): Promise<void> {
   await api.register(idempotencyPlugin, { db: ctx.database.db, ...ctx.config.idempotency });
+  await api.register(clientConfigRoutes, { ctx });
   await api.register(meRoutes);
   await api.register(accountsRoutes, { store: ctx.store, auth: ctx.verifier.auth, identityToolkit: identityToolkitFor(ctx.config) });
   const queries = new ItemQueries(ctx.database.db, ctx.store);

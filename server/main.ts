@@ -11,7 +11,7 @@ import { migrate } from './db/migrate.js';
 import { EventStore } from './eventstore/event-store.js';
 import { createTokenVerifier } from './auth/verify-token.js';
 import { projections } from './features.js';
-import { connectionDrain } from './launch/connection-drain.js';
+import { connectionDrain } from './http/connection-drain.js';
 import { scheduleHistoryVacuum } from './db/pglite-vacuum.js';
 import { seedDemo, type DemoLogin } from './seed/demo-seed.js';
 

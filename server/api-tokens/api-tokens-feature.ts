@@ -1,7 +1,7 @@
 // Wires API tokens into the app: the sign-in the auth plugin uses for `srk_` bearer tokens,
 // and the /api/tokens routes.
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app-context.js';
 import type { PrincipalResolver } from '../auth/principal.js';
 import { apiTokenRoutes } from './routes.js';
 import { createApiTokenAuthenticator } from './token-auth.js';

@@ -5,7 +5,7 @@ import { principalCheck } from '../auth/principal-check.js';
 import { commandMeta, expectedVersionOf } from '../http/command-meta.js';
 import { categoryBody, categorySchema, categoryIdParams, errorSchema, itemSchema, updateCategoryBody } from '../inventory/schemas.js';
 import type { CategoryService, CategorySort } from './category-service.js';
-import type { AsOfQueries } from '../history/as-of-queries.js';
+import type { CategoriesAsOf } from './categories-as-of.js';
 
 type WithId = { Params: { id: string } };
 /** The reads take a cached principal and check it in their own statement (auth/principal-check.ts). */
@@ -16,7 +16,7 @@ const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: erro
 const asOfQuery = { type: 'object', additionalProperties: false, properties: { asOf: { type: 'string', format: 'date-time' } } } as const;
 type AsOf = { Querystring: { asOf?: string } };
 
-export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; asOf: AsOfQueries }> = async (app, { categories, asOf }) => {
+export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; asOf: CategoriesAsOf }> = async (app, { categories, asOf }) => {
   const view = requirePermission('inventory:view');
 
   app.get<AsOf>(

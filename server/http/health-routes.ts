@@ -1,12 +1,10 @@
-// GET /api/health (no auth) and GET /api/client-config: what the browser needs to
-// reach Firebase (public by nature: a web API key is not a secret), and whether the
-// sign-in screen offers guest sign-in (a store setting, off unless a manager allows it).
+// GET /api/health (no auth): whether this instance and its database can serve, for load
+// balancers and the client's reconnect logic.
 import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app-context.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../db/database-unavailable.js';
-import { isDraining } from '../launch/connection-drain.js';
-import { readSettings } from '../accounts/settings/settings-queries.js';
+import { isDraining } from './connection-drain.js';
 
 export const healthRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -68,40 +66,5 @@ export const healthRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
           });
       }
     },
-  );
-
-  app.get(
-    '/client-config',
-    {
-      config: { public: true },
-      schema: {
-        summary: 'Firebase settings for the web client',
-        security: [],
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              projectId: { type: 'string' },
-              apiKey: { type: 'string' },
-              authDomain: { type: 'string' },
-              authEmulatorUrl: { type: ['string', 'null'] },
-              guestSignIn: { type: 'boolean', description: 'The store allows guest (anonymous) sign-in' },
-            },
-          },
-        },
-      },
-    },
-    async () => ({
-      projectId: ctx.config.firebaseProjectId,
-      apiKey: ctx.config.firebaseApiKey,
-      authDomain: `${ctx.config.firebaseProjectId}.firebaseapp.com`,
-      authEmulatorUrl: ctx.config.authEmulatorPublicUrl,
-      // Only what the sign-in screen shows: the server refuses guests itself while it is off.
-      // Without the database, sign-in must still load: no guest button then.
-      guestSignIn: await readSettings(ctx.database.db).then(
-        (settings) => settings.allowGuests,
-        () => false,
-      ),
-    }),
   );
 };

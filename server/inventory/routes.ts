@@ -8,7 +8,7 @@ import { ForbiddenError, ValidationError } from '../errors.js';
 import { commandMeta, expectedVersionOf } from '../http/command-meta.js';
 import { replayAnswer } from '../http/idempotency.js';
 import type { ItemQueries } from './item-queries.js';
-import type { AsOfQueries } from '../history/as-of-queries.js';
+import type { ItemsAsOf } from './items-as-of.js';
 import { itemCsvHeader, itemCsvRow, type ItemExportFilter } from './item-export.js';
 import type { AnswerKey, ItemService } from './item-service.js';
 import {
@@ -52,7 +52,7 @@ function requireEditPermission(request: FastifyRequest<{ Body: UpdateItemBody }>
   throw new ForbiddenError(quantityOnly ? "You don't have permission to update stock levels" : "You don't have permission to manage inventory");
 }
 
-export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: ItemQueries; asOf: AsOfQueries }> = async (
+export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: ItemQueries; asOf: ItemsAsOf }> = async (
   app,
   { items, queries, asOf },
 ) => {

@@ -7,7 +7,7 @@ import websocket from '@fastify/websocket';
 import { sql } from 'kysely';
 import { CLOSE_CODES, FEED_PROTOCOL } from '../../shared/realtime.js';
 import { apiTokenSignIn } from '../api-tokens/api-tokens-feature.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app-context.js';
 import type { PrincipalResolver } from '../auth/principal.js';
 import { createCommitNotifier, EVENTS_CHANNEL } from './commit-notifier.js';
 import { tokenFromProtocols } from './feed-auth.js';

@@ -2,7 +2,7 @@
 // instance's deliverer, started when the app is ready and stopped (leases given back) when
 // it closes. Signing secrets are sealed with the secrets key (webhook-secrets.ts).
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app-context.js';
 import { connectGuard } from './connect-guard.js';
 import { WebhookDeliverer } from './deliverer.js';
 import { EndpointQueries } from './endpoint-queries.js';

@@ -1,7 +1,8 @@
 // A real server (buildApp + listen on a free port) on a test backend, signing in through
 // the test emulator. Tests call it over real HTTP.
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppContext } from '../../server/app.js';
+import { buildApp } from '../../server/app.js';
+import type { AppContext } from '../../server/app-context.js';
 import { exposeEmulatorToFirebaseAdmin, loadConfig, type Config } from '../../server/config.js';
 import { createTokenVerifier, type TokenVerifier } from '../../server/auth/verify-token.js';
 import { openTestStore, type Backend, type TestStore } from './backends.js';

@@ -1,0 +1,19 @@
+// What the app is built from: configuration, the database, the event store and the token
+// verifier. Its own module so features can take it without importing the app that builds them.
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { EventStore } from './eventstore/event-store.js';
+import type { PrincipalResolver } from './auth/principal.js';
+import type { TokenVerifier } from './auth/verify-token.js';
+
+export interface AppContext {
+  config: Config;
+  database: Database;
+  store: EventStore;
+  verifier: TokenVerifier;
+  resolvePrincipal?: PrincipalResolver;
+  /** Folder of the built client; unset = API only. */
+  clientDir?: string;
+  /** Where the log goes (default stdout); tests read it to check what never appears there. */
+  logStream?: { write(line: string): void };
+}
