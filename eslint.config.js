@@ -1,7 +1,9 @@
-// Lint rules: the recommended TypeScript set, plus the project's one habit that a rule
-// can hold: environment variables are read only in server/config.ts.
+// Lint rules: the recommended TypeScript set, plus the project's habits that a rule can
+// hold: environment variables are read only in server/config.ts, and imports go one way
+// between layers (eslint-layers.js).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerRules } from './eslint-layers.js';
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'test-results'] },
@@ -18,4 +20,5 @@ export default tseslint.config(
     ignores: ['server/config.ts', 'server/launch/**'],
     rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration in server/config.ts' }] },
   },
+  ...layerRules,
 );

@@ -5,7 +5,7 @@ import type { ActivityAction, ResourceType } from '../../shared/inventory.js';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
 import { importedFrom } from '../../shared/import.js';
-import { revertedDetails, revertedDetailsOf } from '../history/reverted-details.js';
+import { revertedDetails, revertedDetailsOf } from './reverted-details.js';
 import { fieldAt, itemBatchSteps } from '../inventory/item-batch-steps.js';
 
 type Data<T extends InventoryEvent['type']> = Extract<InventoryEvent, { type: T }>['data'];

@@ -7,6 +7,7 @@ import { ConflictError, ValidationError } from '../errors.js';
 import { adjustStock, createItem, deleteItem, updateItem } from '../inventory/decide.js';
 import type { ItemState } from '../inventory/item-state.js';
 import type { StoredEvent } from '../eventstore/types.js';
+import { signed } from '../inventory/change-summary.js';
 import { deleteCategory, updateCategory, type CategoryState } from '../categories/decide.js';
 
 const EDITABLE = ['name', 'description', 'sku', 'categoryId', 'price', 'threshold', 'imageUrl', 'expiryDate', 'barcode'] as const;
@@ -29,31 +30,6 @@ export function revertKind(type: string): RevertKind {
       return 'category-delete';
     default:
       throw new ValidationError('This entry follows from a stock change and cannot be reverted on its own: revert that change');
-  }
-}
-
-const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
-
-/** The change in words: what "Reverted: ..." repeats. */
-export function describeChange(event: StoredEvent, name: string): string {
-  const d = event.data as Record<string, any>;
-  switch (event.type) {
-    case 'StockAdjusted':
-      return `Adjusted stock of ${name} by ${signed(d.delta)} (${d.reason})`;
-    case 'ItemUpdated':
-      return `Updated ${name}: ${Object.keys(d.changes).sort().join(', ')}`;
-    case 'ItemCreated':
-      return `Created ${name}`;
-    case 'ItemDeleted':
-      return `Deleted ${name}`;
-    case 'CategoryCreated':
-      return `Created category ${name}`;
-    case 'CategoryUpdated':
-      return `Updated category ${name}: ${Object.keys(d.changes).sort().join(', ')}`;
-    case 'CategoryDeleted':
-      return `Deleted category ${name}`;
-    default:
-      return `${event.type} ${name}`;
   }
 }
 

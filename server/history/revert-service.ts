@@ -12,7 +12,8 @@ import { ConflictError, DomainError, ForbiddenError, NotFoundError } from '../er
 import { isUniqueViolation, toStoredEvent, type EventStore } from '../eventstore/event-store.js';
 import type { EventMetadata, StoredEvent, Transaction } from '../eventstore/types.js';
 import { evolveItem, type ItemState } from '../inventory/item-state.js';
-import { describeChange, fieldsOfEdit, revertCategoryEvent, revertItemEvent, revertKind, type CategoryFold } from './revert-decide.js';
+import { describeChange } from '../inventory/change-summary.js';
+import { fieldsOfEdit, revertCategoryEvent, revertItemEvent, revertKind, type CategoryFold } from './revert-decide.js';
 
 /** Who asks: their uid and permissions. */
 export interface Reverter {

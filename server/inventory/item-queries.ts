@@ -11,7 +11,7 @@ import type { EventStore } from '../eventstore/event-store.js';
 import { evolveItem, type ItemState } from './item-state.js';
 import { itemColumns, stateToItem, toItem, type ItemRow } from './item-rows.js';
 import { historyEntry } from './item-history.js';
-import { withReverts } from '../history/history-reverts.js';
+import { withReverts } from './item-history-reverts.js';
 import { correctionsOf } from './search-words.js';
 import { checkBarcode } from '../../shared/barcode.js';
 import { exportedItems, type ItemExportFilter } from './item-export.js';

@@ -4,8 +4,8 @@
 import type { HistoryEntry } from '../../shared/inventory.js';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
 import type { StoredEvent } from '../eventstore/types.js';
-import { evolveItem, type ItemState } from '../inventory/item-state.js';
-import { describeChange } from './revert-decide.js';
+import { evolveItem, type ItemState } from './item-state.js';
+import { describeChange } from './change-summary.js';
 
 interface RevertMetadata {
   reverts?: string;
