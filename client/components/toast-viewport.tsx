@@ -1,4 +1,6 @@
-// Renders the toasts top-right (spec section 9); each can be closed early.
+// Renders the toasts top-right, under the header so they never cover Scan, Live or the user
+// menu (spec section 9, issue 31); each can be closed early. A repeated message shows its
+// count instead of another toast.
 import { dismissToast, useToasts } from '../lib/toasts';
 import { Icon } from './icons';
 
@@ -7,23 +9,34 @@ const ICONS = { success: 'check-circle', error: 'alert', info: 'info' } as const
 export function ToastViewport() {
   const toasts = useToasts();
   return (
-    <div className="toast-viewport" aria-live="polite" aria-relevant="additions">
+    // "text" too: a collapsed toast says its new count by changing its text, not by a new node.
+    <div className="toast-viewport" aria-live="polite" aria-relevant="additions text">
       {toasts.map((t) => (
-        <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'}>
+        <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'} data-group={t.group}>
           <Icon name={ICONS[t.kind]} size={18} className="toast-icon" />
-          <span className="toast-message">{t.message}</span>
-          {t.action && (
-            <button
-              type="button"
-              className="toast-action"
-              onClick={() => {
-                dismissToast(t.id);
-                t.action!.run();
-              }}
-            >
-              {t.action.label}
-            </button>
-          )}
+          <div className="toast-body">
+            <span className="toast-message">
+              {t.message}
+              {t.repeats > 1 && !t.group ? (
+                <span className="toast-repeats" data-testid="toast-repeats">
+                  <span aria-hidden="true">×{t.repeats}</span>
+                  <span className="visually-hidden">({t.repeats} times)</span>
+                </span>
+              ) : null}
+            </span>
+            {t.action && (
+              <button
+                type="button"
+                className="toast-action"
+                onClick={() => {
+                  dismissToast(t.id);
+                  t.action!.run();
+                }}
+              >
+                {t.action.label}
+              </button>
+            )}
+          </div>
           <button type="button" className="toast-close" aria-label="Dismiss notification" onClick={() => dismissToast(t.id)}>
             <Icon name="x" size={14} />
           </button>

@@ -4,6 +4,8 @@
 // server appends compensating events; nothing is deleted): a write sent with a kept
 // Idempotency-Key is found by that key, so someone else's later change to the same item is
 // never the one undone; a create or category edit is found by the version its answer carried.
+// Each Undo button names the change it undoes ("Undo -1 Crème fraîche 1 kg", issue 31): with
+// several toasts showing, each takes back its own change and no other.
 import { useEffect } from 'react';
 import { showToast, toast } from '../lib/toasts';
 import { historyApi } from './history-api';
@@ -32,8 +34,12 @@ async function undo(target: UndoTarget, after?: () => void): Promise<void> {
   }
 }
 
-/** A success toast with Undo; Ctrl+Z on this page does the same while the toast lasts. */
-export function offerUndo(message: string, target: UndoTarget, after?: () => void): void {
+/**
+ * A success toast with an Undo button that names `change` (e.g. "-1 Crème fraîche 1 kg":
+ * the button reads "Undo -1 Crème fraîche 1 kg"); Ctrl+Z on this page does the same while the
+ * toast lasts.
+ */
+export function offerUndo(message: string, change: string, target: UndoTarget, after?: () => void): void {
   let done = false;
   const run = () => {
     if (done) return;
@@ -41,19 +47,19 @@ export function offerUndo(message: string, target: UndoTarget, after?: () => voi
     last = null;
     void undo(target, after);
   };
-  showToast(message, 'success', UNDO_MS, { label: 'Undo', run });
+  showToast(message, 'success', UNDO_MS, { label: `Undo ${change}`, run });
   // The page machines also run outside a browser (unit tests): no location, no page to match.
   last = { page: globalThis.location?.pathname ?? '', until: Date.now() + UNDO_MS, run };
 }
 
 /**
  * Runs a write with a fresh Idempotency-Key and, once it succeeded, offers Undo of exactly
- * that write (the server finds its events by the key).
+ * that write (the server finds its events by the key), its button naming `change`.
  */
-export async function withUndo<T>(write: (key: string) => Promise<T>, message: (result: T) => string): Promise<T> {
+export async function withUndo<T>(write: (key: string) => Promise<T>, message: (result: T) => string, change: string): Promise<T> {
   const key = crypto.randomUUID();
   const result = await write(key);
-  offerUndo(message(result), { key });
+  offerUndo(message(result), change, { key });
   return result;
 }
 

@@ -1,5 +1,8 @@
-// App-wide toasts (spec section 9): shown top-right for 3 s, at most 20 at once (the oldest
-// goes first). Any module can raise one; the viewport component renders them.
+// App-wide toasts (spec section 9): shown top-right, under the header, for 3 s; a few at once
+// (the oldest goes first). Any module can raise one; the viewport component renders them.
+// Repeats collapse (issue 31): the same message raised again while it shows counts up on the
+// one toast, and raises of one group (queued counts, low-stock alerts) share one toast whose
+// text sums them up ("3 counts waiting to send"), instead of a toast each.
 import { useSyncExternalStore } from 'react';
 
 export type ToastKind = 'success' | 'error' | 'info';
@@ -10,42 +13,97 @@ export interface Toast {
   message: string;
   /** A button on the toast (Undo): runs, then the toast closes. */
   action?: { label: string; run: () => void };
+  /** How many raises this toast stands for: identical repeats count up here. */
+  repeats: number;
+  /** The group whose raises this toast sums up (see groupToast). */
+  group?: string;
 }
 
 export const TOAST_DURATION_MS = 3000;
-export const MAX_TOASTS = 20;
+/** Enough for a few Undos side by side; more would cover the page (the spec allows up to 20). */
+export const MAX_TOASTS = 5;
 
 let toasts: Toast[] = [];
 let nextId = 1;
 const listeners = new Set<() => void>();
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
+/** What each grouped toast has collected so far, by toast id. */
+const groupEntries = new Map<number, unknown[]>();
 
 function publish(next: Toast[]): void {
   toasts = next;
   for (const listener of listeners) listener();
 }
 
-export function dismissToast(id: number): void {
+function forget(id: number): void {
   const timer = timers.get(id);
   if (timer) clearTimeout(timer);
   timers.delete(id);
-  if (toasts.some((t) => t.id === id)) publish(toasts.filter((t) => t.id !== id));
+  groupEntries.delete(id);
 }
 
-export function showToast(message: string, kind: ToastKind = 'info', durationMs = TOAST_DURATION_MS, action?: Toast['action']): number {
-  const id = nextId++;
-  const next = [...toasts, { id, kind, message, ...(action ? { action } : {}) }];
-  while (next.length > MAX_TOASTS) {
-    const dropped = next.shift()!;
-    const timer = timers.get(dropped.id);
-    if (timer) clearTimeout(timer);
-    timers.delete(dropped.id);
-  }
-  publish(next);
+function startTimer(id: number, durationMs: number): void {
+  const timer = timers.get(id);
+  if (timer) clearTimeout(timer);
   timers.set(
     id,
     setTimeout(() => dismissToast(id), durationMs),
   );
+}
+
+/** Replaces a showing toast with `change` applied, and restarts its time. */
+function refresh(current: Toast, change: Partial<Toast>, durationMs: number): number {
+  publish(toasts.map((t) => (t.id === current.id ? { ...t, ...change } : t)));
+  startTimer(current.id, durationMs);
+  return current.id;
+}
+
+function add(toast: Omit<Toast, 'id'>, durationMs: number): number {
+  const id = nextId++;
+  const next = [...toasts, { id, ...toast }];
+  while (next.length > MAX_TOASTS) forget(next.shift()!.id);
+  publish(next);
+  startTimer(id, durationMs);
+  return id;
+}
+
+export function dismissToast(id: number): void {
+  forget(id);
+  if (toasts.some((t) => t.id === id)) publish(toasts.filter((t) => t.id !== id));
+}
+
+export function showToast(message: string, kind: ToastKind = 'info', durationMs = TOAST_DURATION_MS, action?: Toast['action']): number {
+  // A toast with a button is about one change (each Undo names its own): never merged.
+  const same = action ? undefined : toasts.find((t) => !t.action && !t.group && t.kind === kind && t.message === message);
+  if (same) return refresh(same, { repeats: same.repeats + 1 }, durationMs);
+  return add({ kind, message, repeats: 1, ...(action ? { action } : {}) }, durationMs);
+}
+
+export interface GroupToast<T> {
+  /** Raises with the same group share one toast while it shows. */
+  group: string;
+  /** What this raise adds to the group (a count's item, an alert). */
+  entry: T;
+  /** The toast's text for everything the group collected, oldest first. */
+  render: (entries: T[]) => string;
+  kind?: ToastKind;
+  durationMs?: number;
+}
+
+/**
+ * One toast for a run of raises of the same kind: the first shows alone, each further one
+ * while it shows updates its text (render sees every entry) and restarts its time. An error
+ * among them makes the whole toast an error.
+ */
+export function groupToast<T>({ group, entry, render, kind = 'info', durationMs = TOAST_DURATION_MS }: GroupToast<T>): number {
+  const current = toasts.find((t) => t.group === group);
+  if (current) {
+    const entries = [...((groupEntries.get(current.id) as T[] | undefined) ?? []), entry];
+    groupEntries.set(current.id, entries);
+    return refresh(current, { message: render(entries), repeats: entries.length, kind: kind === 'error' ? 'error' : current.kind }, durationMs);
+  }
+  const id = add({ kind, message: render([entry]), repeats: 1, group }, durationMs);
+  groupEntries.set(id, [entry]);
   return id;
 }
 

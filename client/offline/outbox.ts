@@ -31,7 +31,7 @@
 import { ADJUST_MAX_AGE_MS } from '../../shared/inventory';
 import { api } from '../lib/api-client';
 import { onFeed } from '../lib/realtime';
-import { toast } from '../lib/toasts';
+import { groupToast, toast } from '../lib/toasts';
 import { Outbox, type FlushResult, type SendResult } from './outbox-core';
 import { openOutboxDb, type OutboxDb, type OutboxEntry, type OutboxRequest } from './outbox-db';
 
@@ -136,13 +136,22 @@ export async function sendOrThrowQueued<T>(request: OutboxRequest): Promise<T> {
   return result.data;
 }
 
-/** The call's answer, or null (with a toast saying so) when its change was queued for later. */
+/** What the toast says for changes kept offline: one alone by its label, several by their number. */
+export function queuedMessage(entries: OutboxEntry[]): string {
+  if (entries.length === 1) return new QueuedOffline(entries[0]!).message;
+  return `${entries.length} changes saved on this device: they are sent when you are back online.`;
+}
+
+/**
+ * The call's answer, or null (with a toast saying so) when its change was queued for later.
+ * Changes queued in a row share one toast (a +1 tapped five times offline is one toast).
+ */
 export async function orQueued<T>(send: () => Promise<T>): Promise<T | null> {
   try {
     return await send();
   } catch (error) {
     if (!(error instanceof QueuedOffline)) throw error;
-    toast.info(error.message);
+    groupToast({ group: 'outbox-queued', entry: error.entry, render: queuedMessage });
     return null;
   }
 }

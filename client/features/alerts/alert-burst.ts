@@ -1,6 +1,7 @@
 // A burst of alerts (an import or a stocktake approval can send an item low on every row)
-// must not bury the screen in toasts: within a short window the first few speak one by one,
-// and the rest are summed up in one message when the window closes.
+// must not bury the screen in browser notifications (the in-app toasts collapse by
+// themselves, see lib/toasts.ts): within a short window the first few speak one by one, and
+// the rest are summed up in one message when the window closes.
 export interface BurstOptions {
   /** Alerts shown one by one per window. */
   max: number;

@@ -1,13 +1,15 @@
 // Interrupts the user when the feed pushes a new low-stock alert, on any signed-in screen:
 // a browser notification when they allowed it, and an in-app toast when they want one.
 // With 'only when out of stock' chosen, it speaks up when an item's stock reaches 0 instead.
+// Alerts in a row share one toast ("3 items running low: …", issue 31); browser notifications,
+// which the app cannot merge once shown, go through the burst gate instead.
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { shouldNotify } from '../../../shared/alerts';
 import type { Item } from '../../../shared/inventory';
 import { api } from '../../lib/api-client';
 import { onFeed } from '../../lib/realtime';
-import { showToast } from '../../lib/toasts';
+import { groupToast } from '../../lib/toasts';
 import { createBurstGate } from './alert-burst';
 import { currentAlertChoices, loadAlertChoices } from './alert-choices';
 import { showBrowserNotification } from './browser-notifications';
@@ -17,7 +19,28 @@ export function alertText(name: string, quantity: number, threshold: number): { 
   return { title: `Low stock: ${name}`, body: `${quantity} left, at or below the threshold of ${threshold}.` };
 }
 
-/** Alerts shown one by one within BURST_WINDOW_MS; the rest are summed up (alert-burst.ts). */
+interface AlertEntry {
+  itemId: string;
+  name: string;
+  quantity: number;
+  threshold: number;
+}
+
+/** One alert by its own words; several as "3 items running low (1 out of stock): A, B and C. See Alerts." */
+export function alertsMessage(alerts: AlertEntry[]): string {
+  // An item that crossed twice (low, then out) is named once, as it stands now.
+  const items = [...new Map(alerts.map((a) => [a.itemId, a])).values()];
+  if (items.length === 1) {
+    const { title, body } = alertText(items[0]!.name, items[0]!.quantity, items[0]!.threshold);
+    return `${title} — ${body}`;
+  }
+  const out = items.filter((a) => a.quantity <= 0).length;
+  const names = items.map((a) => a.name);
+  const listed = names.length <= 3 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+  return `${items.length} items running low${out > 0 ? ` (${out} out of stock)` : ''}: ${listed}. See Alerts.`;
+}
+
+/** Browser notifications shown one by one within BURST_WINDOW_MS; the rest are summed up (alert-burst.ts). */
 const BURST_MAX = 3;
 const BURST_WINDOW_MS = 2000;
 
@@ -37,20 +60,21 @@ export function AlertNotifier({ enabled }: { enabled: boolean }) {
       max: BURST_MAX,
       windowMs: BURST_WINDOW_MS,
       onSummary: (held) => {
-        const choices = currentAlertChoices();
         const title = `${held} more ${held === 1 ? 'item needs' : 'items need'} attention`;
         const body = 'See Alerts for every low or out-of-stock item.';
-        if (choices.browserNotifications) showBrowserNotification(title, body, 'stockroom-alert-burst', () => navigate.current('/alerts'));
-        if (choices.inAppToasts) showToast(`${title} — ${body}`, 'info', 8000);
+        if (currentAlertChoices().browserNotifications) showBrowserNotification(title, body, 'stockroom-alert-burst', () => navigate.current('/alerts'));
       },
     });
-    const notify = (itemId: string, name: string, quantity: number, threshold: number) =>
+    const notify = (itemId: string, name: string, quantity: number, threshold: number) => {
+      const choices = currentAlertChoices();
+      const entry = { itemId, name: name || 'An item', quantity, threshold };
+      if (choices.inAppToasts) groupToast({ group: 'stock-alerts', entry, render: alertsMessage, kind: quantity <= 0 ? 'error' : 'info', durationMs: 6000 });
+      if (!choices.browserNotifications) return;
       gate(() => {
-        const choices = currentAlertChoices();
-        const { title, body } = alertText(name || 'An item', quantity, threshold);
-        if (choices.browserNotifications) showBrowserNotification(title, body, `stockroom-alert-${itemId}-${quantity}`, () => navigate.current('/alerts'));
-        if (choices.inAppToasts) showToast(`${title} — ${body}`, quantity <= 0 ? 'error' : 'info', 6000);
+        const { title, body } = alertText(entry.name, quantity, threshold);
+        showBrowserNotification(title, body, `stockroom-alert-${itemId}-${quantity}`, () => navigate.current('/alerts'));
       });
+    };
     const offAlert = onFeed('alert', ({ message }) => {
       if (message.type !== 'alert') return;
       const choices = currentAlertChoices();

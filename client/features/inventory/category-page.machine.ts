@@ -9,6 +9,7 @@ import { orQueued } from '../../offline/outbox';
 import { toast } from '../../lib/toasts';
 import { withUndo } from '../../components/undo';
 import { categoryPaths, inventoryApi, type CategoryItemsQuery } from './api';
+import { adjustChange, deleteChange } from './undo-labels';
 import { categoryPageConcerns, reduceCategoryPage, type CategoryPageData } from './live-reducers';
 
 export interface CategoryPageParams extends CategoryItemsQuery {
@@ -43,9 +44,10 @@ export const categoryPageMachine = createLiveQueryMachine<CategoryPageData, Cate
           withUndo(
             (key) => inventoryApi.adjustOrQueue(write.itemId, { delta: write.delta, reason: 'correction' }, `${write.name}: ${write.delta > 0 ? '+' : ''}${write.delta}`, key),
             (item) => `Stock of "${write.name}" now ${item.quantity}`,
+            adjustChange(write.name, write.delta),
           ),
         )
-      : withUndo((key) => inventoryApi.deleteItem(write.itemId, undefined, key), () => `"${write.name}" deleted`),
+      : withUndo((key) => inventoryApi.deleteItem(write.itemId, undefined, key), () => `"${write.name}" deleted`, deleteChange(write.name)),
   applyWrite: (draft, write, result) => {
     if (write.kind === 'delete') return 'refetch';
     if (!result) return 'ignored'; // queued offline: the outbox shows it as pending

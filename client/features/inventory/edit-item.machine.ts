@@ -10,6 +10,7 @@ import { ApiError, errorMessage } from '../../lib/api-client';
 import { withUndo } from '../../components/undo';
 import { orQueued } from '../../offline/outbox';
 import { inventoryApi } from './api';
+import { deleteChange, editChange } from './undo-labels';
 import { changedBody, differingFields, draftFromItem, EMPTY_DRAFT, firstProblem, type DraftField, type ItemDraft } from './item-draft';
 
 export interface Conflict {
@@ -61,11 +62,15 @@ export const editItemMachine = setup({
     // Offline, the edit waits in the outbox with the version it was based on (issue 15): null.
     update: fromPromise<Item | null, { id: string; body: UpdateItemBody; version: number; name: string }>(({ input }) =>
       orQueued(() =>
-        withUndo((key) => inventoryApi.updateItemOrQueue(input.id, input.body, input.version, `Edit ${input.name}: ${Object.keys(input.body).join(', ')}`, key), () => 'Changes saved'),
+        withUndo(
+          (key) => inventoryApi.updateItemOrQueue(input.id, input.body, input.version, `Edit ${input.name}: ${Object.keys(input.body).join(', ')}`, key),
+          () => 'Changes saved',
+          editChange(input.name, input.body),
+        ),
       ),
     ),
     remove: fromPromise<void, { id: string; version: number; name: string }>(({ input }) =>
-      withUndo((key) => inventoryApi.deleteItem(input.id, input.version, key), () => `"${input.name}" deleted`),
+      withUndo((key) => inventoryApi.deleteItem(input.id, input.version, key), () => `"${input.name}" deleted`, deleteChange(input.name)),
     ),
   },
   guards: {

@@ -5,10 +5,13 @@ import { createLiveQueryMachine } from '../../lib/live-query.machine';
 import { withUndo } from '../../components/undo';
 import { orQueued } from '../../offline/outbox';
 import { inventoryApi } from './api';
+import { adjustChange } from './undo-labels';
 import { itemDetailConcerns, reduceItemDetail, type ItemDetailData } from './live-reducers';
 
 export interface ItemDetailWrite {
   kind: 'adjust';
+  /** The item's name, for the Undo button ("Undo +3 Spirit Level (restock)"). */
+  name: string;
   delta: number;
   reason: AdjustReason;
   note: string;
@@ -35,6 +38,7 @@ export const itemDetailMachine = createLiveQueryMachine<ItemDetailData, { id: st
             key,
           ),
         () => 'Stock updated',
+        adjustChange(write.name, write.delta, write.reason),
       ),
     ),
   applyWrite: (draft, _write, result) => {

@@ -4,7 +4,7 @@
 // session as it then stands).
 import type { StocktakeSession } from '../../../shared/stocktake';
 import { createLiveQueryMachine, type FeedEffect } from '../../lib/live-query.machine';
-import { toast } from '../../lib/toasts';
+import { groupToast, toast } from '../../lib/toasts';
 import { stocktakeApi } from './api';
 import { submitCount, type CountOutcome } from './submit-count';
 
@@ -16,6 +16,15 @@ export type SessionWrite =
   | { kind: 'count'; itemId: string; name: string; counted: number }
   | { kind: 'approve-line'; itemId: string; name: string; countId?: string }
   | { kind: 'approve-all' };
+
+/**
+ * Counts kept offline show on their rows ("Waiting to send"); the toast only says it once,
+ * and counts kept in a row sum up on it ("3 counts waiting to send") instead of a toast each.
+ */
+export function queuedCountsMessage(names: string[]): string {
+  if (names.length === 1) return `No connection: the count of ${names[0]} will be sent when it returns`;
+  return `${names.length} counts waiting to send: they go when the connection returns`;
+}
 
 const concerns = (event: { stream: string }, params: SessionParams) => event.stream === `stocktake-${params.id}`;
 
@@ -43,7 +52,7 @@ export const sessionMachine = createLiveQueryMachine<StocktakeSession, SessionPa
     return (result as CountOutcome).queued ? 'ignored' : 'refetch';
   },
   onWriteDone: (write, result) => {
-    if (write.kind === 'count' && (result as CountOutcome).queued) toast.info(`No connection: the count of ${write.name} will be sent when it returns`);
+    if (write.kind === 'count' && (result as CountOutcome).queued) groupToast({ group: 'stocktake-queued-counts', entry: write.name, render: queuedCountsMessage });
     if (write.kind === 'approve-all') toast.success('Stocktake approved: stock levels updated');
   },
   onWriteFailed: (write, message) => {

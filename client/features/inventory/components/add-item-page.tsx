@@ -1,6 +1,7 @@
 // The full-page add form (/inventory/add, managers): Basic Information, Stock Information
 // and Image sections; after success, the new item's page.
 import { offerUndo } from '../../../components/undo';
+import { addChange } from '../undo-labels';
 import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useMachine } from '@xstate/react';
@@ -24,7 +25,7 @@ export function AddItemPage() {
 
   useEffect(() => {
     if (snapshot.matches('created') && created) {
-      offerUndo(`"${created.name}" added`, { streamId: `item-${created.id}`, version: created.version });
+      offerUndo(`"${created.name}" added`, addChange(created.name), { streamId: `item-${created.id}`, version: created.version });
       navigate(`/inventory/${created.id}`);
     }
   }, [snapshot, created, navigate]);

@@ -1,6 +1,7 @@
 // Category management shared by the Inventory page (a card's menu) and the Category page
 // (its header): who may do what, the Edit and Delete dialogs, and their success toasts.
 import { offerUndo } from '../../../components/undo';
+import { editCategoryChange } from '../undo-labels';
 import { useCallback, useState } from 'react';
 import type { Category } from '../../../../shared/inventory';
 import type { MenuAction } from '../../../components/action-menu';
@@ -22,7 +23,7 @@ export function useCategoryAdmin(options: { onSaved?: (category: Category) => vo
 
   const saved = useCallback(
     (category: Category) => {
-      offerUndo(`Category "${category.name}" updated`, { streamId: `category-${category.id}`, version: category.version });
+      offerUndo(`Category "${category.name}" updated`, editCategoryChange(category.name), { streamId: `category-${category.id}`, version: category.version });
       setOpen(null);
       onSaved?.(category);
     },

@@ -3,6 +3,7 @@
 // a failed load shows the red box with Retry, never made-up data.
 import { useAsOf, AsOfControl } from '../../../components/as-of';
 import { useUndoShortcut, offerUndo } from '../../../components/undo';
+import { addCategoryChange, addChange } from '../undo-labels';
 import { AsOfInventory } from './as-of-views';
 import { useCallback, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -58,12 +59,12 @@ function LiveInventoryPage() {
     }, { replace: true });
   }, [setSearchParams]);
   const categoryAdded = useCallback((category: Category) => {
-    offerUndo(`Category "${category.name}" added`, { streamId: `category-${category.id}`, version: category.version });
+    offerUndo(`Category "${category.name}" added`, addCategoryChange(category.name), { streamId: `category-${category.id}`, version: category.version });
     setDialog('none');
   }, []);
   const itemCreated = useCallback(
     (item: Item) => {
-      offerUndo(`"${item.name}" added to ${item.category}`, { streamId: `item-${item.id}`, version: item.version });
+      offerUndo(`"${item.name}" added to ${item.category}`, addChange(item.name), { streamId: `item-${item.id}`, version: item.version });
       closeDialog();
     },
     [closeDialog],

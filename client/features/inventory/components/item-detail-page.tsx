@@ -212,7 +212,7 @@ function ItemDetail({ id }: { id: string }) {
             if (adjustId) detail.send({ type: 'DISMISS_WRITE', id: adjustId });
             const writeId = newWriteId();
             setAdjustId(writeId);
-            detail.send({ type: 'WRITE', id: writeId, write: { kind: 'adjust', ...adjustment } });
+            detail.send({ type: 'WRITE', id: writeId, write: { kind: 'adjust', name: item.name, ...adjustment } });
           }}
         />
       ) : null}
