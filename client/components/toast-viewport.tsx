@@ -1,7 +1,7 @@
 // Renders the toasts top-right, under the header so they never cover Scan, Live or the user
 // menu (spec section 9, issue 31); each can be closed early. A repeated message shows its
-// count instead of another toast.
-import { dismissToast, useToasts } from '../lib/toasts';
+// count instead of another toast. Resting the pointer on them, or focus in one, keeps them.
+import { dismissToast, holdToasts, useToasts } from '../lib/toasts';
 import { Icon } from './icons';
 
 const ICONS = { success: 'check-circle', error: 'alert', info: 'info' } as const;
@@ -10,7 +10,18 @@ export function ToastViewport() {
   const toasts = useToasts();
   return (
     // "text" too: a collapsed toast says its new count by changing its text, not by a new node.
-    <div className="toast-viewport" aria-live="polite" aria-relevant="additions text">
+    // Pointer or focus on a toast holds them all (see holdToasts).
+    <div
+      className="toast-viewport"
+      aria-live="polite"
+      aria-relevant="additions text"
+      onMouseOver={() => holdToasts(true)}
+      onMouseLeave={() => holdToasts(false)}
+      onFocus={() => holdToasts(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) holdToasts(false);
+      }}
+    >
       {toasts.map((t) => (
         <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'} data-group={t.group}>
           <Icon name={ICONS[t.kind]} size={18} className="toast-icon" />
@@ -30,6 +41,8 @@ export function ToastViewport() {
                 className="toast-action"
                 onClick={() => {
                   dismissToast(t.id);
+                  // Its button goes with it, and focus with it, unnoticed by onBlur.
+                  holdToasts(false);
                   t.action!.run();
                 }}
               >
@@ -37,7 +50,15 @@ export function ToastViewport() {
               </button>
             )}
           </div>
-          <button type="button" className="toast-close" aria-label="Dismiss notification" onClick={() => dismissToast(t.id)}>
+          <button
+            type="button"
+            className="toast-close"
+            aria-label="Dismiss notification"
+            onClick={() => {
+              dismissToast(t.id);
+              holdToasts(false);
+            }}
+          >
             <Icon name="x" size={14} />
           </button>
         </div>

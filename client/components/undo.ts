@@ -7,7 +7,7 @@
 // Each Undo button names the change it undoes ("Undo -1 Crème fraîche 1 kg", issue 31): with
 // several toasts showing, each takes back its own change and no other.
 import { useEffect } from 'react';
-import { showToast, toast } from '../lib/toasts';
+import { currentToasts, showToast, toast } from '../lib/toasts';
 import { historyApi } from './history-api';
 
 export const UNDO_MS = 10_000;
@@ -17,7 +17,8 @@ export type UndoTarget = { key: string } | { streamId: string; version: number }
 
 interface Undoable {
   page: string;
-  until: number;
+  /** Its toast: Ctrl+Z works while that toast shows (held toasts stay past UNDO_MS). */
+  toastId: number;
   run: () => void;
 }
 
@@ -47,9 +48,9 @@ export function offerUndo(message: string, change: string, target: UndoTarget, a
     last = null;
     void undo(target, after);
   };
-  showToast(message, 'success', UNDO_MS, { label: `Undo ${change}`, run });
+  const toastId = showToast(message, 'success', UNDO_MS, { label: `Undo ${change}`, run });
   // The page machines also run outside a browser (unit tests): no location, no page to match.
-  last = { page: globalThis.location?.pathname ?? '', until: Date.now() + UNDO_MS, run };
+  last = { page: globalThis.location?.pathname ?? '', toastId, run };
 }
 
 /**
@@ -70,7 +71,7 @@ export function useUndoShortcut(): void {
       if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.key.toLowerCase() !== 'z') return;
       const target = event.target as HTMLElement | null;
       if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable)) return;
-      if (!last || last.until < Date.now() || last.page !== window.location.pathname) return;
+      if (!last || !currentToasts().some((t) => t.id === last!.toastId) || last.page !== window.location.pathname) return;
       event.preventDefault();
       last.run();
     };

@@ -27,11 +27,17 @@ let toasts: Toast[] = [];
 let nextId = 1;
 const listeners = new Set<() => void>();
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
+/** When each toast is due to go, and how long it had left when the user held them. */
+const deadlines = new Map<number, number>();
+const heldLeft = new Map<number, number>();
+let held = false;
 /** What each grouped toast has collected so far, by toast id. */
 const groupEntries = new Map<number, unknown[]>();
 
 function publish(next: Toast[]): void {
   toasts = next;
+  // Nothing left to hold: the next toast must not wait for a pointer that left unnoticed.
+  if (next.length === 0) held = false;
   for (const listener of listeners) listener();
 }
 
@@ -40,11 +46,19 @@ function forget(id: number): void {
   if (timer) clearTimeout(timer);
   timers.delete(id);
   groupEntries.delete(id);
+  deadlines.delete(id);
+  heldLeft.delete(id);
 }
 
 function startTimer(id: number, durationMs: number): void {
   const timer = timers.get(id);
   if (timer) clearTimeout(timer);
+  timers.delete(id);
+  if (held) {
+    heldLeft.set(id, durationMs);
+    return;
+  }
+  deadlines.set(id, Date.now() + durationMs);
   timers.set(
     id,
     setTimeout(() => dismissToast(id), durationMs),
@@ -65,6 +79,28 @@ function add(toast: Omit<Toast, 'id'>, durationMs: number): number {
   publish(next);
   startTimer(id, durationMs);
   return id;
+}
+
+/**
+ * While the pointer rests on a toast or focus is in one, none of them goes (WCAG 2.2.1: an
+ * Undo must not vanish while someone reaches for it); released, each gets back the time it had.
+ */
+export function holdToasts(hold: boolean): void {
+  if (hold === held) return;
+  held = hold;
+  if (hold) {
+    const now = Date.now();
+    for (const [id, timer] of timers) {
+      clearTimeout(timer);
+      heldLeft.set(id, Math.max(0, (deadlines.get(id) ?? now) - now));
+    }
+    timers.clear();
+    return;
+  }
+  const left = [...heldLeft];
+  heldLeft.clear();
+  // A second at least: a toast released at its last millisecond would flicker away.
+  for (const [id, ms] of left) startTimer(id, Math.max(ms, 1000));
 }
 
 export function dismissToast(id: number): void {

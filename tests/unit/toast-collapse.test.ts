@@ -2,12 +2,13 @@
 // raises of one group (counts kept offline, low-stock alerts) sum up in one text, a toast with
 // an Undo is never merged, and each Undo button names the change it takes back.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentToasts, dismissToast, groupToast, showToast, TOAST_DURATION_MS } from '../../client/lib/toasts.js';
+import { currentToasts, dismissToast, groupToast, holdToasts, showToast, TOAST_DURATION_MS } from '../../client/lib/toasts.js';
 import { queuedCountsMessage } from '../../client/features/stocktake/session.machine.js';
 import { alertsMessage } from '../../client/features/alerts/alert-notifier.js';
 import { adjustChange, editChange } from '../../client/features/inventory/undo-labels.js';
 
 afterEach(() => {
+  holdToasts(false);
   for (const t of currentToasts()) dismissToast(t.id);
   vi.useRealTimers();
 });
@@ -55,6 +56,32 @@ describe('collapsing toasts', () => {
     showToast('Stock updated', 'success', 10_000, { label: 'Undo -1 Milk', run });
     showToast('Stock updated', 'success', 10_000, { label: 'Undo -1 Eggs', run });
     expect(currentToasts().map((t) => t.action?.label)).toEqual(['Undo -1 Milk', 'Undo -1 Eggs']);
+  });
+});
+
+describe('holding toasts', () => {
+  it('keeps every toast while held, and gives each the time it had left when released', () => {
+    vi.useFakeTimers();
+    showToast('Saved', 'success');
+    vi.advanceTimersByTime(2000);
+    holdToasts(true);
+    vi.advanceTimersByTime(60_000);
+    expect(currentToasts()).toHaveLength(1);
+    holdToasts(false);
+    vi.advanceTimersByTime(TOAST_DURATION_MS - 2000 - 1);
+    expect(currentToasts()).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(currentToasts()).toHaveLength(0);
+  });
+
+  it('lets go once the last toast is gone, so the next one still times out', () => {
+    vi.useFakeTimers();
+    const id = showToast('Saved', 'success');
+    holdToasts(true);
+    dismissToast(id);
+    showToast('Saved again', 'success');
+    vi.advanceTimersByTime(TOAST_DURATION_MS);
+    expect(currentToasts()).toHaveLength(0);
   });
 });
 
