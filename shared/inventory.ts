@@ -94,6 +94,8 @@ export interface HistoryEntry {
   reason: AdjustReason | null;
   note: string | null;
   delta: number | null;
+  /** A stocktake's `count` adjustment: who counted the number posted (the actor approved it). */
+  countedBy?: string | null;
   changes: FieldChange[];
   /** The event this entry shows: what Revert and Undo name. */
   eventId?: string;

@@ -3,8 +3,16 @@
 // clock), because a count is compared with the stock the item had at that moment, not
 // with the stock when the count reaches the server: sales made meanwhile stay counted once.
 
-export const STOCKTAKE_SCOPES = ['category', 'items', 'store'] as const;
+// 'categories' counts several categories at once; 'low-stock' the items at or below their
+// threshold when the count starts (issue 31: the manager chooses what to count).
+export const STOCKTAKE_SCOPES = ['category', 'categories', 'items', 'low-stock', 'store'] as const;
 export type StocktakeScope = (typeof STOCKTAKE_SCOPES)[number];
+
+/** Who did something, as events record it (the event store's Actor). */
+export interface PersonRef {
+  uid: string | null;
+  name: string;
+}
 
 /** How far a phone's clock may run ahead of the server's before its count is refused. */
 export const COUNT_CLOCK_SKEW_MS = 2 * 60_000;
@@ -14,6 +22,8 @@ export interface StocktakeStartedData {
   name: string;
   scope: StocktakeScope;
   categoryId: string | null;
+  /** The categories of a 'categories' count (absent for other scopes). */
+  categoryIds?: string[];
   /** The items to count, fixed when the session starts. */
   itemIds: string[];
 }
@@ -34,6 +44,11 @@ export interface ApprovedLine {
   itemId: string;
   /** The StockCounted event whose number was posted. */
   countId: string;
+  /**
+   * Who counted it (that StockCounted event's actor): the approval is the event's own actor.
+   * Absent in events written before it was recorded (the count's event still names them).
+   */
+  countedBy?: PersonRef;
   counted: number;
   countedAt: string;
   /** The item stream's version of the `count` adjustment posted with this approval; null when none (no difference). */
@@ -56,7 +71,11 @@ export const stocktakeStream = (id: string) => ({ id: `stocktake-${id}`, type: '
 export interface StartStocktakeBody {
   name?: string;
   scope: StocktakeScope;
+  /** For scope 'category'. */
   categoryId?: string;
+  /** For scope 'categories'. */
+  categoryIds?: string[];
+  /** For scope 'items'. */
   itemIds?: string[];
 }
 
@@ -100,8 +119,11 @@ export interface StocktakeLine {
   /** difference x price at the moment of counting. */
   value: number | null;
   counts: StocktakeCount[];
-  /** Set once approved: what was posted. */
+  /** Who counted the count that applies (once approved: the one that was posted); null when none applies. */
+  countedBy: string | null;
+  /** Set once approved: what was posted, when and by whom. */
   approvedAt: string | null;
+  approvedBy: string | null;
 }
 
 export interface StocktakeTotals {

@@ -14,6 +14,11 @@ export interface EventMetadata {
   idempotencyKey?: string;
   /** Set on events a CSV import wrote (the correlation id is then the import's id): the file's name. */
   importFile?: string;
+  /**
+   * Set on a stocktake's `count` adjustment: who counted the number it posts. The actor is
+   * whoever approved it. Kept out of the event's data, which reaches guests on the feed.
+   */
+  countedBy?: Actor;
 }
 
 export interface NewEvent<T extends string = string, D = unknown> {

@@ -37,6 +37,7 @@ export function historyEntry(stored: StoredEvent): HistoryEntry | null {
         reason: event.data.reason,
         note: event.data.note ?? base.note,
         delta: event.data.delta,
+        countedBy: stored.metadata.countedBy?.name ?? null,
         changes: [{ field: 'quantity', from: event.data.quantity - event.data.delta, to: event.data.quantity }],
       };
     case 'ItemDeleted':

@@ -135,6 +135,7 @@ export const historySchema = {
       reason: { type: ['string', 'null'] },
       note: { type: ['string', 'null'] },
       delta: { type: ['integer', 'null'] },
+      countedBy: { type: ['string', 'null'] },
       changes: {
         type: 'array',
         items: { type: 'object', properties: { field: { type: 'string' }, from: {}, to: {} } },

@@ -1,7 +1,7 @@
 // Stocktake decisions: pure functions from (command, session state, now) to events. The
 // service reads the state (the session, its lines, their counts with the stock of each
 // count's moment) and passes the time in; nothing here reads a clock or the database.
-import { COUNT_CLOCK_SKEW_MS, type ApprovedLine, type StocktakeEvent, type StocktakeScope } from '../../shared/stocktake.js';
+import { COUNT_CLOCK_SKEW_MS, type ApprovedLine, type PersonRef, type StocktakeEvent, type StocktakeScope } from '../../shared/stocktake.js';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../errors.js';
 import { readLine, type CountAt } from './line-status.js';
 
@@ -19,6 +19,7 @@ export function startStocktake(command: {
   name: string;
   scope: StocktakeScope;
   categoryId: string | null;
+  categoryIds?: string[];
   itemIds: string[];
 }): StocktakeEvent[] {
   const name = command.name.trim();
@@ -55,16 +56,21 @@ export function countStock(
   return [{ type: 'StockCounted', data: { itemId: command.itemId, counted: command.counted, countedAt: command.countedAt.toISOString() } }];
 }
 
+/** A count as an approval sees it: with who counted it (the approval credits them, not the approver). */
+export interface CountToPost extends CountAt {
+  counter: PersonRef;
+}
+
 export interface LineToApprove {
   itemId: string;
   name: string;
-  counts: CountAt[];
+  counts: CountToPost[];
   /** Chosen by the manager for a line whose counts disagree. */
   countId?: string;
 }
 
 /** The line's count to post, or why it cannot be posted yet. */
-function chosenCount(line: LineToApprove): CountAt {
+function chosenCount(line: LineToApprove): CountToPost {
   if (line.countId) {
     const chosen = line.counts.find((c) => c.id === line.countId);
     if (!chosen) throw new UnprocessableError(`countId is not a count of ${line.name}`);
@@ -82,6 +88,8 @@ export interface PostedLine {
   countId: string;
   counted: number;
   countedAt: string;
+  /** Who counted it: the adjustment and the session's event name them beside the approver. */
+  countedBy: PersonRef;
   expected: number;
   /** counted - expected: the `count` adjustment to post (none when 0). */
   delta: number;
@@ -102,6 +110,7 @@ export function approveLines(lines: LineToApprove[], current: SessionState | nul
       countId: count.id,
       counted: count.counted,
       countedAt: count.countedAt.toISOString(),
+      countedBy: count.counter,
       expected: count.expected,
       delta: count.counted - count.expected,
     };
@@ -115,10 +124,10 @@ export function approveLines(lines: LineToApprove[], current: SessionState | nul
  */
 export function linesApproved(posted: PostedLine[], adjustmentVersions: ReadonlyMap<string, number>): StocktakeEvent[] {
   if (posted.length === 0) return [];
-  const lines = posted.map(({ itemId, countId, counted, countedAt, delta }): ApprovedLine => {
+  const lines = posted.map(({ itemId, countId, counted, countedAt, countedBy, delta }): ApprovedLine => {
     const version = adjustmentVersions.get(itemId);
     if (delta !== 0 && version === undefined) throw new Error(`no adjustment posted for ${itemId}`);
-    return { itemId, countId, counted, countedAt, adjustmentVersion: delta === 0 ? null : version! };
+    return { itemId, countId, countedBy, counted, countedAt, adjustmentVersion: delta === 0 ? null : version! };
   });
   return [{ type: 'StocktakeLinesApproved', data: { lines } }];
 }

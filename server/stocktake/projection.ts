@@ -2,7 +2,7 @@
 // sessions' entries in the activity log (the log is the activity feature's table; these
 // rows are written, and rebuilt, by this projection's handlers).
 import { sql } from 'kysely';
-import type { StocktakeEvent } from '../../shared/stocktake.js';
+import type { ApprovedLine, StocktakeEvent } from '../../shared/stocktake.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
 
 type Data<T extends StocktakeEvent['type']> = Extract<StocktakeEvent, { type: T }>['data'];
@@ -23,6 +23,25 @@ async function logActivity(trx: Transaction, event: StoredEvent, action: 'create
     from stocktakes s where s.id = ${id}`.execute(trx);
 }
 
+/**
+ * An approval's entry says whose counts it posted: the entry is the approver's, the counts
+ * stay their counters' ("Approved stocktake: Cellar: White Wine 38, counted by Sam Staff";
+ * several lines name the counters once each). Counters come from the counts themselves, so
+ * approvals written before the event named them read the same.
+ */
+function approvalDetails(stocktakeId: string, lines: ApprovedLine[]) {
+  if (lines.length === 0) return sql`'Approved stocktake: ' || s.name || ' (0 lines)'`;
+  const counters = sql`(select string_agg(distinct c.counted_by, ', ' order by c.counted_by) from stocktake_counts c
+    where c.stocktake_id = ${stocktakeId} and c.id in (${sql.join(lines.map((l) => l.countId))}))`;
+  if (lines.length === 1) {
+    const [line] = lines as [ApprovedLine];
+    const item = sql`coalesce((select name from items where id = ${line.itemId}), 'an item')`;
+    return sql`'Approved stocktake: ' || s.name || ': ' || ${item} || ${` ${line.counted}`}::text
+      || coalesce(', counted by ' || ${counters}, '')`;
+  }
+  return sql`'Approved stocktake: ' || s.name || ${` (${lines.length} lines`}::text || coalesce(', counted by ' || ${counters}, '') || ')'`;
+}
+
 export const stocktakeProjection: Projection = {
   name: 'stocktake',
   tables: ['stocktakes', 'stocktake_lines', 'stocktake_counts'],
@@ -38,9 +57,9 @@ export const stocktakeProjection: Projection = {
     },
     StockCounted: async (event: StoredEvent<Data<'StockCounted'>>, trx) => {
       const d = event.data;
-      await sql`insert into stocktake_counts (id, stocktake_id, item_id, counted, counted_at, counted_by, recorded_at)
+      await sql`insert into stocktake_counts (id, stocktake_id, item_id, counted, counted_at, counted_by, counted_by_uid, recorded_at)
         values (${event.eventId}, ${idOf(event.streamId)}, ${d.itemId}, ${d.counted}, ${d.countedAt},
-          ${event.metadata.actor.name}, ${event.createdAt})`.execute(trx);
+          ${event.metadata.actor.name}, ${event.metadata.actor.uid}, ${event.createdAt})`.execute(trx);
       await bump(trx, event);
       const item = sql`coalesce((select name from items where id = ${d.itemId}), 'an item')`;
       await logActivity(trx, event, 'update', sql`'Counted ' || ${item} || ${`: ${d.counted} (stocktake `}::text || s.name || ')'`);
@@ -58,14 +77,14 @@ export const stocktakeProjection: Projection = {
               ? sql`0`
               : sql`(select (e.data ->> 'delta')::int from events e
                   where e.stream_id = ${`item-${line.itemId}`} and e.stream_version = ${line.adjustmentVersion})`;
-        await sql`update stocktake_lines set approved_at = ${event.createdAt}, approved_count_id = ${line.countId},
+        await sql`update stocktake_lines set approved_at = ${event.createdAt}, approved_by = ${event.metadata.actor.name},
+            approved_count_id = ${line.countId},
             approved_counted = ${line.counted}, approved_expected = ${line.counted}::int - d.delta, approved_delta = d.delta
           from (select ${delta} as delta) d
           where stocktake_id = ${id} and item_id = ${line.itemId}`.execute(trx);
       }
       await bump(trx, event);
-      const n = event.data.lines.length;
-      await logActivity(trx, event, 'update', sql`'Approved stocktake: ' || s.name || ${` (${n} ${n === 1 ? 'line' : 'lines'})`}::text`);
+      await logActivity(trx, event, 'update', approvalDetails(id, event.data.lines));
     },
     StocktakeClosed: async (event: StoredEvent<Data<'StocktakeClosed'>>, trx) => {
       await sql`update stocktakes set status = 'closed', closed_at = ${event.createdAt}, version = ${event.streamVersion}

@@ -46,7 +46,7 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
     {
       onRequest: run,
       schema: {
-        summary: 'Start a count of a category, some items or the whole store',
+        summary: 'Start a count of a category, several categories, some items, the low-stock items or the whole store',
         tags,
         body: startBody,
         response: { 201: sessionResponse, ...errors },

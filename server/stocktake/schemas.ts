@@ -22,9 +22,14 @@ export const startBody = {
   additionalProperties: false,
   required: ['scope'],
   properties: {
-    name: { type: 'string', maxLength: 100, description: 'defaults to "Count: <category>", "Count: N items" or "Count: whole store"' },
+    name: {
+      type: 'string',
+      maxLength: 100,
+      description: 'defaults to "Count: <category>", "Count: <category>, <category>", "Count: N items", "Count: low stock" or "Count: whole store"',
+    },
     scope: { type: 'string', enum: STOCKTAKE_SCOPES },
     categoryId: { ...uuid, description: 'for scope "category"' },
+    categoryIds: { type: 'array', items: uuid, minItems: 1, maxItems: 1_000, uniqueItems: true, description: 'for scope "categories"' },
     itemIds: { type: 'array', items: uuid, minItems: 1, maxItems: 10_000, uniqueItems: true, description: 'for scope "items"' },
   },
 } as const;
@@ -112,7 +117,9 @@ export const sessionResponse = {
           expected: nullableInt,
           difference: nullableInt,
           value: nullableNumber,
+          countedBy: { type: ['string', 'null'] },
           approvedAt: { type: ['string', 'null'] },
+          approvedBy: { type: ['string', 'null'] },
           counts: { type: 'array', items: countSchema },
         },
       },

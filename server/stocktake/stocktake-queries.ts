@@ -38,6 +38,7 @@ interface LineRow {
   barcode: string | null;
   price: string | number;
   approved_at: Date | null;
+  approved_by: string | null;
   approved_count_id: string | null;
   approved_counted: number | null;
   approved_expected: number | null;
@@ -50,6 +51,7 @@ interface CountRow {
   counted: number;
   counted_at: Date;
   counted_by: string;
+  counted_by_uid: string | null;
   expected: number | null;
   price: string | number | null;
 }
@@ -57,6 +59,7 @@ interface CountRow {
 export interface CountWithExpected extends CountAt {
   itemId: string;
   countedBy: string;
+  countedByUid: string | null;
   price: number | null;
 }
 
@@ -82,7 +85,7 @@ const money = (n: number) => Math.round(n * 100) / 100;
 /** Every count of a session (or of some of its items), with the item's quantity and price at its moment. */
 export async function countsWithExpected(db: Kysely<DB>, stocktakeId: string, itemIds?: string[]): Promise<CountWithExpected[]> {
   const only = itemIds ? sql`and c.item_id in (${sql.join(itemIds)})` : sql``;
-  const rows = await sql<CountRow>`select c.id, c.item_id, c.counted, c.counted_at, c.counted_by, v.quantity as expected, v.price
+  const rows = await sql<CountRow>`select c.id, c.item_id, c.counted, c.counted_at, c.counted_by, c.counted_by_uid, v.quantity as expected, v.price
     from stocktake_counts c
     left join lateral ${stockAtCount} v on true
     where c.stocktake_id = ${stocktakeId} ${only}
@@ -93,6 +96,7 @@ export async function countsWithExpected(db: Kysely<DB>, stocktakeId: string, it
     counted: r.counted,
     countedAt: new Date(r.counted_at),
     countedBy: r.counted_by,
+    countedByUid: r.counted_by_uid,
     expected: r.expected === null ? null : Number(r.expected),
     price: r.price === null ? null : Number(r.price),
   }));
@@ -137,7 +141,7 @@ function toLine(row: LineRow, counts: CountWithExpected[], showsVariance: boolea
     difference: shown(c.expected === null ? null : c.counted - c.expected),
   }));
   const base = { itemId: row.item_id, name: row.name, sku: row.sku, barcode: row.barcode, price: Number(row.price), counts: countsOut };
-  const empty = { counted: null, countedAt: null, expected: null, difference: null, value: null, approvedAt: null };
+  const empty = { counted: null, countedAt: null, expected: null, difference: null, value: null, countedBy: null, approvedAt: null, approvedBy: null };
   if (row.approved_at) {
     const posted = counts.find((c) => c.id === row.approved_count_id);
     const price = posted?.price ?? Number(row.price);
@@ -149,7 +153,10 @@ function toLine(row: LineRow, counts: CountWithExpected[], showsVariance: boolea
       expected: shown(row.approved_expected),
       difference: shown(row.approved_delta),
       value: shown(money(row.approved_delta! * price)),
+      // The posted count's counter, whoever approved it ("Keep 38" keeps the count theirs).
+      countedBy: posted?.countedBy ?? null,
       approvedAt: iso(row.approved_at),
+      approvedBy: row.approved_by,
     };
   }
   const reading = readLine(counts);
@@ -164,7 +171,9 @@ function toLine(row: LineRow, counts: CountWithExpected[], showsVariance: boolea
     expected: shown(count.expected),
     difference: shown(difference),
     value: shown(difference === null ? null : money(difference * (count.price ?? Number(row.price)))),
+    countedBy: count.countedBy,
     approvedAt: null,
+    approvedBy: null,
   };
 }
 
@@ -192,7 +201,7 @@ export class StocktakeQueries {
   private async lineRows(db: Kysely<DB>, id: string): Promise<LineRow[]> {
     const rows = await sql<LineRow>`select l.item_id, coalesce(i.name, last.name, '') as name, coalesce(i.sku, last.sku, '') as sku,
         coalesce(i.barcode, last.barcode) as barcode, coalesce(i.price, last.price, 0) as price,
-        l.approved_at, l.approved_count_id, l.approved_counted, l.approved_expected, l.approved_delta
+        l.approved_at, l.approved_by, l.approved_count_id, l.approved_counted, l.approved_expected, l.approved_delta
       from stocktake_lines l
       left join items i on i.id = l.item_id
       left join lateral (select v.name, v.sku, v.barcode, v.price from item_versions v where v.item_id = l.item_id
@@ -259,7 +268,11 @@ export class StocktakeQueries {
   async linesToApprove(trx: Transaction, id: string, itemIds?: string[]): Promise<LineToApprove[]> {
     const rows = (await this.lineRows(trx, id)).filter((l) => !itemIds || itemIds.includes(l.item_id));
     const byItem = groupByItem(await countsWithExpected(trx, id, itemIds));
-    return rows.map((l) => ({ itemId: l.item_id, name: l.name, counts: byItem.get(l.item_id) ?? [] }));
+    return rows.map((l) => ({
+      itemId: l.item_id,
+      name: l.name,
+      counts: (byItem.get(l.item_id) ?? []).map((c) => ({ ...c, counter: { uid: c.countedByUid, name: c.countedBy } })),
+    }));
   }
 }
 

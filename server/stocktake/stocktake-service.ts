@@ -52,6 +52,12 @@ function toCount(event: StoredEvent, expected: number | null = null): StocktakeC
   };
 }
 
+/** A several-category count's default name: the names while they fit, else how many. */
+function categoriesName(names: string[]): string {
+  const listed = `Count: ${names.join(', ')}`;
+  return listed.length <= 100 ? listed : `Count: ${names.length} categories`;
+}
+
 export class StocktakeService {
   constructor(
     private readonly store: EventStore,
@@ -65,7 +71,14 @@ export class StocktakeService {
       const prior = await this.store.priorResult(trx, meta.idempotencyKey);
       if (prior) return prior.streamId.slice('stocktake-'.length);
       const { itemIds, name } = await this.scopeOf(trx, body);
-      const events = startStocktake({ stocktakeId, name: body.name?.trim() || name, scope: body.scope, categoryId: body.categoryId ?? null, itemIds });
+      const events = startStocktake({
+        stocktakeId,
+        name: body.name?.trim() || name,
+        scope: body.scope,
+        categoryId: body.categoryId ?? null,
+        ...(body.categoryIds ? { categoryIds: body.categoryIds } : {}),
+        itemIds,
+      });
       await append(stocktakeStream(stocktakeId), 0, events, meta);
       return stocktakeId;
     });
@@ -76,20 +89,38 @@ export class StocktakeService {
     const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
     switch (body.scope) {
       case 'category': {
-        if (!body.categoryId || body.itemIds) throw new ValidationError('A category count needs categoryId (and no itemIds)');
+        if (!body.categoryId || body.itemIds || body.categoryIds) throw new ValidationError('A category count needs categoryId (and no itemIds)');
         const category = await sql<{ name: string }>`select name from categories where id = ${body.categoryId}`.execute(trx);
         if (!category.rows[0]) throw new ValidationError('categoryId: Category not found');
         const items = await sql<{ id: string }>`select id from items where category_id = ${body.categoryId} order by lower(name), id`.execute(trx);
         return { itemIds: ids(items.rows), name: `Count: ${category.rows[0].name}` };
       }
+      case 'categories': {
+        if (!body.categoryIds?.length || body.categoryId || body.itemIds) {
+          throw new ValidationError('A count of several categories needs categoryIds (and no categoryId or itemIds)');
+        }
+        const categories = await sql<{ id: string; name: string }>`select id, name from categories
+          where id in (${sql.join(body.categoryIds)}) order by lower(name), id`.execute(trx);
+        if (categories.rows.length !== new Set(body.categoryIds).size) throw new ValidationError('categoryIds: Category not found');
+        const items = await sql<{ id: string }>`select id from items where category_id in (${sql.join(body.categoryIds)})
+          order by lower(category_name), lower(name), id`.execute(trx);
+        return { itemIds: ids(items.rows), name: categoriesName(categories.rows.map((c) => c.name)) };
+      }
+      case 'low-stock': {
+        if (body.categoryId || body.categoryIds || body.itemIds) throw new ValidationError('A low-stock count takes no categoryId, categoryIds or itemIds');
+        // Low as the alerts say it (shared isLowStock): at or below the threshold, now.
+        const items = await sql<{ id: string }>`select id from items where quantity <= threshold
+          order by lower(category_name), lower(name), id`.execute(trx);
+        return { itemIds: ids(items.rows), name: 'Count: low stock' };
+      }
       case 'items': {
-        if (!body.itemIds?.length || body.categoryId) throw new ValidationError('An items count needs itemIds (and no categoryId)');
+        if (!body.itemIds?.length || body.categoryId || body.categoryIds) throw new ValidationError('An items count needs itemIds (and no categoryId)');
         const items = await sql<{ id: string }>`select id from items where id in (${sql.join(body.itemIds)}) order by lower(name), id`.execute(trx);
         if (items.rows.length !== new Set(body.itemIds).size) throw new ValidationError('itemIds: Item not found');
         return { itemIds: ids(items.rows), name: `Count: ${items.rows.length} ${items.rows.length === 1 ? 'item' : 'items'}` };
       }
       case 'store': {
-        if (body.categoryId || body.itemIds) throw new ValidationError('A whole-store count takes no categoryId or itemIds');
+        if (body.categoryId || body.categoryIds || body.itemIds) throw new ValidationError('A whole-store count takes no categoryId or itemIds');
         const items = await sql<{ id: string }>`select id from items order by lower(category_name), lower(name), id`.execute(trx);
         return { itemIds: ids(items.rows), name: 'Count: whole store' };
       }
@@ -160,7 +191,9 @@ export class StocktakeService {
           }
           // StockAdjusted comes first among the adjustment's events: the stream's next version.
           adjustmentVersions.set(line.itemId, Number(row.version) + 1);
-          return { stream: itemStream(line.itemId), expectedVersion: Number(row.version), commands: [{ events: adjustment, metadata: meta }] };
+          // The approver posts it (the actor); the count stays its counter's.
+          const metadata: EventMetadata = { ...meta, countedBy: line.countedBy };
+          return { stream: itemStream(line.itemId), expectedVersion: Number(row.version), commands: [{ events: adjustment, metadata }] };
         });
         const events = linesApproved(approved, adjustmentVersions);
         const sessionEvents = [...events, ...(close ? closeStocktake(session, approved.length) : [])];

@@ -8,6 +8,8 @@ import { approveLines, countStock, linesApproved, linesForApproveAll } from '../
 import { findLine } from '../../client/features/stocktake/find-line.js';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute));
+const sam = { uid: 'u-sam', name: 'Sam Staff' };
+const mia = { uid: 'u-mia', name: 'Mia Manager' };
 
 describe('readLine', () => {
   it('agrees when two counts differ only by what was sold between them', () => {
@@ -62,11 +64,14 @@ describe('stocktake decisions', () => {
   });
 
   it('posts counted minus the stock of the moment of counting, and needs a choice when counts disagree', () => {
-    const counts = [{ id: 'a', counted: 8, countedAt: at(0), expected: 10 }];
+    const counts = [{ id: 'a', counted: 8, countedAt: at(0), expected: 10, counter: sam }];
     const approved = approveLines([{ itemId: 'item-1', name: 'Red Wine', counts }], session());
-    expect(approved).toEqual([{ itemId: 'item-1', countId: 'a', counted: 8, countedAt: at(0).toISOString(), expected: 10, delta: -2 }]);
-    const disputed = [...counts, { id: 'b', counted: 7, countedAt: at(1), expected: 10 }];
+    expect(approved).toEqual([{ itemId: 'item-1', countId: 'a', counted: 8, countedAt: at(0).toISOString(), countedBy: sam, expected: 10, delta: -2 }]);
+    const disputed = [...counts, { id: 'b', counted: 7, countedAt: at(1), expected: 10, counter: mia }];
     expect(() => approveLines([{ itemId: 'item-1', name: 'Red Wine', counts: disputed }], session())).toThrow(/choose which count/);
+    // Keeping one of two counts posts that count as its counter's, not as the other counter's.
+    const kept = approveLines([{ itemId: 'item-1', name: 'Red Wine', counts: disputed, countId: 'a' }], session())[0]!;
+    expect(kept).toMatchObject({ delta: -2, countedBy: sam });
     expect(approveLines([{ itemId: 'item-1', name: 'Red Wine', counts: disputed, countId: 'b' }], session())[0]!.delta).toBe(-3);
     expect(() => linesForApproveAll([{ itemId: 'item-1', name: 'Red Wine', counts: disputed }], session())).toThrow(/Counted twice with different numbers: Red Wine/);
   });
@@ -74,8 +79,8 @@ describe('stocktake decisions', () => {
   it("keeps expected quantities and differences out of the session's event (everyone who counts receives it live)", () => {
     const posted = approveLines(
       [
-        { itemId: 'item-1', name: 'Red Wine', counts: [{ id: 'a', counted: 8, countedAt: at(0), expected: 10 }] },
-        { itemId: 'item-2', name: 'Rosé', counts: [{ id: 'b', counted: 5, countedAt: at(0), expected: 5 }] },
+        { itemId: 'item-1', name: 'Red Wine', counts: [{ id: 'a', counted: 8, countedAt: at(0), expected: 10, counter: sam }] },
+        { itemId: 'item-2', name: 'Rosé', counts: [{ id: 'b', counted: 5, countedAt: at(0), expected: 5, counter: mia }] },
       ],
       { ...session(), lines: new Map([['item-1', { approved: false }], ['item-2', { approved: false }]]) },
     );
@@ -85,8 +90,8 @@ describe('stocktake decisions', () => {
         type: 'StocktakeLinesApproved',
         data: {
           lines: [
-            { itemId: 'item-1', countId: 'a', counted: 8, countedAt: at(0).toISOString(), adjustmentVersion: 7 },
-            { itemId: 'item-2', countId: 'b', counted: 5, countedAt: at(0).toISOString(), adjustmentVersion: null },
+            { itemId: 'item-1', countId: 'a', countedBy: sam, counted: 8, countedAt: at(0).toISOString(), adjustmentVersion: 7 },
+            { itemId: 'item-2', countId: 'b', countedBy: mia, counted: 5, countedAt: at(0).toISOString(), adjustmentVersion: null },
           ],
         },
       },
