@@ -15,4 +15,5 @@ export const stocktakeApi = {
   approveAll: (id: string) => api.post<StocktakeSession>(`/stocktakes/${enc(id)}/approve`, {}),
   categories: () => api.get<Category[]>('/categories'),
   searchItems: (q: string) => api.get<Item[]>(`/inventory/search?q=${enc(q)}`),
+  lowStock: () => api.get<Item[]>('/inventory/low-stock'),
 };

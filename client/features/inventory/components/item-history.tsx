@@ -99,7 +99,11 @@ export function ItemHistory({
                     {formatRelative(entry.timestamp)}
                   </time>
                 </div>
-                <span className="history-actor">by {entry.actor?.name || 'Unknown User'}</span>
+                <span className="history-actor">
+                  {/* A stocktake's count: the number is the counter's, posting it the approver's. */}
+                  {entry.countedBy ? `counted by ${entry.countedBy} · approved by ` : 'by '}
+                  {entry.actor?.name || 'Unknown User'}
+                </span>
                 {changes.length ? (
                   <ul className="history-changes">
                     {changes.map((change) => (

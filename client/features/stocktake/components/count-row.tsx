@@ -19,7 +19,6 @@ const STATUS_BADGE = { uncounted: 'badge-neutral', counted: 'badge-success', con
 
 export const CountRow = forwardRef<HTMLInputElement, CountRowProps>(function CountRow({ line, waiting, saving, highlighted, open, onCount }, ref) {
   const inputId = `count-${line.itemId}`;
-  const last = line.counts.at(-1);
   const canCount = open && line.status !== 'approved';
   return (
     <li className={`stocktake-count-row${highlighted ? ' stocktake-highlight' : ''}`} data-testid="count-row" data-item-id={line.itemId}>
@@ -36,7 +35,7 @@ export const CountRow = forwardRef<HTMLInputElement, CountRowProps>(function Cou
           {line.status === 'counted' || line.status === 'approved' ? (
             <span data-testid="counted-value">
               {line.counted}
-              {last ? ` · ${last.countedBy}` : ''}
+              {line.countedBy ? ` · ${line.countedBy}` : ''}
             </span>
           ) : null}
           {line.status === 'conflict' ? <span>{line.counts.map((c) => c.counted).join(' and ')}</span> : null}

@@ -1,6 +1,9 @@
 // /stocktake/:id: count by list and search, by hardware scanner (a scan jumps to the item's
 // count field) or by camera (the scan button client/app provides); progress, items counted
-// twice, and for those who run stocktakes the variance with totals and the approvals.
+// twice, and for those who run stocktakes the review (variance with totals, the approvals).
+// Those who run stocktakes get the review first and the count rows after it: the review is
+// what they came to decide on (below 48 count rows it sat 6,600 px down). Staff who count
+// blind get their count rows first.
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -141,7 +144,20 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
 
       <ConflictsSection lines={conflicts} canApprove={canRun && open} onKeep={(line, countId) => write({ kind: 'approve-line', itemId: line.itemId, name: line.name, countId })} />
 
-      <section className="stocktake-count-section" aria-label="Items to count">
+      {data.showsVariance ? (
+        <VarianceTable
+          lines={data.lines}
+          totals={data.totals}
+          open={open}
+          busy={approvingItems}
+          onApprove={(line: StocktakeLine) => write({ kind: 'approve-line', itemId: line.itemId, name: line.name })}
+        />
+      ) : null}
+
+      <section className="stocktake-count-section" aria-labelledby="stocktake-count-title">
+        <h2 id="stocktake-count-title" className="section-title">
+          Items to count
+        </h2>
         <div className="stocktake-toolbar">
           <div className="search-field">
             <Icon name="search" size={18} className="search-field-icon" />
@@ -179,16 +195,6 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
           ))}
         </ul>
       </section>
-
-      {data.showsVariance ? (
-        <VarianceTable
-          lines={data.lines}
-          totals={data.totals}
-          open={open}
-          busy={approvingItems}
-          onApprove={(line: StocktakeLine) => write({ kind: 'approve-line', itemId: line.itemId, name: line.name })}
-        />
-      ) : null}
 
       {confirmAll ? (
         <ConfirmDialog

@@ -1,8 +1,12 @@
-// The variance per counted item, for those who run stocktakes: expected at the moment of
-// counting, counted, difference and its value at the item's price, with totals; Approve per
-// line (nothing posts before approval).
+// The review, for those who run stocktakes: per counted item the quantity expected at the
+// moment of counting, the count and who made it, the difference and its value at the item's
+// price, with totals; sortable by size of variance (units or value, largest first at first);
+// Approve per line (nothing posts before approval).
+import { useState } from 'react';
 import type { StocktakeLine, StocktakeTotals } from '../../../../shared/stocktake';
+import { Icon } from '../../../components/icons';
 import { signed, signedMoney } from './variance-format';
+import { DEFAULT_VARIANCE_SORT, nextVarianceSort, sortByVariance, type VarianceSort, type VarianceSortKey } from './variance-sort';
 
 export interface VarianceTableProps {
   lines: StocktakeLine[];
@@ -14,13 +18,44 @@ export interface VarianceTableProps {
 
 const tone = (n: number | null) => (n === null || n === 0 ? '' : n < 0 ? 'stocktake-minus' : 'stocktake-plus');
 
+const COLUMN_NAMES: Record<VarianceSortKey, string> = { difference: 'Difference', value: 'Value' };
+
+/** A column header that sorts the review by that column's size. */
+function SortHeader({ column, sort, onSort }: { column: VarianceSortKey; sort: VarianceSort; onSort: (key: VarianceSortKey) => void }) {
+  const active = sort.key === column;
+  const largest = sort.direction === 'largest';
+  return (
+    <th scope="col" aria-sort={active ? (largest ? 'descending' : 'ascending') : 'none'}>
+      <button type="button" className={`stocktake-sort${active ? ' active' : ''}`} onClick={() => onSort(column)}>
+        {COLUMN_NAMES[column]}
+        <Icon name={active && !largest ? 'chevron-up' : 'chevron-down'} size={14} />
+        <span className="visually-hidden">{active ? (largest ? ', largest first' : ', smallest first') : ', sort largest first'}</span>
+      </button>
+    </th>
+  );
+}
+
 export function VarianceTable({ lines, totals, open, busy, onApprove }: VarianceTableProps) {
-  const shown = lines.filter((l) => l.status === 'counted' || l.status === 'approved');
+  const [sort, setSort] = useState<VarianceSort>(DEFAULT_VARIANCE_SORT);
+  const shown = sortByVariance(
+    lines.filter((l) => l.status === 'counted' || l.status === 'approved'),
+    sort,
+  );
+  const waiting = shown.filter((l) => l.status === 'counted').length;
+  const onSort = (key: VarianceSortKey) => setSort((current) => nextVarianceSort(current, key));
   return (
     <section className="card stocktake-variance" aria-labelledby="stocktake-variance-title">
-      <h2 id="stocktake-variance-title" className="card-title">
-        Variance
-      </h2>
+      <div className="stocktake-variance-head">
+        <h2 id="stocktake-variance-title" className="card-title">
+          Review
+        </h2>
+        {shown.length > 0 ? (
+          <span className="stocktake-muted" data-testid="variance-order">
+            {waiting} to approve · {COLUMN_NAMES[sort.key].toLowerCase()} {sort.key === 'difference' ? 'in units' : 'in money'},{' '}
+            {sort.direction === 'largest' ? 'largest' : 'smallest'} first
+          </span>
+        ) : null}
+      </div>
       {shown.length === 0 ? (
         <p className="stocktake-muted">Nothing counted yet.</p>
       ) : (
@@ -31,8 +66,8 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
                 <th scope="col">Item</th>
                 <th scope="col">Expected</th>
                 <th scope="col">Counted</th>
-                <th scope="col">Difference</th>
-                <th scope="col">Value</th>
+                <SortHeader column="difference" sort={sort} onSort={onSort} />
+                <SortHeader column="value" sort={sort} onSort={onSort} />
                 <th scope="col">
                   <span className="visually-hidden">Approve</span>
                 </th>
@@ -41,7 +76,15 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
             <tbody>
               {shown.map((line) => (
                 <tr key={line.itemId} data-testid="variance-row">
-                  <th scope="row">{line.name}</th>
+                  <th scope="row">
+                    {line.name}
+                    {line.countedBy ? (
+                      <span className="stocktake-variance-who" data-testid="variance-who">
+                        counted by {line.countedBy}
+                        {line.approvedBy ? ` · approved by ${line.approvedBy}` : ''}
+                      </span>
+                    ) : null}
+                  </th>
                   <td data-label="Expected">{line.expected ?? '—'}</td>
                   <td data-label="Counted">{line.counted}</td>
                   <td data-label="Difference" className={tone(line.difference)}>
