@@ -85,10 +85,12 @@ describe('stocktake (issue 15)', BROWSER_TESTS, () => {
     // The manager starts a count of the Cellar from the nav link.
     const { page } = boss;
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Count' }).click();
-    await page.getByRole('heading', { name: 'Start a count' }).waitFor();
+    await page.getByRole('button', { name: 'Start a count' }).click();
+    const choose = page.getByRole('dialog', { name: 'Start a count' });
+    await choose.getByRole('radio', { name: /Categories/ }).check();
+    await choose.getByRole('checkbox', { name: /Cellar/ }).check();
     expect(await axeProblems(page)).toEqual([]);
-    await page.getByLabel('Category').selectOption({ label: 'Cellar (3 items)' });
-    await page.getByRole('button', { name: 'Start count' }).click();
+    await choose.getByRole('button', { name: 'Start count of 3 items' }).click();
     await page.waitForURL('**/stocktake/*');
     const sessionId = page.url().split('/').at(-1)!;
     await seeText(page, '0 of 3 counted');
@@ -194,9 +196,11 @@ describe('stocktake (issue 15)', BROWSER_TESTS, () => {
     const { page, context, errors } = await openPage(browser, server);
     await signIn(page, auditor.email!, auditor.password!);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Count' }).click();
-    await page.getByRole('heading', { name: 'Start a count' }).waitFor();
-    await page.getByLabel('Category').selectOption({ label: 'Bar (1 item)' });
-    await page.getByRole('button', { name: 'Start count' }).click();
+    await page.getByRole('button', { name: 'Start a count' }).click();
+    const choose = page.getByRole('dialog', { name: 'Start a count' });
+    await choose.getByRole('radio', { name: /Categories/ }).check();
+    await choose.getByRole('checkbox', { name: /Bar/ }).check();
+    await choose.getByRole('button', { name: 'Start count of 1 item' }).click();
     await page.waitForURL('**/stocktake/*');
     await seeText(page, '0 of 1 counted');
     await page.getByTestId('count-row').filter({ hasText: 'Tonic Water' }).waitFor();

@@ -37,14 +37,14 @@ export function StartCountDialog({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       busy={starting}
       footer={
-        <>
+        <div className="stocktake-start-actions">
           <button type="button" className="btn btn-secondary" onClick={onClose} disabled={starting}>
             Cancel
           </button>
           <button type="submit" form={formId} className="btn btn-primary" disabled={!ready || starting}>
             <Icon name="list" size={18} /> {starting ? 'Starting…' : toCount ? `Start count of ${itemsText(toCount)}` : 'Start count'}
           </button>
-        </>
+        </div>
       }
     >
       <form

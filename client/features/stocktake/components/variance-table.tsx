@@ -25,10 +25,10 @@ function SortHeader({ column, sort, onSort }: { column: VarianceSortKey; sort: V
   const active = sort.key === column;
   const largest = sort.direction === 'largest';
   return (
-    <th scope="col" aria-sort={active ? (largest ? 'descending' : 'ascending') : 'none'}>
+    <th scope="col" className="stocktake-sortable" aria-sort={active ? (largest ? 'descending' : 'ascending') : 'none'}>
       <button type="button" className={`stocktake-sort${active ? ' active' : ''}`} onClick={() => onSort(column)}>
         {COLUMN_NAMES[column]}
-        <Icon name={active && !largest ? 'chevron-up' : 'chevron-down'} size={14} />
+        <Icon name={active && !largest ? 'chevron-up' : 'chevron-down'} size={14} className={active ? undefined : 'stocktake-sort-idle'} />
         <span className="visually-hidden">{active ? (largest ? ', largest first' : ', smallest first') : ', sort largest first'}</span>
       </button>
     </th>
@@ -68,7 +68,7 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
                 <th scope="col">Counted</th>
                 <SortHeader column="difference" sort={sort} onSort={onSort} />
                 <SortHeader column="value" sort={sort} onSort={onSort} />
-                <th scope="col">
+                <th scope="col" className="stocktake-table-action">
                   <span className="visually-hidden">Approve</span>
                 </th>
               </tr>
@@ -93,7 +93,7 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
                   <td data-label="Value" className={tone(line.value)}>
                     {line.value === null ? '—' : signedMoney(line.value)}
                   </td>
-                  <td>
+                  <td className="stocktake-table-action">
                     {line.status === 'approved' ? (
                       <span className="badge badge-success">Approved</span>
                     ) : open ? (
@@ -116,7 +116,7 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
                 <td data-label="Value" className={tone(totals.value)}>
                   {totals.value === null ? '—' : signedMoney(totals.value)}
                 </td>
-                <td />
+                <td className="stocktake-table-action" />
               </tr>
             </tfoot>
           </table>
