@@ -152,12 +152,13 @@ describe('stocktake review, start dialog and who counted (issue 31, item 7)', BR
     const conflict = page.getByTestId('conflict').filter({ hasText: 'Peas' });
     await conflict.waitFor({ timeout: 15_000 });
 
-    // The review sits above the count rows.
-    const review = page.getByRole('region', { name: 'Review' });
+    // The review sits above the count rows, near the top of the page.
+    const review = page.locator('section.stocktake-variance');
     const top = async (locator: ReturnType<Page['locator']>) => (await locator.boundingBox())!.y;
     await page.getByTestId('variance-row').first().waitFor();
     expect(await top(review)).toBeLessThan(await top(page.getByTestId('count-row').first()));
     expect(await top(review)).toBeLessThan(DESKTOP.height);
+    expect(await review.getByRole('heading').textContent()).toBe('Review');
 
     // Largest difference first (−6, +3, −2, −1, then the two counted right in the session's order).
     await expect.poll(() => reviewOrder(page)).toEqual(['Flour', 'Rice', 'Salt', 'Sugar', 'Ice', 'Oil']);
