@@ -281,12 +281,12 @@ describe('spec gaps (issue 11)', BROWSER_TESTS, () => {
     await auditorPage.context.close();
   }, 60_000);
 
-  it("says 'Saved copy' in the header while a screen shows the service worker's saved copy, and 'Live' once the server answers", async () => {
+  it("says 'Saved copy' in the header while a screen shows the service worker's saved copy, and 'Online' once the server answers", async () => {
     const page = staffPage.page;
     const indicator = page.locator('.live-indicator');
     await page.goto(`/inventory/category/${drinks.id}`);
     await seeText(page, 'Cold Brew');
-    await expect.poll(() => indicator.getAttribute('aria-label'), { timeout: 15_000 }).toBe('Live updates: Live');
+    await expect.poll(() => indicator.getAttribute('aria-label'), { timeout: 15_000 }).toBe('Live updates: Online');
     // Every read comes back as the service worker marks a copy from its cache (the header
     // follows the latest answer: a fresh one from any screen part clears it).
     const marked = '**/api/**';
@@ -300,8 +300,8 @@ describe('spec gaps (issue 11)', BROWSER_TESTS, () => {
     await expect.poll(() => indicator.getAttribute('aria-label'), { timeout: 15_000 }).toBe('Live updates: Saved copy');
     expect(await indicator.getAttribute('title')).toContain('shows a copy saved on this device');
     await screenshot(page, 'spec-gaps-saved-copy');
-    // The server answers again: the screen's next read (every 5 s) brings the header back to Live.
+    // The server answers again: the screen's next read (every 5 s) brings the header back to Online.
     await page.unroute(marked);
-    await expect.poll(() => indicator.getAttribute('aria-label'), { timeout: 20_000 }).toBe('Live updates: Live');
+    await expect.poll(() => indicator.getAttribute('aria-label'), { timeout: 20_000 }).toBe('Live updates: Online');
   }, 60_000);
 });
