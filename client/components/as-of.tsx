@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { AS_OF_SCRUB_DAYS, type EventCountsByDay } from '../../shared/inventory-history';
+import { formatDateTimeSeconds } from '../lib/format';
 import { historyApi } from './history-api';
 
 const DAY = 86_400_000;
@@ -21,8 +22,8 @@ export function withAsOf(path: string, asOf: string | null): string {
   return `${path}${path.includes('?') ? '&' : '?'}asOf=${encodeURIComponent(asOf)}`;
 }
 
-export const formatMoment = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+/** A moment as every screen writes dates (client/lib/format.ts), to the second. */
+export const formatMoment = (iso: string) => formatDateTimeSeconds(iso);
 
 /** yyyy-MM-ddTHH:mm:ss in local time, as a datetime-local input with seconds wants it. */
 const toLocalInput = (ms: number) => {
