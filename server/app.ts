@@ -98,7 +98,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(rateLimits, { perMinute: ctx.config.rateLimitPerMinute });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Stockroom API', version: ctx.config.version },
+      info: {
+        title: 'Stockroom API',
+        version: ctx.config.version,
+        description:
+          'Every call but the health check and client settings needs `Authorization: Bearer <token>`: a signed-in user\'s Firebase ID token, or an API token (`srk_…`) a manager made in Settings > Integrations. A refusal says why as `{ "error": "..." }`.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },

@@ -105,13 +105,16 @@ export function AsOfControl() {
         />
       </label>
       <div className="as-of-scrubber">
-        <svg className="as-of-counts" viewBox={`0 0 ${days} 20`} preserveAspectRatio="none" aria-hidden="true">
-          {Array.from({ length: days }, (_, i) => {
-            const day = new Date(now - (days - 1 - i) * DAY).toISOString().slice(0, 10);
-            const h = ((byDay.get(day) ?? 0) / max) * 20;
-            return <rect key={day} x={i + 0.1} y={20 - h} width={0.8} height={h} />;
-          })}
-        </svg>
+        {/* Changes per day; a store a day old has one day, and one bar across says nothing. */}
+        {days > 1 ? (
+          <svg className="as-of-counts" viewBox={`0 0 ${days} 20`} preserveAspectRatio="none" aria-hidden="true">
+            {Array.from({ length: days }, (_, i) => {
+              const day = new Date(now - (days - 1 - i) * DAY).toISOString().slice(0, 10);
+              const h = ((byDay.get(day) ?? 0) / max) * 20;
+              return <rect key={day} x={i + 0.1} y={20 - h} width={0.8} height={h} />;
+            })}
+          </svg>
+        ) : null}
         <input
           type="range"
           aria-label={start === windowStart ? 'Scrub the last 90 days' : 'Scrub since the first record'}

@@ -17,6 +17,7 @@ const DOCS_THEME_CSS = `
 body { margin: 0; background: #f5f6fa; }
 .swagger-ui .topbar { display: none; }
 .swagger-ui .information-container { padding-top: 8px; }
+.swagger-ui .scheme-container { background: transparent; box-shadow: none; }
 html.dark body { background: #0b1020; }
 /* Swagger UI draws in light colours only: the dark theme turns the page round and the
    method colours back, so text stays dark on light, inverted. */

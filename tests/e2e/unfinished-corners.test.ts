@@ -125,12 +125,15 @@ describe('unfinished corners (issue 31, item 10)', BROWSER_TESTS, () => {
     // Every API request dies on the way (the live feed's socket is left alone, as a dead one would look).
     const api = '**/api/**';
     await page.route(api, (route) => route.abort('internetdisconnected'));
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inventory' }).click();
-    await expect
-      .poll(() => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen), { timeout: 15_000 })
-      .toContain('Live updates: Offline');
-    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
-    await page.unroute(api);
+    try {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Items' }).click();
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen), { timeout: 15_000 })
+        .toContain('Live updates: Offline');
+      expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+    } finally {
+      await page.unroute(api);
+    }
     await page.goto('/dashboard');
     await expect.poll(() => badge(page).getAttribute('aria-label'), { timeout: 30_000 }).toBe('Live updates: Online');
   }, 60_000);
