@@ -102,10 +102,13 @@ describe('unfinished corners (issue 31, item 10)', BROWSER_TESTS, () => {
     await expect.poll(() => badge(page).getAttribute('aria-label'), { timeout: 20_000 }).toBe('Live updates: Online');
     expect(await badge(page).innerText()).toBe('Online');
     await context.setOffline(true);
-    // The feed's own check would take up to 65 s (its ping silence limit); the badge must not wait for it.
-    await expect.poll(() => badge(page).getAttribute('aria-label'), { timeout: 5_000 }).toBe('Live updates: Offline');
-    expect(await badge(page).innerText()).toBe('Offline');
-    await context.setOffline(false);
+    try {
+      // The feed's own check would take up to 65 s (its ping silence limit); the badge must not wait for it.
+      await expect.poll(() => badge(page).getAttribute('aria-label'), { timeout: 5_000 }).toBe('Live updates: Offline');
+      expect(await badge(page).innerText()).toBe('Offline');
+    } finally {
+      await context.setOffline(false);
+    }
     await expect.poll(() => badge(page).getAttribute('aria-label'), { timeout: 30_000 }).toBe('Live updates: Online');
   }, 60_000);
 
