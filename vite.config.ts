@@ -132,12 +132,13 @@ const pwa = VitePWA({
       {
         // The API reads the user saw: fresh when the network answers within 3 s, else the last
         // copy. Writes are never cached (only GETs match), nor the session, the feed, the health
-        // check or CSV downloads (files the user saved, possibly large).
+        // check, the API reference page's files (/api/docs, 2 MB of Swagger UI) or CSV downloads
+        // (files the user saved, possibly large).
         urlPattern: ({ url, request }) =>
           request.method === 'GET' &&
           url.origin === self.location.origin &&
           url.pathname.startsWith('/api/') &&
-          !/^\/api\/(ws|session|health)/.test(url.pathname) &&
+          !/^\/api\/(ws|session|health|docs)/.test(url.pathname) &&
           !url.pathname.endsWith('.csv'),
         handler: 'NetworkFirst',
         options: {

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/components.css';
+import './styles/controls.css';
 import { initTheme } from './lib/theme';
 import { App } from './app/app';
 import { firstScreenLoaded } from './app/router';

@@ -14,6 +14,7 @@ import { healthRoutes } from './http/health-routes.js';
 import { isClientRoute, sendIndexHtml, staticClient } from './http/static-client.js';
 import { rateLimits } from './http/rate-limits.js';
 import { securityHeaders } from './http/security-headers.js';
+import { apiDocs } from './http/api-docs.js';
 import { clientInlineScriptSources } from './http/inline-script-hashes.js';
 import { createPrincipalResolver, registerFeatures } from './features.js';
 import { apiTokenSignIn } from './api-tokens/api-tokens-feature.js';
@@ -97,7 +98,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(rateLimits, { perMinute: ctx.config.rateLimitPerMinute });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Stockroom API', version: ctx.config.version },
+      info: {
+        title: 'Stockroom API',
+        version: ctx.config.version,
+        description:
+          'Every call but the health check and client settings needs `Authorization: Bearer <token>`: a signed-in user\'s Firebase ID token, or an API token (`srk_…`) a manager made in Settings > Integrations. A refusal says why as `{ "error": "..." }`.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
@@ -113,7 +119,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       // Only the API: the client's files are compressed once, at build time (static-client.ts).
       await api.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
       await api.register(healthRoutes, { ctx });
-      api.get('/docs', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      // The API reference: a readable page at /api/docs, the JSON at /api/docs/json (api-docs.ts).
+      await apiDocs(api);
       await registerFeatures(api, ctx);
     },
     { prefix: '/api' },

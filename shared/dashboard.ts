@@ -23,10 +23,11 @@ export interface RevenueFigures {
   unitsSold: number;
   /**
    * Revenue projected for the next 30 days at the daily pace of the last 30 (of the days
-   * since the store's first stock, when it is younger than that).
+   * since the store's first stock, when it is younger than that); null while the store has
+   * less than MIN_FORECAST_DAYS of history, too little to project a month from.
    */
-  forecastNext30Days: number;
-  /** Days of sales the forecast's pace is taken from: 1 to 30. */
+  forecastNext30Days: number | null;
+  /** Days of sales the forecast's pace is taken from: 1 to 30 (today counts as one). */
   forecastBasisDays: number;
 }
 
@@ -117,6 +118,13 @@ export interface DisplaySnapshot {
   categories: CategoryStock[];
   recentActivity: ActivityEntry[];
 }
+
+/**
+ * Days of history a revenue forecast waits for (issue 31, item 10). Projected from a few
+ * hours, one morning's sales became a month's revenue; below a week there is no forecast
+ * (forecastNext30Days is null) and the card says how many days there are so far instead.
+ */
+export const MIN_FORECAST_DAYS = 7;
 
 /** Days a near-expiry list looks ahead. */
 export const NEAR_EXPIRY_DAYS = 30;

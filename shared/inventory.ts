@@ -140,9 +140,3 @@ export function stockStatus(item: { quantity: number; threshold: number }): Stoc
   if (item.quantity <= item.threshold * 2) return 'low';
   return 'healthy';
 }
-
-/** Width of the stock level bar: quantity over threshold, capped at 100%. */
-export function stockLevelPercent(item: { quantity: number; threshold: number }): number {
-  if (item.threshold <= 0) return 100;
-  return Math.min(100, Math.round((item.quantity / item.threshold) * 100));
-}

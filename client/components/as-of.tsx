@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { AS_OF_SCRUB_DAYS, type EventCountsByDay } from '../../shared/inventory-history';
+import { formatDateTimeSeconds } from '../lib/format';
 import { historyApi } from './history-api';
 
 const DAY = 86_400_000;
@@ -21,8 +22,8 @@ export function withAsOf(path: string, asOf: string | null): string {
   return `${path}${path.includes('?') ? '&' : '?'}asOf=${encodeURIComponent(asOf)}`;
 }
 
-export const formatMoment = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+/** A moment as every screen writes dates (client/lib/format.ts), to the second. */
+export const formatMoment = (iso: string) => formatDateTimeSeconds(iso);
 
 /** yyyy-MM-ddTHH:mm:ss in local time, as a datetime-local input with seconds wants it. */
 const toLocalInput = (ms: number) => {
@@ -104,13 +105,16 @@ export function AsOfControl() {
         />
       </label>
       <div className="as-of-scrubber">
-        <svg className="as-of-counts" viewBox={`0 0 ${days} 20`} preserveAspectRatio="none" aria-hidden="true">
-          {Array.from({ length: days }, (_, i) => {
-            const day = new Date(now - (days - 1 - i) * DAY).toISOString().slice(0, 10);
-            const h = ((byDay.get(day) ?? 0) / max) * 20;
-            return <rect key={day} x={i + 0.1} y={20 - h} width={0.8} height={h} />;
-          })}
-        </svg>
+        {/* Changes per day; a store a day old has one day, and one bar across says nothing. */}
+        {days > 1 ? (
+          <svg className="as-of-counts" viewBox={`0 0 ${days} 20`} preserveAspectRatio="none" aria-hidden="true">
+            {Array.from({ length: days }, (_, i) => {
+              const day = new Date(now - (days - 1 - i) * DAY).toISOString().slice(0, 10);
+              const h = ((byDay.get(day) ?? 0) / max) * 20;
+              return <rect key={day} x={i + 0.1} y={20 - h} width={0.8} height={h} />;
+            })}
+          </svg>
+        ) : null}
         <input
           type="range"
           aria-label={start === windowStart ? 'Scrub the last 90 days' : 'Scrub since the first record'}

@@ -8,6 +8,7 @@
 //   - 'All retry attempts failed' when no attempt got a response at all.
 // 4xx answers other than 429 are final: they are not retried.
 import { takeEarly } from './first-data';
+import { noteRequestFailed, noteServerAnswered } from './network-status';
 
 export const MAX_ATTEMPTS = 3;
 export const BACKOFF_MS = 1000;
@@ -115,6 +116,7 @@ export function onSavedCopyChange(listener: () => void): () => void {
 function noteAnswer(res: Response): void {
   const saved = res.headers.has(SAVED_COPY_HEADER);
   if (saved) savedCopies += 1;
+  else noteServerAnswered();
   if (saved === lastWasSavedCopy) return;
   lastWasSavedCopy = saved;
   for (const listener of savedCopyListeners) listener();
@@ -178,6 +180,7 @@ export class ApiClient {
         });
       } catch (error) {
         if ((error as Error)?.name === 'AbortError') throw error;
+        noteRequestFailed();
         lastError = new ApiError('All retry attempts failed', 0);
         if (!final) await this.sleep(BACKOFF_MS * attempt);
         continue;

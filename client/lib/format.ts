@@ -78,3 +78,18 @@ export function formatRelative(iso: string, now = Date.now()): string {
   if (days < 30) return `${days} d ago`;
   return formatDateTime(iso);
 }
+
+let dateTimeSeconds: Intl.DateTimeFormat | null = null;
+
+/**
+ * A moment to the second, written the way formatDateTime writes one (Jul 14, 2026, 3:02:45
+ * PM): for the store as of a moment, which is picked to the second. Every date on screen is
+ * written by this file's functions, in one style (issue 31, item 10).
+ */
+export function formatDateTimeSeconds(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '—';
+  dateTimeSeconds ??= new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
+  return dateTimeSeconds.format(date);
+}

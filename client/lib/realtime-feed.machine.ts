@@ -183,7 +183,11 @@ export function feedStatusOf(value: unknown): FeedStatus {
   return 'connecting';
 }
 
-/** What the badge shows: while reconnecting with the browser offline, say Offline, honestly. */
-export function shownFeedStatus(status: FeedStatus, browserOnline: boolean): FeedStatus {
-  return status === 'connecting' && !browserOnline ? 'offline' : status;
+/**
+ * What the badge shows: Offline whenever the network is down (the browser's offline event, or
+ * a request that got no answer), whatever the feed says; an open socket can take a minute to
+ * notice it is dead, and said Live all that while (issue 31, item 10).
+ */
+export function shownFeedStatus(status: FeedStatus, networkUp: boolean): FeedStatus {
+  return networkUp ? status : 'offline';
 }

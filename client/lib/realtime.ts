@@ -7,6 +7,7 @@ import { useSyncExternalStore } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ClientMessage } from '../../shared/realtime';
 import { feedMachine, feedStatusOf, shownFeedStatus, type FeedEmitted, type FeedStatus, type SocketEvent, type SocketInput } from './realtime-feed.machine';
+import { noteServerAnswered, onReachabilityChange, serverUnreachable } from './network-status';
 
 export type FeedTokenSource = (forceRefresh: boolean) => Promise<string | null>;
 
@@ -32,9 +33,18 @@ const webSocketActor = fromCallback<SocketEvent, SocketInput>(({ input, sendBack
   const send = (message: ClientMessage) => {
     if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   };
+  // A request that got no answer (network-status.ts) says this socket may be dead too, though
+  // it could sit open for a minute before its pings tell: drop it and connect afresh, so the
+  // badge and the data come back as soon as the server answers again.
+  const stopWatching = onReachabilityChange(() => {
+    if (!serverUnreachable() || socket?.readyState !== WebSocket.OPEN) return;
+    socket.close();
+    closed(LOCAL_DROP, 'A request got no answer');
+  });
   const closed = (code: number, reason: string) => {
     if (stopped) return;
     stopped = true;
+    stopWatching();
     timers.forEach(clearInterval);
     sendBack({ type: 'SOCKET.CLOSED', code, reason });
   };
@@ -60,6 +70,7 @@ const webSocketActor = fromCallback<SocketEvent, SocketInput>(({ input, sendBack
     };
     socket.onmessage = (message) => {
       lastHeard = Date.now();
+      noteServerAnswered();
       let parsed: unknown;
       try {
         parsed = JSON.parse(String(message.data));
@@ -94,6 +105,7 @@ const webSocketActor = fromCallback<SocketEvent, SocketInput>(({ input, sendBack
 
   return () => {
     stopped = true;
+    stopWatching();
     timers.forEach(clearInterval);
     if (socket && socket.readyState <= WebSocket.OPEN) socket.close(1000, 'Client closing');
   };
@@ -127,17 +139,23 @@ export function onFeed<K extends FeedEmitted['type']>(type: K, handler: (emitted
   return () => subscription.unsubscribe();
 }
 
+/** The browser's offline and online events, and the app's own requests (network-status.ts). */
 function subscribeToNetwork(onChange: () => void): () => void {
   window.addEventListener('online', onChange);
   window.addEventListener('offline', onChange);
+  const stopWatching = onReachabilityChange(onChange);
   return () => {
     window.removeEventListener('online', onChange);
     window.removeEventListener('offline', onChange);
+    stopWatching();
   };
 }
 
+/** Whether the network looks up: the browser says online and no request just went unanswered. */
+const networkUp = () => navigator.onLine && !serverUnreachable();
+
 export function useFeedStatus(): FeedStatus {
   const status = useSelector(feedActor(), (snapshot) => feedStatusOf(snapshot.value));
-  const online = useSyncExternalStore(subscribeToNetwork, () => navigator.onLine, () => true);
-  return shownFeedStatus(status, online);
+  const up = useSyncExternalStore(subscribeToNetwork, networkUp, () => true);
+  return shownFeedStatus(status, up);
 }

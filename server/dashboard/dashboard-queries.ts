@@ -5,7 +5,7 @@
 // passed in so tests can look at the same data from another day.
 import { sql, type Kysely } from 'kysely';
 import type { DashboardSummary, DashboardTotals, InventoryHealth, NearExpiryItem, RevenueFigures, StockValuePoint, TopSellingItem } from '../../shared/dashboard.js';
-import { NEAR_EXPIRY_DAYS } from '../../shared/dashboard.js';
+import { MIN_FORECAST_DAYS, NEAR_EXPIRY_DAYS } from '../../shared/dashboard.js';
 import type { DB } from '../db/schema.js';
 import { latestActivity } from './activity-rows.js';
 import { itemRevenue, itemSoldParts, revenueWindows } from './sales-windows.js';
@@ -82,7 +82,8 @@ export class DashboardQueries {
       previous30Days: previous,
       changePercent: previous > 0 ? Math.round(((current - previous) / previous) * 1000) / 10 : null,
       unitsSold: num(row.units),
-      forecastNext30Days: round2((Math.max(0, current) / basisDays) * WINDOW_DAYS),
+      // No forecast from under a week of history (MIN_FORECAST_DAYS): the card says so.
+      forecastNext30Days: basisDays >= MIN_FORECAST_DAYS ? round2((Math.max(0, current) / basisDays) * WINDOW_DAYS) : null,
       forecastBasisDays: basisDays,
     };
   }

@@ -15,7 +15,7 @@ export const summarySchema = obj({
     previous30Days: { type: 'number' },
     changePercent: numberOrNull,
     unitsSold: { type: 'integer' },
-    forecastNext30Days: { type: 'number' },
+    forecastNext30Days: numberOrNull,
     forecastBasisDays: { type: 'integer' },
   }),
   topSelling: {

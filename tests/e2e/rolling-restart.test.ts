@@ -141,7 +141,7 @@ describe.each(serverBackends())('rolling restart behind one URL on $name', BROWS
     const stock = page.getByTestId('current-stock');
     await expect.poll(() => stock.textContent(), { timeout: 20_000 }).toBe('40');
     const badge = page.locator('.live-indicator');
-    await expect.poll(() => badge.getAttribute('aria-label'), { timeout: 20_000 }).toBe('Live updates: Live');
+    await expect.poll(() => badge.getAttribute('aria-label'), { timeout: 20_000 }).toBe('Live updates: Online');
     // Every state the badge shows, and a mark that a reload would wipe.
     await page.evaluate(() => {
       const w = window as unknown as { __seen: string[]; __notReloaded: boolean };
@@ -162,12 +162,12 @@ describe.each(serverBackends())('rolling restart behind one URL on $name', BROWS
       expected += 5 + n;
       await instance.start();
       await expect.poll(() => stock.textContent(), { timeout: 20_000 }).toBe(String(expected));
-      await expect.poll(() => badge.getAttribute('aria-label'), { timeout: 20_000 }).toBe('Live updates: Live');
+      await expect.poll(() => badge.getAttribute('aria-label'), { timeout: 20_000 }).toBe('Live updates: Online');
     }
 
     const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
     expect(seen).toContain('Live updates: Reconnecting…');
-    expect(seen.at(-1)).toBe('Live updates: Live');
+    expect(seen.at(-1)).toBe('Live updates: Online');
     expect(await page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded)).toBe(true);
     expect(await page.locator('.toast-error').count()).toBe(0);
     expect(await page.locator('.error-box').count()).toBe(0);

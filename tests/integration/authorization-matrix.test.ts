@@ -45,7 +45,17 @@ const MATRIX: Record<string, Entry> = {
   // Public
   'GET /api/health': { ...everyone(200), public: true },
   'GET /api/client-config': { ...everyone(200), public: true },
+  // The API reference (issue 31, item 10): the page, its own files, and the document as JSON and YAML.
   'GET /api/docs': { ...everyone(200), public: true },
+  'GET /api/docs/': { ...everyone(200), public: true },
+  'GET /api/docs/json': { ...everyone(200), public: true },
+  'GET /api/docs/yaml': { ...everyone(200), public: true },
+  'GET /api/docs/static/theme/stockroom.css': { ...everyone(200), public: true },
+  'GET /api/docs/static/theme/stockroom-theme.js': { ...everyone(200), public: true },
+  // A redirect to the page itself (followed: 200).
+  'GET /api/docs/static/index.html': { ...everyone(200), public: true },
+  'GET /api/docs/static/swagger-initializer.js': { ...everyone(200), public: true },
+  'GET /api/docs/*': { ...everyone(200), public: true, path: () => '/api/docs/static/swagger-ui.css' },
 
   // Who am I
   'GET /api/me': everyone(200),

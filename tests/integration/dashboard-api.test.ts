@@ -80,8 +80,8 @@ describe.each(backends())('dashboard API on $name', (backend) => {
     const d = await dashboard(staff);
     // Units: 12 + 8 + 13 + 6 + 0; value: 12*4.5 + 8*3.25 + 13*1.99 + 6*2 + 0
     expect(d.totals).toEqual({ items: 5, categories: 2, units: 39, value: 117.87, lowStock: 1 });
-    // The store is a day old: the forecast takes today's pace for each of the next 30 days.
-    expect(d.revenue).toEqual({ last30Days: 42.5, previous30Days: 0, changePercent: null, unitsSold: 10, forecastNext30Days: 1275, forecastBasisDays: 1 });
+    // The store is a day old: too little history to project a month from (issue 31, item 10).
+    expect(d.revenue).toEqual({ last30Days: 42.5, previous30Days: 0, changePercent: null, unitsSold: 10, forecastNext30Days: null, forecastBasisDays: 1 });
     expect(d.topSelling).toEqual([
       { itemId: coffee.id, name: 'Cold Brew', category: 'Drinks', sold: 8, revenue: 36 },
       { itemId: tea.id, name: 'Green Tea', category: 'Drinks', sold: 2, revenue: 6.5 },
@@ -115,6 +115,11 @@ describe.each(backends())('dashboard API on $name', (backend) => {
     // Ten days on, the pace is the ten days' sales spread over those ten days.
     const tenDaysOn = await new DashboardQueries(server.store.database.db).revenue(new Date(Date.now() + 9 * DAY));
     expect(tenDaysOn).toMatchObject({ last30Days: 42.5, forecastBasisDays: 10, forecastNext30Days: 127.5 });
+    // A week of history is the least a forecast is made from; six days give none.
+    const sixDaysOn = await new DashboardQueries(server.store.database.db).revenue(new Date(Date.now() + 5 * DAY));
+    expect(sixDaysOn).toMatchObject({ forecastBasisDays: 6, forecastNext30Days: null });
+    const sevenDaysOn = await new DashboardQueries(server.store.database.db).revenue(new Date(Date.now() + 6 * DAY));
+    expect(sevenDaysOn).toMatchObject({ forecastBasisDays: 7, forecastNext30Days: 182.14 }); // 42.5 / 7 x 30
     expect(summary.topSelling).toEqual([]);
     // Nothing changed since: the series is flat at today's stock.
     expect(new Set(summary.stockValue.map((p) => p.value))).toEqual(new Set([117.87]));

@@ -82,7 +82,8 @@ describe.each(backends())('reverted sales and restocks on the dashboard on $name
     expect(sold.quantity).toBe(8);
     const afterSale = await dashboard();
     expect(afterSale.revenue).toMatchObject({ unitsSold: 2, last30Days: 10 });
-    expect(afterSale.revenue.forecastNext30Days).toBeGreaterThan(0);
+    // Minutes of history: no forecast yet (MIN_FORECAST_DAYS); the figures it would use moved.
+    expect(afterSale.revenue.forecastNext30Days).toBeNull();
     expect(afterSale.topSelling).toEqual([expect.objectContaining({ itemId: item.id, sold: 2, revenue: 10 })]);
     expect(afterSale.health.turnover).toBeGreaterThan(0);
     const between = await moment();

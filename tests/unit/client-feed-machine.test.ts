@@ -135,10 +135,12 @@ describe('feed machine', () => {
     expect(reconnectDelayMs(3, 1012, () => 0.5)).toBe(4000);
   });
 
-  it('shows Offline while reconnecting with the browser offline, and Reconnecting otherwise', () => {
+  it('shows Offline whenever the network is down, even with the socket still open; Reconnecting otherwise', () => {
     expect(shownFeedStatus('connecting', false)).toBe('offline');
     expect(shownFeedStatus('connecting', true)).toBe('connecting');
     expect(shownFeedStatus('live', true)).toBe('live');
+    // An open socket takes up to a minute to notice the network went (issue 31, item 10).
+    expect(shownFeedStatus('live', false)).toBe('offline');
   });
 
   it('backs off exponentially with jitter, capped', () => {

@@ -16,7 +16,7 @@ const { editCategoryMachine } = await import('../../client/features/inventory/ed
 const { moveCategoryItems } = await import('../../client/features/inventory/move-category-items.js');
 const { firstProblem, EMPTY_DRAFT, MESSAGES, startingThreshold } = await import('../../client/features/inventory/item-draft.js');
 const { reduceOverview, overviewConcerns } = await import('../../client/features/inventory/live-reducers.js');
-const { forecastBasis } = await import('../../client/features/dashboard/components/revenue-card.js');
+const { forecastBasis, forecastPending } = await import('../../client/features/dashboard/components/revenue-card.js');
 const { forecastBasisDays } = await import('../../server/dashboard/dashboard-queries.js');
 
 const category = (id: string, name: string, itemCount: number): Category => ({
@@ -274,5 +274,10 @@ describe('revenue forecast basis', () => {
     expect(forecastBasis(30)).toBe('At the pace of the last 30 days');
     expect(forecastBasis(1)).toBe("At the pace of the store's first day");
     expect(forecastBasis(10)).toBe("At the pace of the store's first 10 days");
+  });
+
+  it('says why there is no forecast while the store has under a week of sales (issue 31, item 10)', () => {
+    expect(forecastPending(1)).toBe("A forecast needs 7 days of sales; today is the store's first.");
+    expect(forecastPending(3)).toBe('A forecast needs 7 days of sales; this is day 3 of 7.');
   });
 });

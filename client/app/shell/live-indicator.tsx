@@ -1,17 +1,22 @@
-// Shows whether the live feed is connected: changes by others appear on screen only then.
+// Shows whether the app is online, in words with an icon: changes by others appear on screen
+// only while the live feed is connected. It turns Offline at once when the browser goes
+// offline or a request gets no answer (client/lib/realtime.ts), not after the feed's pings.
 // With the feed connected, a screen may still show a copy the service worker saved on this
 // device (the server took over 3 s to answer a read): the indicator says so until the
 // server answers again, so nobody takes an old number for the live one.
 import { useSyncExternalStore } from 'react';
+import { Icon } from '../../components/icons';
 import { onSavedCopyChange, showingSavedCopy } from '../../lib/api-client';
 import { useFeedStatus } from '../../lib/realtime';
 import type { FeedStatus } from '../../lib/realtime-feed.machine';
 
 export type IndicatorState = FeedStatus | 'saved';
 
-const LABELS = { live: 'Live', saved: 'Saved copy', connecting: 'Reconnecting…', offline: 'Offline', stopped: 'Disconnected' } as const;
+// In words with an icon (issue 31, item 10): a bare coloured dot said nothing to most people.
+const LABELS = { live: 'Online', saved: 'Saved copy', connecting: 'Reconnecting…', offline: 'Offline', stopped: 'Disconnected' } as const;
+const ICONS = { live: 'wifi', saved: 'clock', connecting: 'wifi', offline: 'wifi-off', stopped: 'wifi-off' } as const;
 const TITLES = {
-  live: 'Connected: changes by your team appear instantly',
+  live: 'Online: changes by your team appear instantly',
   saved: 'The server is slow to answer: this screen shows a copy saved on this device, read again every few seconds',
   connecting: 'Reconnecting to live updates; missed changes will be caught up',
   offline: 'Offline: no network connection; live updates resume and missed changes are caught up when it returns',
@@ -28,7 +33,7 @@ export function LiveIndicator() {
   const state = indicatorState(useFeedStatus(), savedCopy);
   return (
     <span className={`live-indicator live-${state}`} title={TITLES[state]} role="status" aria-label={`Live updates: ${LABELS[state]}`}>
-      <span className="live-dot" aria-hidden="true" />
+      <Icon name={ICONS[state]} size={15} className="live-icon" />
       <span className="live-label">{LABELS[state]}</span>
     </span>
   );

@@ -1,6 +1,7 @@
 // The Dashboard (/dashboard): stat cards, revenue, the 30-day stock value chart, top
 // sellers, near expiry, recent activity and inventory health. Every figure comes from
 // GET /api/dashboard and follows pushed events; a failed load shows the red box with Retry.
+// A barcode scanned here (a hardware scanner typing anywhere) opens that item.
 import { useActorRef, useSelector } from '@xstate/react';
 import { Link } from 'react-router-dom';
 import { ErrorBox } from '../../../components/error-box';
@@ -19,6 +20,7 @@ import { useDeferredValue, useEffect, useState } from 'react';
 import type { DashboardSummary } from '../../../../shared/dashboard';
 import { api } from '../../../lib/api-client';
 import { AsOfBanner, AsOfControl, useAsOf } from '../../../components/as-of';
+import { useDocumentWedge } from '../../../lib/use-keyboard-wedge';
 
 /** The dashboard as it was at a moment (?asOf=, issue 14): the same cards, read-only. */
 function AsOfDashboard({ asOf }: { asOf: string }) {
@@ -57,6 +59,9 @@ function DashboardCards({ data }: { data: DashboardSummary }) {
 
 export function DashboardPage() {
   const asOf = useAsOf();
+  // A hardware scanner's code typed with no field focused opens that item, as on the
+  // category page (issue 31, item 10): the dashboard is where a signed-in user starts.
+  useDocumentWedge();
   if (asOf) return <AsOfDashboard key={asOf} asOf={asOf} />;
   return <LiveDashboard />;
 }

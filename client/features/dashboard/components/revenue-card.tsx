@@ -1,7 +1,8 @@
 // Revenue Forecast (the spec's card, with real figures): the revenue projected for the next
-// 30 days at the pace of the last 30, the change of the last 30 days against the 30 before,
-// and both periods' actual revenue (sales adjustments x unit price).
-import type { RevenueFigures } from '../../../../shared/dashboard';
+// 30 days at the pace of the last 30 (none until the store has a week of sales: see
+// forecastPending), the change of the last 30 days against the 30 before, and both
+// periods' actual revenue (sales adjustments x unit price).
+import { MIN_FORECAST_DAYS, type RevenueFigures } from '../../../../shared/dashboard';
 import { Icon } from '../../../components/icons';
 import { formatPrice } from '../../../lib/format';
 
@@ -17,6 +18,15 @@ export function forecastBasis(days: number): string {
   return `At the pace of the store's ${days === 1 ? 'first day' : `first ${days} days`}`;
 }
 
+/**
+ * Why there is no forecast yet (issue 31, item 10): a store younger than MIN_FORECAST_DAYS
+ * gets none rather than a month extrapolated from a few hours; this says how far it is.
+ */
+export function forecastPending(days: number): string {
+  const needs = `A forecast needs ${MIN_FORECAST_DAYS} days of sales`;
+  return days <= 1 ? `${needs}; today is the store's first.` : `${needs}; this is day ${days} of ${MIN_FORECAST_DAYS}.`;
+}
+
 export function RevenueCard({ revenue }: { revenue: RevenueFigures }) {
   const { last30Days, previous30Days, changePercent, unitsSold, forecastNext30Days, forecastBasisDays } = revenue;
   const top = Math.max(last30Days, previous30Days, 1);
@@ -29,10 +39,21 @@ export function RevenueCard({ revenue }: { revenue: RevenueFigures }) {
         </h2>
         <span className="dash-card-caption">Next 30 days</span>
       </header>
-      <p className="big-figure" data-testid="revenue-forecast">
-        {formatPrice(forecastNext30Days)}
-      </p>
-      <p className="revenue-basis">{forecastBasis(forecastBasisDays)}</p>
+      {forecastNext30Days === null ? (
+        <>
+          <p className="big-figure big-figure-pending" data-testid="revenue-forecast">
+            No forecast yet
+          </p>
+          <p className="revenue-basis">{forecastPending(forecastBasisDays)}</p>
+        </>
+      ) : (
+        <>
+          <p className="big-figure" data-testid="revenue-forecast">
+            {formatPrice(forecastNext30Days)}
+          </p>
+          <p className="revenue-basis">{forecastBasis(forecastBasisDays)}</p>
+        </>
+      )}
       <p className={`change change-${tone}`}>
         {tone !== 'neutral' ? <Icon name="trending-down" size={16} className={tone === 'up' ? 'flip-up' : undefined} /> : null}
         {changeLabel(changePercent)}

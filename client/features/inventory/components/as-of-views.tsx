@@ -9,6 +9,7 @@ import { formatPrice } from '../../../lib/format';
 import { AsOfBanner, AsOfControl, withAsOf } from '../../../components/as-of';
 import { ErrorBox } from '../../../components/error-box';
 import { TruckLoader } from '../../../components/truck-loader';
+import { CategoryCard, itemCountLabel } from './category-card';
 
 const enc = encodeURIComponent;
 
@@ -89,17 +90,15 @@ export function AsOfInventory({ asOf }: { asOf: string }) {
   return (
     <Frame asOf={asOf} title="Inventory" loading={!categories.data || !items.data} error={categories.error ?? items.error}>
       <p>
-        {items.data?.length ?? 0} items · total value {formatPrice(value)} · {low.length} low on stock
+        {itemCountLabel(items.data?.length ?? 0)} · total value {formatPrice(value)} · {low.length} low on stock
       </p>
+      {/* The live page's cards (padding, icon, '1 item'), leading to the category then. */}
       <div className="category-grid">
         {(categories.data ?? []).map((c) => (
-          <Link key={c.id} className="card category-card" to={withAsOf(`/inventory/category/${c.id}`, asOf)}>
-            <h3>{c.name}</h3>
-            <p className="muted">{c.itemCount} items</p>
-          </Link>
+          <CategoryCard key={c.id} category={c} to={withAsOf(`/inventory/category/${c.id}`, asOf)} />
         ))}
       </div>
-      <h2>Items</h2>
+      <h2 className="as-of-section-title">Items</h2>
       <ItemsTable items={items.data ?? []} asOf={asOf} />
     </Frame>
   );
@@ -111,7 +110,7 @@ export function AsOfCategory({ categoryId, asOf }: { categoryId: string; asOf: s
   return (
     <Frame asOf={asOf} title={category.data?.name ?? 'Category'} loading={!category.data || !page.data} error={category.error ?? page.error}>
       <p>
-        <Link to={withAsOf('/inventory', asOf)}>← Inventory</Link> · {page.data?.total ?? 0} items
+        <Link to={withAsOf('/inventory', asOf)}>← Inventory</Link> · {itemCountLabel(page.data?.total ?? 0)}
       </p>
       <ItemsTable items={page.data?.items ?? []} asOf={asOf} />
     </Frame>

@@ -17,10 +17,11 @@ export function itemCountLabel(count: number): string {
   return `${count} ${count === 1 ? 'item' : 'items'}`;
 }
 
-export function CategoryCard({ category, actions = [] }: { category: Category; actions?: MenuAction[] }) {
+/** `to`: where the card leads, when not the live category page (the store as of a moment). */
+export function CategoryCard({ category, actions = [], to }: { category: Category; actions?: MenuAction[]; to?: string }) {
   return (
     <div className={`card category-card tone-${toneOf(category.name)}${actions.length ? ' has-menu' : ''}`} data-testid="category-card">
-      <Link to={`/inventory/category/${category.id}`} className="category-card-link">
+      <Link to={to ?? `/inventory/category/${category.id}`} className="category-card-link">
         <span className="category-card-icon" aria-hidden="true">
           <Icon name="folder" size={22} />
         </span>

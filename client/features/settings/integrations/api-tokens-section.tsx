@@ -5,6 +5,7 @@ import type { ApiToken } from '../../../../shared/api-tokens';
 import { PERMISSIONS, type Permission } from '../../../../shared/permissions';
 import { ErrorBox } from '../../../components/error-box';
 import { errorMessage } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
 import { useSession } from '../../../lib/session-context';
 import { showToast } from '../../../lib/toasts';
 import { integrationsApi } from './integrations-api';
@@ -17,7 +18,7 @@ const LIFETIMES = [
   { days: 365, label: '1 year' },
 ];
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : 'Never');
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : 'Never');
 
 export function ApiTokensSection({ tokens, onChanged }: { tokens: ApiToken[]; onChanged: () => void }) {
   const { permissions: mine } = useSession();

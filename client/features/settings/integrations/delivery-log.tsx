@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { WebhookDelivery } from '../../../../shared/webhooks';
 import { errorMessage } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
 import { integrationsApi } from './integrations-api';
 
 const REFRESH_MS = 2000;
@@ -45,7 +46,7 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
         <tbody>
           {deliveries.map((d) => (
             <tr key={d.messageId}>
-              <td>{new Date(d.updatedAt).toLocaleString()}</td>
+              <td>{formatDateTime(d.updatedAt)}</td>
               <td>{d.test ? 'Test event' : d.eventType}</td>
               <td>
                 <span className={`delivery-status delivery-${d.status}`}>{STATUS_LABEL[d.status]}</span>

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../../../shared/webhooks';
 import { errorMessage } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
 import { showToast } from '../../../lib/toasts';
 import { DeliveryLog } from './delivery-log';
 import { integrationsApi } from './integrations-api';
@@ -45,7 +46,7 @@ export function EndpointCard({ endpoint, onChanged }: { endpoint: WebhookEndpoin
       </div>
       {endpoint.disabledReason ? <p className="endpoint-warning">{endpoint.disabledReason}. Fix the receiver, then enable it: it resumes where it stopped.</p> : null}
       {endpoint.enabled && endpoint.failingSince ? (
-        <p className="endpoint-warning">Failing since {new Date(endpoint.failingSince).toLocaleString()}; next try {endpoint.nextAttemptAt ? new Date(endpoint.nextAttemptAt).toLocaleTimeString() : 'soon'}.</p>
+        <p className="endpoint-warning">Failing since {formatDateTime(endpoint.failingSince)}; next try {endpoint.nextAttemptAt ? formatDateTime(endpoint.nextAttemptAt) : 'soon'}.</p>
       ) : null}
       <div className="endpoint-actions">
         <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => void act(() => integrationsApi.sendTest(endpoint.id).then(() => setShowLog(true)), 'Test event sent')}>
