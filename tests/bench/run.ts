@@ -6,6 +6,8 @@ import { commandPathBench } from './command-path-bench.js';
 import { importBench } from './import-bench.js';
 import { webhookBench } from './webhook-bench.js';
 import { asOfBench } from './as-of-bench.js';
+// A static import like the others: a realtime bench that does not load fails the run.
+import { realtimeBench } from './realtime-bench.js';
 import type { Row } from './bench-kit.js';
 
 const log = (s: string) => console.error(s);
@@ -18,12 +20,11 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['import', () => importBench(log)],
   ['webhooks', () => webhookBench(log)],
   ['as-of', () => asOfBench(log)],
+  ['realtime', realtimeBench],
 ];
-try {
-  const { realtimeBench } = await import('./realtime-bench.js' as string);
-  suites.push(['realtime', realtimeBench]);
-} catch {
-  log('(realtime benchmark not present)');
+if (only && !suites.some(([name]) => name === only)) {
+  log(`no benchmark named '${only}': choose one of ${suites.map(([name]) => name).join(', ')}`);
+  process.exit(1);
 }
 
 const rows: Row[] = [];

@@ -1,13 +1,14 @@
 // Printed labels end to end: a category of 26 items (half with an EAN-13, half with only a
 // SKU) printed to PDF by Chromium with the page's own CSS page size, each PDF page rendered
 // with pdf.js, and every label's QR code and Code 128 decoded back with zxing: they must
-// be the item's URL and its barcode (or SKU). Each preset gives its paper size and count.
+// be the item's URL and its barcode (or SKU). Where each label lands is checked against the
+// label stock's published geometry, written out here, not against the app's preset table.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { gs1CheckDigit } from '../../shared/barcode.js';
 import type { Category, Item } from '../../shared/inventory.js';
-import { labelPosition, labelsPerPage, presetById, type LabelPresetId } from '../../client/features/labels/label-presets.js';
+import type { LabelPresetId } from '../../client/features/labels/label-presets.js';
 import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { decodeCodes } from '../helpers/decode-barcodes.js';
 import { apiAccount, newAppContext, screenshot, signInViaUi } from '../helpers/e2e-app.js';
@@ -15,7 +16,85 @@ import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { renderPdfPages } from '../helpers/pdf-pages.js';
 
 const ITEMS = 26;
-const PT_PER_MM = 72 / 25.4;
+const MM_PER_INCH = 25.4;
+const PT_PER_MM = 72 / MM_PER_INCH;
+
+interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+interface Stock {
+  /** Page, label, first label's top-left corner and the distance from one label to the next, in mm. */
+  page: { width: number; height: number };
+  columns: number;
+  rows: number;
+  label: { width: number; height: number };
+  first: { left: number; top: number };
+  pitch: { x: number; y: number };
+}
+
+/**
+ * The label stock as published by the paper makers, in mm from the page's top-left corner.
+ * Written out here on purpose: a preset the app got wrong fails this test.
+ */
+const PUBLISHED: Record<LabelPresetId, Stock> = {
+  // A4 (ISO 216: 210 x 297 mm) with 24 labels of 70 x 37 mm, 3 across and 8 down, no gaps:
+  // 3 x 70 = 210 mm is the whole width (no side margin); 8 x 37 = 296 mm leaves 1 mm, half of
+  // it (0.5 mm) above the first row.
+  'a4-3x8': {
+    page: { width: 210, height: 297 },
+    columns: 3,
+    rows: 8,
+    label: { width: 70, height: 37 },
+    first: { left: 0, top: 0.5 },
+    pitch: { x: 70, y: 37 },
+  },
+  // Avery 5160 (Avery's template specification): US Letter 8.5 x 11 in, 3 columns x 10 rows
+  // of 2 5/8 x 1 in labels; top margin 0.5 in, left margin 0.1875 in (3/16), horizontal
+  // pitch 2.75 in (1/8 in between columns), vertical pitch 1 in.
+  'letter-30': {
+    page: { width: 8.5 * MM_PER_INCH, height: 11 * MM_PER_INCH },
+    columns: 3,
+    rows: 10,
+    label: { width: 2.625 * MM_PER_INCH, height: 1 * MM_PER_INCH },
+    first: { left: 0.1875 * MM_PER_INCH, top: 0.5 * MM_PER_INCH },
+    pitch: { x: 2.75 * MM_PER_INCH, y: 1 * MM_PER_INCH },
+  },
+  // A 62 mm continuous roll (Brother DK-22205) cut at 29 mm: one label filling each page.
+  'roll-62x29': {
+    page: { width: 62, height: 29 },
+    columns: 1,
+    rows: 1,
+    label: { width: 62, height: 29 },
+    first: { left: 0, top: 0 },
+    pitch: { x: 62, y: 29 },
+  },
+};
+
+const perPage = (stock: Stock) => stock.columns * stock.rows;
+
+/** Where label `index` (0-based, on its page) belongs on the stock, in mm. */
+function publishedBox(stock: Stock, index: number): Box {
+  return {
+    left: stock.first.left + (index % stock.columns) * stock.pitch.x,
+    top: stock.first.top + Math.floor(index / stock.columns) * stock.pitch.y,
+    width: stock.label.width,
+    height: stock.label.height,
+  };
+}
+
+/** The same box in PDF points, to cut from a rendered page. */
+const toPoints = (box: Box) => ({ x: box.left * PT_PER_MM, y: box.top * PT_PER_MM, width: box.width * PT_PER_MM, height: box.height * PT_PER_MM });
+
+/**
+ * To 0.1 mm, so a comparison shows the numbers and ignores layout's sub-pixel steps (1/64 px,
+ * under 0.01 mm); no published number here lies near a rounding boundary.
+ */
+const tenth = (mm: number) => Math.round(mm * 10) / 10;
+const rounded = (box: Box): Box => ({ left: tenth(box.left), top: tenth(box.top), width: tenth(box.width), height: tenth(box.height) });
 
 /** An EAN-13 with a correct check digit, different for each n. */
 const ean13 = (n: number) => {
@@ -65,6 +144,42 @@ describe('printed labels', BROWSER_TESTS, () => {
     return page.pdf({ preferCSSPageSize: true, printBackground: true });
   }
 
+  /**
+   * Every printed label's box, per printed sheet, in mm from the top-left corner of its
+   * page, as Chromium lays out the page for print (the layout the PDF is made from). The
+   * first sheet's own corner is measured from the document's, so a print margin shows too.
+   */
+  async function printedBoxes(): Promise<{ firstSheetAt: { left: number; top: number }; sheets: Box[][] }> {
+    await page.emulateMedia({ media: 'print' });
+    try {
+      return await page.evaluate((mmPerPx) => {
+        const sheets = [...document.querySelectorAll('.label-print-root .label-page')];
+        const origin = sheets[0]!.getBoundingClientRect();
+        return {
+          firstSheetAt: { left: (origin.left + window.scrollX) * mmPerPx, top: (origin.top + window.scrollY) * mmPerPx },
+          sheets: sheets.map((sheet) => {
+            const corner = sheet.getBoundingClientRect();
+            return [...sheet.querySelectorAll('.label')].map((label) => {
+              const box = label.getBoundingClientRect();
+              return { left: (box.left - corner.left) * mmPerPx, top: (box.top - corner.top) * mmPerPx, width: box.width * mmPerPx, height: box.height * mmPerPx };
+            });
+          }),
+        };
+      }, MM_PER_INCH / 96);
+    } finally {
+      await page.emulateMedia({ media: null });
+    }
+  }
+
+  /** The printed boxes beside the published ones, label by label. */
+  async function expectPublishedPlaces(stock: Stock, labelsOnSheets: number[]): Promise<void> {
+    const printed = await printedBoxes();
+    expect([tenth(printed.firstSheetAt.left), tenth(printed.firstSheetAt.top)], 'the first sheet starts at the page corner').toEqual([0, 0]);
+    expect(printed.sheets.map((sheet) => sheet.map(rounded))).toEqual(
+      labelsOnSheets.map((count) => Array.from({ length: count }, (_, index) => rounded(publishedBox(stock, index)))),
+    );
+  }
+
   it('reaches the labels page from the category page, every item ticked', async () => {
     await page.goto(`/inventory/category/${category.id}`);
     await page.getByRole('link', { name: 'Print labels' }).click();
@@ -77,23 +192,21 @@ describe('printed labels', BROWSER_TESTS, () => {
   }, 60_000);
 
   it('prints A4 3x8 sheets whose every QR code and Code 128 read back as the item URL and code', async () => {
-    const preset = presetById('a4-3x8');
+    const stock = PUBLISHED['a4-3x8'];
     const pdf = await openLabels('a4-3x8');
+    // 24 on the first sheet, 2 on the second, each on its die-cut.
+    await expectPublishedPlaces(stock, [24, 2]);
     const sorted = [...items].sort((a, b) => a.name.localeCompare(b.name));
-    const perPage = labelsPerPage(preset);
     const rects = (pageIndex: number) =>
-      sorted.slice(pageIndex * perPage, (pageIndex + 1) * perPage).map((_, index) => {
-        const { left, top } = labelPosition(preset, index);
-        return { x: left * PT_PER_MM, y: top * PT_PER_MM, width: preset.label.width * PT_PER_MM, height: preset.label.height * PT_PER_MM };
-      });
+      sorted.slice(pageIndex * perPage(stock), (pageIndex + 1) * perPage(stock)).map((_, index) => toPoints(publishedBox(stock, index)));
     const pages = await renderPdfPages(browser, pdf, rects);
     mkdirSync('test-results/screenshots', { recursive: true });
     writeFileSync('test-results/screenshots/labels-a4-pdf-page1.png', pages[0]!.png);
 
     expect(pages).toHaveLength(2);
     for (const rendered of pages) {
-      expect(rendered.width).toBeCloseTo(595.28, 0);
-      expect(rendered.height).toBeCloseTo(841.89, 0);
+      expect(rendered.width).toBeCloseTo(stock.page.width * PT_PER_MM, 0); // 595.28 pt
+      expect(rendered.height).toBeCloseTo(stock.page.height * PT_PER_MM, 0); // 841.89 pt
       // Only the labels are printed: none of the app around them.
       expect(rendered.text).not.toContain('Print labels');
       expect(rendered.text).not.toContain('Stockroom');
@@ -114,6 +227,7 @@ describe('printed labels', BROWSER_TESTS, () => {
     const letter = await renderPdfPages(browser, await openLabels('letter-30'), () => []);
     expect(letter).toHaveLength(1);
     expect([letter[0]!.width, letter[0]!.height]).toEqual([612, 792]);
+    await expectPublishedPlaces(PUBLISHED['letter-30'], [26]);
 
     const roll = await renderPdfPages(browser, await openLabels('roll-62x29'), () => [], 1);
     expect(roll).toHaveLength(ITEMS);
@@ -121,13 +235,12 @@ describe('printed labels', BROWSER_TESTS, () => {
       expect(rendered.width).toBeCloseTo(62 * PT_PER_MM, 0);
       expect(rendered.height).toBeCloseTo(29 * PT_PER_MM, 0);
     }
+    await expectPublishedPlaces(PUBLISHED['roll-62x29'], Array.from({ length: ITEMS }, () => 1));
   }, 180_000);
 
   it('decodes a roll label and a Letter label too', async () => {
     for (const presetId of ['letter-30', 'roll-62x29'] as const) {
-      const preset = presetById(presetId);
-      const { left, top } = labelPosition(preset, 0);
-      const rect = { x: left * PT_PER_MM, y: top * PT_PER_MM, width: preset.label.width * PT_PER_MM, height: preset.label.height * PT_PER_MM };
+      const rect = toPoints(publishedBox(PUBLISHED[presetId], 0));
       const [first] = await renderPdfPages(browser, await openLabels(presetId), (index) => (index === 0 ? [rect] : []), 6);
       const sorted = [...items].sort((a, b) => a.name.localeCompare(b.name));
       writeFileSync(`test-results/screenshots/labels-${presetId}-pdf-label1.png`, first!.crops[0]!);

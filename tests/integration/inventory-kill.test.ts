@@ -65,32 +65,50 @@ describe.each(serverBackends())('kill -9 during batched adjustments on $name', {
 
     const sent = new Set<string>();
     const acknowledged = new Set<string>();
+    /** Anything but a 200 answer, or no answer while the server was still meant to be up. */
+    const unexpected: string[] = [];
     let killed = false;
     let next = 0;
+    const stop = () => {
+      if (killed) return;
+      killed = true;
+      child.kill('SIGKILL');
+    };
     const client = async () => {
       while (!killed) {
         const id = `storm-${String(next++).padStart(6, '0')}`;
         sent.add(id);
+        let res: Response;
         try {
-          const res = await fetch(`${address}/api/inventory/${itemId}/adjust`, {
+          res = await fetch(`${address}/api/inventory/${itemId}/adjust`, {
             method: 'POST',
             headers: { authorization: `Bearer ${staff.idToken}`, 'content-type': 'application/json', 'x-request-id': id },
             body: JSON.stringify({ delta: 1, reason: 'restock' }),
           });
-          if (res.status === 200) acknowledged.add(id);
-          else expect(res.status, await res.text()).toBe(200);
-          await res.arrayBuffer().catch(() => undefined);
-        } catch {
-          // The server is gone: this one was sent and not acknowledged.
+        } catch (error) {
+          // No answer: expected of a request the kill cut off (sent, not acknowledged), a
+          // failure before it.
+          if (!killed) {
+            unexpected.push(`${id}: no answer before the kill (${String((error as Error).cause ?? error)})`);
+            stop();
+          }
+          continue;
         }
-        if (!killed && acknowledged.size >= KILL_AFTER) {
-          killed = true;
-          child.kill('SIGKILL');
+        if (res.status === 200) {
+          acknowledged.add(id);
+          await res.arrayBuffer().catch(() => undefined); // the kill may cut the body short
+        } else {
+          // The server answered, so it was alive: only 200 is right (a 500 that commits is a bug too).
+          unexpected.push(`${id}: ${res.status} ${await res.text().catch(() => '(body cut off)')}`);
+          stop();
         }
+        if (acknowledged.size >= KILL_AFTER) stop();
       }
     };
     await Promise.all(Array.from({ length: CLIENTS }, client));
     await exited;
+    expect(unexpected, 'answers other than 200, or none before the kill').toEqual([]);
+    expect(acknowledged.size).toBeGreaterThanOrEqual(KILL_AFTER);
 
     // Wait until the killed server's sessions are gone: each transaction it had open has then
     // committed or rolled back, and nothing more will arrive.

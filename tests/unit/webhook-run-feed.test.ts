@@ -2,7 +2,7 @@
 // only when a batch carries on from where the run has read: overlaps are cut, a gap (or a
 // batch without its starting cursor) sends it to the log, and a commit whose batch does not
 // come is read from the log. Whatever the mix, every event is sent once, in order.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WebhookConfig } from '../../server/config.js';
 import type { EventStore } from '../../server/eventstore/event-store.js';
 import type { Cursor, StoredEvent } from '../../server/eventstore/types.js';
@@ -155,24 +155,41 @@ describe('an endpoint run fed by the feed dispatcher', () => {
   });
 
   it('reads the log itself when a commit is not followed by a batch, or when no dispatcher runs', async () => {
-    const { run, append, sent } = setUp();
-    append(1, 1);
-    const done = run.run();
-    await untilTrue(() => sent.length === 1, 'the first event');
-    // The dispatcher runs, but its batch with e2 never comes: read after FEED_WAIT_MS.
-    append(2, 2);
-    const started = performance.now();
-    run.committed(true);
-    await untilTrue(() => sent.length === 2, 'the event of the late batch');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(200);
-    // No dispatcher in this process: a commit is read at once.
-    append(3, 3);
-    const again = performance.now();
-    run.committed(false);
-    await untilTrue(() => sent.length === 3, 'the event with no dispatcher');
-    expect(performance.now() - again).toBeLessThan(200);
-    expect(sent).toEqual(ids(1, 3));
-    run.stop();
-    await done;
+    // On a fake clock, so "waited" and "at once" are told apart by the run's own timers, not
+    // by how busy the machine is.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
+    try {
+      const { run, append, sent } = setUp();
+      append(1, 1);
+      const done = run.run();
+      await fakeMsUntil(() => sent.length === 1, 'the first event');
+      // The dispatcher runs, but its batch with e2 never comes: the run waits for it a while
+      // (FEED_WAIT_MS, 250 ms), then reads the log.
+      append(2, 2);
+      run.committed(true);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(sent, 'read before the batch had its chance').toEqual(ids(1, 1));
+      await fakeMsUntil(() => sent.length === 2, 'the event of the late batch');
+      // No dispatcher in this process: a commit is read at once, with no time passing (once
+      // the 20 ms the run keeps between two reads of the log have gone by).
+      await vi.advanceTimersByTimeAsync(50);
+      append(3, 3);
+      run.committed(false);
+      expect(await fakeMsUntil(() => sent.length === 3, 'the event with no dispatcher'), 'ms before the commit was read').toBe(0);
+      expect(sent).toEqual(ids(1, 3));
+      run.stop();
+      await done;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
+
+/** On the fake clock: lets due work run, then moves 1 ms at a time until `condition` holds; the ms it took. */
+async function fakeMsUntil(condition: () => boolean, what: string): Promise<number> {
+  for (let ms = 0; ms <= 3000; ms++) {
+    await vi.advanceTimersByTimeAsync(ms === 0 ? 0 : 1);
+    if (condition()) return ms;
+  }
+  throw new Error(`${what} did not come within 3 s on the fake clock`);
+}
