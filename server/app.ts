@@ -5,11 +5,11 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from './app-context.js';
-import { DomainError } from './errors.js';
+import { DomainError, ValidationError } from './errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './db/database-unavailable.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { guestView } from './auth/guest-view.js';
-import { describeValidationError, validatorCompiler } from './http/validation.js';
+import { describeValidationError, validationErrorField, validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health-routes.js';
 import { isClientRoute, sendIndexHtml, staticClient } from './http/static-client.js';
 import { rateLimits } from './http/rate-limits.js';
@@ -44,7 +44,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false } },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSchemaErrorFormatter((errors, part) => new Error(describeValidationError(errors as any, part)));
+  // A body's schema error names its field too ({ error, field }), so a form can mark that input.
+  app.setSchemaErrorFormatter(
+    (errors, part) => new ValidationError(describeValidationError(errors as any, part), part === 'body' ? (validationErrorField(errors as any) ?? undefined) : undefined),
+  );
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     if (isDatabaseUnavailable(error)) {

@@ -14,8 +14,12 @@ export class DomainError extends Error {
 }
 
 export class ValidationError extends DomainError {
-  constructor(message: string) {
-    super(message, 400, 'validation');
+  /**
+   * `field`: the body field the message is about (snake_case, as sent), answered as
+   * `{ error, field }` so a form can show the message at that input.
+   */
+  constructor(message: string, field?: string) {
+    super(message, 400, 'validation', field ? { field } : undefined);
   }
 }
 export class UnauthorizedError extends DomainError {

@@ -2,12 +2,18 @@
 // what the change was, what reverting does, and for an edit each field with "changed since
 // by {name} on {date}" where a later edit touched it; the manager restores the untouched
 // fields, picks fields, or restores anyway. Reverting a create deletes the item, so it asks.
-import { useEffect, useState } from 'react';
+// A change reverted already (seen on opening, or answered 409 by the server because someone
+// else was first) says by whom and when, in the reader's time format, and cannot be sent again.
+import { useEffect, useRef, useState } from 'react';
 import type { RevertPlan } from '../../shared/inventory-history';
+import { ApiError } from '../lib/api-client';
 import { toast } from '../lib/toasts';
 import { formatDateTime } from '../lib/format';
+import { ErrorBox } from './error-box';
 import { historyApi } from './history-api';
+import { Icon } from './icons';
 import { Modal } from './modal';
+import './revert-dialog.css';
 
 const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : String(value));
 
@@ -21,12 +27,30 @@ const WHAT_IT_DOES: Record<RevertPlan['kind'], string> = {
   'category-delete': 'The category is restored.',
 };
 
+type RevertedBy = NonNullable<RevertPlan['revertedBy']>;
+
+/** Who reverted the change first, from the server's 409 to a second revert; null for any other failure. */
+function revertedByOf(error: unknown): RevertedBy | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  const by = (error.body as { revertedBy?: Partial<RevertedBy> } | null)?.revertedBy;
+  return by && typeof by.name === 'string' && typeof by.at === 'string' ? { name: by.name, at: by.at } : null;
+}
+
 export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; onClose: () => void; onDone: () => void }) {
   const [plan, setPlan] = useState<RevertPlan | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
+  // Set when the server answered that someone reverted it while this dialog was open.
+  const [lateRevertedBy, setLateRevertedBy] = useState<RevertedBy | null>(null);
+  const already = lateRevertedBy ?? plan?.revertedBy ?? null;
+  const notice = useRef<HTMLDivElement>(null);
+
+  // The Revert button the user pressed is now disabled: focus goes to the reason it is.
+  useEffect(() => {
+    if (lateRevertedBy) notice.current?.focus();
+  }, [lateRevertedBy]);
 
   useEffect(() => {
     historyApi.plan(eventId).then(
@@ -47,7 +71,14 @@ export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; on
       onDone();
       onClose();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      const by = revertedByOf(e);
+      if (by) {
+        setLateRevertedBy(by);
+        setError(null);
+        onDone(); // the list behind shows it reverted too
+      } else {
+        setError(e instanceof Error ? e.message : String(e));
+      }
     } finally {
       setBusy(false);
     }
@@ -56,17 +87,18 @@ export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; on
   const footer = plan ? (
     <>
       <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-        Cancel
+        {already ? 'Close' : 'Cancel'}
       </button>
       {edit && plan.fields.some((f) => f.changedSince) ? (
-        <button type="button" className="btn btn-secondary" disabled={busy || !!plan.blocked} onClick={() => submit(plan.fields.map((f) => f.field))}>
+        <button type="button" className="btn btn-secondary" disabled={busy || !!plan.blocked || !!already} onClick={() => submit(plan.fields.map((f) => f.field))}>
           Restore all anyway
         </button>
       ) : null}
       <button
         type="button"
         className={`btn ${plan.kind === 'create' || plan.kind === 'category-create' ? 'btn-danger' : 'btn-primary'}`}
-        disabled={busy || !!plan.blocked || (edit && picked.size === 0)}
+        disabled={busy || !!plan.blocked || !!already || (edit && picked.size === 0)}
+        aria-describedby={already ? 'revert-already' : undefined}
         onClick={() => submit(edit ? [...picked] : undefined)}
       >
         {plan.kind === 'create' ? 'Revert and delete item' : edit ? 'Restore selected' : 'Revert'}
@@ -82,8 +114,16 @@ export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; on
           <p className="muted">
             By {plan.actor.name} on {formatDateTime(plan.timestamp)}. {WHAT_IT_DOES[plan.kind]}
           </p>
-          {plan.delta !== null ? <p>Stock will change by {plan.delta > 0 ? `+${plan.delta}` : plan.delta}.</p> : null}
-          {edit ? (
+          {already ? (
+            <div id="revert-already" ref={notice} className="revert-notice" role="status" tabIndex={-1}>
+              <Icon name="check-circle" size={18} className="revert-notice-icon" />
+              <span>
+                Already reverted by {already.name} on {formatDateTime(already.at)}. There is nothing left to undo.
+              </span>
+            </div>
+          ) : null}
+          {plan.delta !== null && !already ? <p>Stock will change by {plan.delta > 0 ? `+${plan.delta}` : plan.delta}.</p> : null}
+          {edit && !already ? (
             <fieldset className="revert-dialog-fields">
               <legend>Fields to restore</legend>
               {plan.fields.map((f) => (
@@ -109,14 +149,17 @@ export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; on
               ))}
             </fieldset>
           ) : null}
-          <label className="field">
-            <span>Why (shown in history and the activity log)</span>
-            <input type="text" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} aria-label="Why" />
-          </label>
-          {plan.blocked ? <p className="form-error" role="alert">{plan.blocked}</p> : null}
+          {already ? null : (
+            <label className="field">
+              <span>Why (shown in history and the activity log)</span>
+              <input type="text" className="input" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} aria-label="Why" />
+            </label>
+          )}
+          {/* The plan's own 'Already reverted' reason is the notice above, with a readable time. */}
+          {plan.blocked && !already ? <ErrorBox message={plan.blocked} /> : null}
         </>
       ) : null}
-      {error ? <p className="form-error" role="alert">{error}</p> : null}
+      {error ? <ErrorBox message={error} /> : null}
     </Modal>
   );
 }

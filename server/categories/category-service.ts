@@ -45,11 +45,11 @@ async function requireFreeName(trx: Transaction, name: string, exceptId: string 
   const rows = await sql`select id from categories where lower(name) = lower(${name.trim()}) and id is distinct from ${exceptId}`.execute(
     trx,
   );
-  if (rows.rows.length) throw new ConflictError('Category already exists');
+  if (rows.rows.length) throw new ConflictError('Category already exists', { field: 'name' });
 }
 
 function mapConstraintErrors(error: unknown): never {
-  if (isUniqueViolation(error, 'categories_name_unique')) throw new ConflictError('Category already exists');
+  if (isUniqueViolation(error, 'categories_name_unique')) throw new ConflictError('Category already exists', { field: 'name' });
   throw error;
 }
 

@@ -10,7 +10,7 @@ export interface CategoryState extends CategoryFields {
 
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (!trimmed) throw new ValidationError('name is required');
+  if (!trimmed) throw new ValidationError('name is required', 'name');
   return trimmed;
 }
 

@@ -69,6 +69,14 @@ function foldCategory(events: StoredEvent[], itemCount: number): CategoryFold {
   return state;
 }
 
+/**
+ * The 409 for a change reverted before: who and when also as data (`revertedBy`), so a
+ * screen can write the time in the reader's own format instead of the message's UTC ISO.
+ */
+function alreadyReverted(by: { name: string; at: string }): ConflictError {
+  return new ConflictError(`This change was already reverted by ${by.name} on ${by.at}`, { revertedBy: by });
+}
+
 export class RevertService {
   constructor(private readonly store: EventStore) {}
 
@@ -243,7 +251,7 @@ export class RevertService {
         // Read again under the lock: what we decide on is what the append checks.
         const loaded = await this.load(trx, eventId);
         const revertedBy = await this.revertedBy(trx, loaded.command.map((e) => e.eventId));
-        if (revertedBy) throw new ConflictError(`This change was already reverted by ${revertedBy.name} on ${revertedBy.at}`);
+        if (revertedBy) throw alreadyReverted(revertedBy);
         const decided = this.decide(loaded, itemCount, body.fields);
         if (loaded.original.streamType === 'item') {
           await this.lockCategories(trx, decided, foldItem(loaded.stream));
@@ -278,8 +286,12 @@ export class RevertService {
           ...this.describe(loaded),
         };
       })
-      .catch((error: unknown) => {
-        if (isUniqueViolation(error, 'reverts_pkey')) throw new ConflictError('This change was already reverted');
+      .catch(async (error: unknown) => {
+        if (isUniqueViolation(error, 'reverts_pkey')) {
+          // Another revert of it committed first: say whose, now that it can be read.
+          const by = await this.store.db.transaction().execute((trx) => this.revertedBy(trx, [eventId]));
+          throw by ? alreadyReverted(by) : new ConflictError('This change was already reverted');
+        }
         if (isUniqueViolation(error, 'events_stream_version_unique')) throw new ConflictError('The item changed while reverting; try again');
         if (isUniqueViolation(error, 'items_sku_unique')) throw new ConflictError('Cannot revert: SKU already exists');
         if (isUniqueViolation(error, 'categories_name_unique')) throw new ConflictError('Cannot revert: another category has that name');

@@ -5,7 +5,8 @@ const text = { type: 'string' } as const;
 const textOrNull = { type: ['string', 'null'] } as const;
 const any = {} as const;
 
-export const errorSchema = obj({ error: text, quantity: { type: 'integer' } }, ['error']);
+/** `revertedBy`: on the 409 for a change already reverted, who reverted it and when (ISO). */
+export const errorSchema = obj({ error: text, quantity: { type: 'integer' }, revertedBy: obj({ name: text, at: text }) }, ['error']);
 export const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema } as const;
 
 export const eventIdParams = obj({ eventId: { type: 'string', maxLength: 64 } });

@@ -69,7 +69,8 @@ export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart
     if (field !== null) {
       // Such an id names nothing: a naming param answers as for an unknown one.
       if (typeof notFound === 'string') return { error: new NotFoundError(notFound) };
-      return { error: new ValidationError(`${field || part} must not contain NUL characters or invalid Unicode`) };
+      const top = httpPart === 'body' ? field.split('.')[0] : '';
+      return { error: new ValidationError(`${field || part} must not contain NUL characters or invalid Unicode`, top || undefined) };
     }
     if (validate(data, dataCxt)) return true;
     if (typeof notFound === 'string') return { error: new NotFoundError(notFound) };
@@ -94,7 +95,24 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
       return `Unknown field: ${params.additionalProperty as string}`;
     case 'type':
       return `${field || part} must be ${params.type as string}`;
+    case 'minimum':
+      // Ajv's 'must be >= 0' reads as arithmetic; a count or a price below zero is simply negative.
+      if (params.limit === 0 && params.comparison === '>=') return `${field || part} cannot be negative`;
+      return `${field || part} ${error.message ?? 'is invalid'}`;
     default:
       return `${field || part} ${error.message ?? 'is invalid'}`;
   }
+}
+
+/**
+ * The top-level body field the first schema error is about (a missing one included), so
+ * the 400 can say which input to point at; null for an unknown field or the body as a whole.
+ */
+export function validationErrorField(errors: ErrorObject[]): string | null {
+  const error = errors[0];
+  if (!error) return null;
+  if (error.keyword === 'required') return String((error.params as { missingProperty?: unknown }).missingProperty ?? '') || null;
+  if (error.keyword === 'additionalProperties') return null;
+  const top = error.instancePath.split('/')[1];
+  return top ? top.replace(/~1/g, '/').replace(/~0/g, '~') : null;
 }

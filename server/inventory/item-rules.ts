@@ -4,28 +4,32 @@ import type { ItemFields } from '../../shared/inventory-events.js';
 import { checkBarcode } from '../../shared/barcode.js';
 import { checkImageUrl as checkSharedImageUrl } from '../../shared/image-url.js';
 
+// Each refusal names its body field (snake_case, as sent) so the 400 carries it: a form
+// shows the message at that input.
 function requireText(value: string, field: string): string {
   const trimmed = value.trim();
-  if (!trimmed) throw new ValidationError(`${field} is required`);
+  if (!trimmed) throw new ValidationError(`${field} is required`, field);
   return trimmed;
 }
 
 function requireCount(value: number, field: string): number {
-  if (!Number.isInteger(value) || value < 0) throw new ValidationError(`${field} must be a whole number of 0 or more`);
+  if (value < 0) throw new ValidationError(`${field} cannot be negative`, field);
+  if (!Number.isInteger(value)) throw new ValidationError(`${field} must be a whole number`, field);
   return value;
 }
 
 export function checkPrice(value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new ValidationError('price must be 0 or more');
-  if (Math.abs(Math.round(value * 100) - value * 100) > 1e-6) throw new ValidationError('price must have at most 2 decimals');
-  if (value >= 1e10) throw new ValidationError('price is too large');
+  if (value < 0) throw new ValidationError('price cannot be negative', 'price');
+  if (!Number.isFinite(value)) throw new ValidationError('price must be a number', 'price');
+  if (Math.abs(Math.round(value * 100) - value * 100) > 1e-6) throw new ValidationError('price must have at most 2 decimals', 'price');
+  if (value >= 1e10) throw new ValidationError('price is too large', 'price');
   return Math.round(value * 100) / 100;
 }
 
 /** No picture (null or blank), or an https URL (shared/image-url.ts says why only https). */
 export function checkImageUrl(value: string | null): string | null {
   const checked = checkSharedImageUrl(value);
-  if (!checked.ok) throw new ValidationError('image_url must be an https URL');
+  if (!checked.ok) throw new ValidationError('image_url must be an https URL', 'image_url');
   return checked.url;
 }
 
@@ -34,7 +38,7 @@ export function checkExpiryDate(value: string | null): string | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   const date = match ? new Date(`${value}T00:00:00Z`) : null;
   if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
-    throw new ValidationError('expiry_date must be a date (YYYY-MM-DD)');
+    throw new ValidationError('expiry_date must be a date (YYYY-MM-DD)', 'expiry_date');
   }
   return value;
 }
@@ -43,7 +47,7 @@ export function checkExpiryDate(value: string | null): string | null {
 export function checkBarcodeValue(value: string | null): string | null {
   if (value === null || value.trim() === '') return null;
   const checked = checkBarcode(value);
-  if (!checked.ok) throw new ValidationError(checked.error);
+  if (!checked.ok) throw new ValidationError(checked.error, 'barcode');
   return checked.code;
 }
 

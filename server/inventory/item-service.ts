@@ -43,12 +43,12 @@ async function lockCategories(trx: Transaction, ids: string[]): Promise<Set<stri
 }
 
 async function requireCategory(trx: Transaction, id: string): Promise<void> {
-  if (!(await lockCategories(trx, [id])).has(id)) throw new ValidationError('category_id: Category not found');
+  if (!(await lockCategories(trx, [id])).has(id)) throw new ValidationError('category_id: Category not found', 'category_id');
 }
 
 async function requireFreeSku(trx: Transaction, sku: string, exceptId: string | null): Promise<void> {
   const rows = await sql`select id from items where lower(sku) = lower(${sku.trim()}) and id is distinct from ${exceptId}`.execute(trx);
-  if (rows.rows.length) throw new ConflictError('SKU already exists');
+  if (rows.rows.length) throw new ConflictError('SKU already exists', { field: 'sku' });
 }
 
 /**
@@ -59,12 +59,12 @@ async function requireFreeBarcode(trx: Transaction, barcode: string | null | und
   const code = barcode?.trim();
   if (!code) return;
   const rows = await sql<{ name: string }>`select name from items where barcode = ${code} and id is distinct from ${exceptId}`.execute(trx);
-  if (rows.rows[0]) throw new ConflictError(`Barcode already used by ${rows.rows[0].name}`);
+  if (rows.rows[0]) throw new ConflictError(`Barcode already used by ${rows.rows[0].name}`, { field: 'barcode' });
 }
 
 function mapConstraintErrors(error: unknown): never {
-  if (isUniqueViolation(error, 'items_sku_unique')) throw new ConflictError('SKU already exists');
-  if (isUniqueViolation(error, 'items_barcode_unique')) throw new ConflictError('Barcode already used by another item');
+  if (isUniqueViolation(error, 'items_sku_unique')) throw new ConflictError('SKU already exists', { field: 'sku' });
+  if (isUniqueViolation(error, 'items_barcode_unique')) throw new ConflictError('Barcode already used by another item', { field: 'barcode' });
   throw error;
 }
 
@@ -223,7 +223,7 @@ export class ItemService {
         }
         if (body.category_id !== undefined && body.category_id !== row.category_id) {
           const found = await lockCategories(trx, [row.category_id, body.category_id]);
-          if (!found.has(body.category_id)) throw new ValidationError('category_id: Category not found');
+          if (!found.has(body.category_id)) throw new ValidationError('category_id: Category not found', 'category_id');
         }
         if (body.sku !== undefined) await requireFreeSku(trx, body.sku, id);
         await requireFreeBarcode(trx, body.barcode, id);

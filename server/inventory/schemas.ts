@@ -8,7 +8,9 @@ const idParams = { type: 'object', properties: { id: uuid }, required: ['id'] } 
 /** An id that is not a uuid names no item: 404 'Item not found', as for an unknown one. */
 export const itemIdParams = namingParams(idParams, 'Item not found');
 export const categoryIdParams = namingParams(idParams, 'Category not found');
-export const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
+/** `field`: the body field a refusal is about (snake_case), when it is about one: a form marks that input. */
+const errorField = { type: 'string', description: 'the request body field the error is about, when it is about one' } as const;
+export const errorSchema = { type: 'object', properties: { error: { type: 'string' }, field: errorField }, required: ['error'] } as const;
 
 export const itemSchema = {
   type: 'object',
@@ -35,7 +37,7 @@ export const itemSchema = {
 
 export const conflictSchema = {
   type: 'object',
-  properties: { error: { type: 'string' }, current: itemSchema, quantity: { type: 'integer' } },
+  properties: { error: { type: 'string' }, field: errorField, current: itemSchema, quantity: { type: 'integer' } },
   required: ['error'],
 } as const;
 

@@ -68,7 +68,7 @@ function cases(ids: { staff: string; role: string; email: string }): Case[] {
 
     ['settings: nothing to change', 'PUT', '/api/settings', {}, /must NOT have fewer than 1 properties/],
     ['settings: store name of the wrong type', 'PUT', '/api/settings', { storeName: 5 }, /^storeName must be string$/],
-    ['settings: negative threshold', 'PUT', '/api/settings', { lowStockThreshold: -1 }, /^lowStockThreshold must be >= 0$/],
+    ['settings: negative threshold', 'PUT', '/api/settings', { lowStockThreshold: -1 }, /^lowStockThreshold cannot be negative$/],
     ['settings: fractional threshold', 'PUT', '/api/settings', { lowStockThreshold: 2.5 }, /^lowStockThreshold must be integer$/],
     ['settings: threshold as text', 'PUT', '/api/settings', { lowStockThreshold: '10' }, /^lowStockThreshold must be integer$/],
     ['settings: switch as text', 'PUT', '/api/settings', { allowGuests: 'no' }, /^allowGuests must be boolean$/],

@@ -52,7 +52,7 @@ describe.each(backends())('inventory API on $name', (backend) => {
 
     const dup = await as(staff).post('/api/categories', { name: 'office' });
     expect(dup).toMatchObject({ status: 409, body: { error: 'Category already exists' } });
-    expect((await as(staff).post('/api/categories', { name: '   ' })).body).toEqual({ error: 'name is required' });
+    expect((await as(staff).post('/api/categories', { name: '   ' })).body).toEqual({ error: 'name is required', field: 'name' });
 
     const renamed = await as(manager).put(`/api/categories/${id}`, { name: 'Office Supplies' });
     expect(renamed.status).toBe(200);
@@ -120,11 +120,11 @@ describe.each(backends())('inventory API on $name', (backend) => {
     const category = (await as(manager).post('/api/categories', { name: 'Validation' })).body;
     const cases: [Record<string, unknown>, string][] = [
       [{ name: undefined }, 'name is required'],
-      [{ price: -1 }, 'price must be >= 0'],
+      [{ price: -1 }, 'price cannot be negative'],
       [{ price: 'cheap' }, 'price must be number'],
       [{ price: 1.234 }, 'price must have at most 2 decimals'],
       [{ quantity: 2.5 }, 'quantity must be integer'],
-      [{ threshold: -1 }, 'threshold must be >= 0'],
+      [{ threshold: -1 }, 'threshold cannot be negative'],
       [{ image_url: 'ftp://x/y.png' }, 'image_url must be an https URL'],
       // A picture over plain http is a tracking pixel on every wall display (issue 23).
       [{ image_url: 'http://tracker.example/pixel.gif' }, 'image_url must be an https URL'],

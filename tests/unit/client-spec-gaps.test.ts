@@ -240,7 +240,7 @@ describe('item form numbers and defaults', () => {
     expect(MESSAGES.priceCents).toBe('Price can have at most 2 decimals');
     expect(problem('1.999')).toBe('Price can have at most 2 decimals');
     expect(problem('0.001')).toBe('Price can have at most 2 decimals');
-    expect(problem('-1')).toBe('Price must be a number of 0 or more');
+    expect(problem('-1')).toBe('Price cannot be negative');
     expect(problem('abc')).toBe('Price must be a number of 0 or more');
     for (const ok of ['4.5', '4.50', '4.500', '.99', '0', '19.99', '1e3']) expect(problem(ok)).toBeNull();
   });

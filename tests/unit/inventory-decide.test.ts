@@ -36,17 +36,19 @@ describe('item decisions', () => {
   });
 
   it.each([
-    [{ name: '  ' }, 'name is required'],
-    [{ sku: '' }, 'sku is required'],
-    [{ price: -1 }, 'price must be 0 or more'],
-    [{ price: 1.005 }, 'price must have at most 2 decimals'],
-    [{ quantity: 1.5 }, 'quantity must be a whole number of 0 or more'],
-    [{ threshold: -2 }, 'threshold must be a whole number of 0 or more'],
-    [{ imageUrl: 'javascript:alert(1)' }, 'image_url must be an https URL'],
-    [{ imageUrl: 'http://tracker.example/pixel.gif' }, 'image_url must be an https URL'],
-    [{ expiryDate: '2026-02-30' }, 'expiry_date must be a date (YYYY-MM-DD)'],
-  ])('refuses %o with "%s"', (bad, message) => {
-    expect(() => createItem({ itemId: 'x', fields: { ...fields, ...bad } as ItemFields }, null)).toThrow(new ValidationError(message));
+    [{ name: '  ' }, 'name is required', 'name'],
+    [{ sku: '' }, 'sku is required', 'sku'],
+    [{ price: -1 }, 'price cannot be negative', 'price'],
+    [{ price: 1.005 }, 'price must have at most 2 decimals', 'price'],
+    [{ quantity: 1.5 }, 'quantity must be a whole number', 'quantity'],
+    [{ quantity: -1 }, 'quantity cannot be negative', 'quantity'],
+    [{ threshold: -2 }, 'threshold cannot be negative', 'threshold'],
+    [{ imageUrl: 'javascript:alert(1)' }, 'image_url must be an https URL', 'image_url'],
+    [{ imageUrl: 'http://tracker.example/pixel.gif' }, 'image_url must be an https URL', 'image_url'],
+    [{ expiryDate: '2026-02-30' }, 'expiry_date must be a date (YYYY-MM-DD)', 'expiry_date'],
+    [{ barcode: '4006381333932' }, 'Barcode check digit is wrong (EAN-13, expected 1)', 'barcode'],
+  ])('refuses %o with "%s", naming the body field (a form marks that input)', (bad, message, field) => {
+    expect(() => createItem({ itemId: 'x', fields: { ...fields, ...bad } as ItemFields }, null)).toThrow(new ValidationError(message, field));
   });
 
   it('adjusts stock and refuses to go below zero', () => {

@@ -4,13 +4,26 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Category } from '../../../shared/inventory';
 import { errorMessage } from '../../lib/api-client';
+import { messageForInput, refusedField } from '../../lib/refused-field';
 import { toast } from '../../lib/toasts';
 import { inventoryApi } from './api';
+
+export type CategoryField = 'name' | 'description';
+const LABELS: Record<CategoryField, string> = { name: 'Name', description: 'Description' };
+
+/** A refusal about one input (the server's `field`): that input and the message for it. */
+function refusedInput(error: unknown): { field: CategoryField; message: string } | null {
+  const refused = refusedField(error);
+  if (!refused || (refused.field !== 'name' && refused.field !== 'description')) return null;
+  return { field: refused.field, message: messageForInput(refused, LABELS[refused.field]) };
+}
 
 export interface AddCategoryContext {
   name: string;
   description: string;
   error: string | null;
+  /** The input the error is about, when the server named one (a name too long, taken). */
+  invalidField: CategoryField | null;
   created: Category | null;
 }
 
@@ -33,18 +46,28 @@ export const addCategoryMachine = setup({
     hasName: ({ context }) => context.name.trim() !== '',
   },
   actions: {
-    setName: assign({ name: ({ context, event }) => (event.type === 'CHANGE_NAME' ? event.value : context.name) }),
-    setDescription: assign({ description: ({ context, event }) => (event.type === 'CHANGE_DESCRIPTION' ? event.value : context.description) }),
-    clearError: assign({ error: null }),
-    showFailure: assign({
-      error: ({ event }) => `Failed to add category: ${errorMessage((event as unknown as { error: unknown }).error, 'Request failed')}`,
+    // Editing the input a message is about takes the message away (the user is fixing it).
+    setName: assign(({ context, event }) =>
+      event.type === 'CHANGE_NAME' ? { name: event.value, ...(context.invalidField === 'name' ? { error: null, invalidField: null } : {}) } : {},
+    ),
+    setDescription: assign(({ context, event }) =>
+      event.type === 'CHANGE_DESCRIPTION'
+        ? { description: event.value, ...(context.invalidField === 'description' ? { error: null, invalidField: null } : {}) }
+        : {},
+    ),
+    clearError: assign({ error: null, invalidField: null }),
+    showFailure: assign(({ event }) => {
+      const failure = (event as unknown as { error: unknown }).error;
+      const refused = refusedInput(failure);
+      if (refused) return { error: refused.message, invalidField: refused.field };
+      return { error: `Failed to add category: ${errorMessage(failure, 'Request failed')}`, invalidField: null };
     }),
     notifyFailure: () => void toast.error('Failed to add category'),
     keepCreated: assign({ created: ({ event }) => (event as unknown as { output: Category }).output, name: '', description: '' }),
   },
 }).createMachine({
   id: 'addCategory',
-  context: { name: '', description: '', error: null, created: null },
+  context: { name: '', description: '', error: null, invalidField: null, created: null },
   initial: 'editing',
   states: {
     editing: {

@@ -6,7 +6,7 @@ import type { Category, CreateItemBody, Item } from '../../../shared/inventory';
 import { errorMessage } from '../../lib/api-client';
 import { toast } from '../../lib/toasts';
 import { inventoryApi } from './api';
-import { EMPTY_DRAFT, firstProblem, startingThreshold, toCreateBody, type DraftField, type ItemDraft } from './item-draft';
+import { EMPTY_DRAFT, firstProblem, refusedProblem, startingThreshold, toCreateBody, type DraftField, type ItemDraft } from './item-draft';
 
 export interface AddPageContext {
   values: ItemDraft;
@@ -53,8 +53,11 @@ export const addItemPageMachine = setup({
       ) !== null,
   },
   actions: {
-    change: assign({
-      values: ({ context, event }) => (event.type === 'CHANGE' ? { ...context.values, [event.field]: event.value } : context.values),
+    // Editing the input a message is about takes the message away (the user is fixing it).
+    change: assign(({ context, event }) => {
+      if (event.type !== 'CHANGE') return {};
+      const fixing = event.field === context.invalidField;
+      return { values: { ...context.values, [event.field]: event.value }, ...(fixing ? { error: null, invalidField: null } : {}) };
     }),
     setForm: assign(({ context, event }) => {
       const { categories, defaultThreshold } = (event as unknown as { output: FormData }).output;
@@ -71,8 +74,12 @@ export const addItemPageMachine = setup({
     }),
     clearError: assign({ error: null, invalidField: null }),
     showLoadFailure: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load inventory data') }),
-    showFailure: assign({
-      error: ({ event }) => `Failed to add inventory item: ${errorMessage((event as unknown as { error: unknown }).error, 'Request failed')}`,
+    // A refusal about one input (the server's `field`) shows at that input; anything else above the form.
+    showFailure: assign(({ event }) => {
+      const failure = (event as unknown as { error: unknown }).error;
+      const refused = refusedProblem(failure);
+      if (refused) return { error: refused.message, invalidField: refused.field };
+      return { error: `Failed to add inventory item: ${errorMessage(failure, 'Request failed')}`, invalidField: null };
     }),
     notifyFailure: () => void toast.error('Failed to add inventory item'),
     keepCreated: assign({ created: ({ event }) => (event as unknown as { output: Item }).output }),

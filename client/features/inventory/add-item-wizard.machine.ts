@@ -8,7 +8,7 @@ import type { CreateItemBody, Item } from '../../../shared/inventory';
 import { errorMessage } from '../../lib/api-client';
 import { toast } from '../../lib/toasts';
 import { inventoryApi } from './api';
-import { EMPTY_DRAFT, firstProblem, startingThreshold, STEP_OF, toCreateBody, type DraftField, type ItemDraft } from './item-draft';
+import { EMPTY_DRAFT, firstProblem, refusedProblem, startingThreshold, STEP_OF, toCreateBody, type DraftField, type ItemDraft } from './item-draft';
 
 export interface WizardInput {
   categoryIds: string[];
@@ -41,6 +41,11 @@ const problemStep = (context: WizardContext) => {
   const problem = problemOf(context);
   return problem ? STEP_OF[problem.field] : null;
 };
+/** The step holding the input a refused create names (null: the refusal names none). */
+const refusedStep = (event: unknown) => {
+  const refused = refusedProblem((event as { error: unknown }).error);
+  return refused ? STEP_OF[refused.field] : null;
+};
 
 export const addItemWizardMachine = setup({
   types: {
@@ -56,11 +61,15 @@ export const addItemWizardMachine = setup({
     problemOnStep1: ({ context }) => problemStep(context) === 1,
     problemOnStep2: ({ context }) => problemStep(context) === 2,
     problemOnStep3: ({ context }) => problemStep(context) === 3,
+    refusedOnStep1: ({ event }) => refusedStep(event) === 1,
+    refusedOnStep2: ({ event }) => refusedStep(event) === 2,
   },
   actions: {
-    change: assign({
-      values: ({ context, event }) => (event.type === 'CHANGE' ? { ...context.values, [event.field]: event.value } : context.values),
-      invalidField: ({ context, event }) => (event.type === 'CHANGE' && event.field === context.invalidField ? null : context.invalidField),
+    // Editing the input a message is about takes the message away (the user is fixing it).
+    change: assign(({ context, event }) => {
+      if (event.type !== 'CHANGE') return {};
+      const fixing = event.field === context.invalidField;
+      return { values: { ...context.values, [event.field]: event.value }, ...(fixing ? { error: null, invalidField: null } : {}) };
     }),
     setCategories: assign({ categoryIds: ({ context, event }) => (event.type === 'CATEGORIES' ? event.categoryIds : context.categoryIds) }),
     clearError: assign({ error: null, invalidField: null }),
@@ -68,8 +77,12 @@ export const addItemWizardMachine = setup({
       const problem = problemOf(context);
       return { error: problem?.message ?? null, invalidField: problem?.field ?? null };
     }),
-    showFailure: assign({
-      error: ({ event }) => `Failed to add inventory item: ${errorMessage((event as unknown as { error: unknown }).error, 'Request failed')}`,
+    // A refusal about one input (the server's `field`) shows at that input; anything else above the form.
+    showFailure: assign(({ event }) => {
+      const failure = (event as unknown as { error: unknown }).error;
+      const refused = refusedProblem(failure);
+      if (refused) return { error: refused.message, invalidField: refused.field };
+      return { error: `Failed to add inventory item: ${errorMessage(failure, 'Request failed')}`, invalidField: null };
     }),
     notifyFailure: () => void toast.error('Failed to add inventory item'),
     keepCreated: assign({ created: ({ event }) => (event as unknown as { output: Item }).output }),
@@ -124,7 +137,12 @@ export const addItemWizardMachine = setup({
         src: 'createItem',
         input: ({ context }) => toCreateBody(context.values),
         onDone: { target: 'created', actions: 'keepCreated' },
-        onError: { target: 'step3', actions: ['showFailure', 'notifyFailure'] },
+        // Back to the step of the input the server named, if it named one.
+        onError: [
+          { guard: 'refusedOnStep1', target: 'step1', actions: ['showFailure', 'notifyFailure'] },
+          { guard: 'refusedOnStep2', target: 'step2', actions: ['showFailure', 'notifyFailure'] },
+          { target: 'step3', actions: ['showFailure', 'notifyFailure'] },
+        ],
       },
     },
     created: { type: 'final' },

@@ -6,14 +6,27 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Category } from '../../../shared/inventory';
 import { ApiError, errorMessage } from '../../lib/api-client';
+import { messageForInput, refusedField } from '../../lib/refused-field';
 import { toast } from '../../lib/toasts';
 import { inventoryApi } from './api';
+
+export type CategoryField = 'name' | 'description';
+const LABELS: Record<CategoryField, string> = { name: 'Name', description: 'Description' };
+
+/** A refusal about one input (the server's `field`): that input and the message for it. */
+function refusedInput(error: unknown): { field: CategoryField; message: string } | null {
+  const refused = refusedField(error);
+  if (!refused || (refused.field !== 'name' && refused.field !== 'description')) return null;
+  return { field: refused.field, message: messageForInput(refused, LABELS[refused.field]) };
+}
 
 export interface EditCategoryContext {
   category: Category;
   name: string;
   description: string;
   error: string | null;
+  /** The input the error is about, when the server named one (a name too long, taken). */
+  invalidField: CategoryField | null;
   updated: Category | null;
 }
 
@@ -58,9 +71,16 @@ export const editCategoryMachine = setup({
     changedMeanwhile: ({ event }) => currentFrom409(errorOf(event)) !== null,
   },
   actions: {
-    setName: assign({ name: ({ context, event }) => (event.type === 'CHANGE_NAME' ? event.value : context.name) }),
-    setDescription: assign({ description: ({ context, event }) => (event.type === 'CHANGE_DESCRIPTION' ? event.value : context.description) }),
-    clearError: assign({ error: null }),
+    // Editing the input a message is about takes the message away (the user is fixing it).
+    setName: assign(({ context, event }) =>
+      event.type === 'CHANGE_NAME' ? { name: event.value, ...(context.invalidField === 'name' ? { error: null, invalidField: null } : {}) } : {},
+    ),
+    setDescription: assign(({ context, event }) =>
+      event.type === 'CHANGE_DESCRIPTION'
+        ? { description: event.value, ...(context.invalidField === 'description' ? { error: null, invalidField: null } : {}) }
+        : {},
+    ),
+    clearError: assign({ error: null, invalidField: null }),
     // Build on their version, keep my input: the next Save is a deliberate overwrite.
     adoptCurrent: assign(({ event }) => {
       const current = currentFrom409(errorOf(event))!;
@@ -69,7 +89,11 @@ export const editCategoryMachine = setup({
         error: `Someone else changed this category meanwhile (it is now "${current.name}"). Save again to replace it with your changes.`,
       };
     }),
-    showFailure: assign({ error: ({ event }) => `Failed to update category: ${errorMessage(errorOf(event), 'Request failed')}` }),
+    showFailure: assign(({ event }) => {
+      const refused = refusedInput(errorOf(event));
+      if (refused) return { error: refused.message, invalidField: refused.field };
+      return { error: `Failed to update category: ${errorMessage(errorOf(event), 'Request failed')}`, invalidField: null };
+    }),
     notifyFailure: () => void toast.error('Failed to update category'),
     keepUpdated: assign({ updated: ({ event }) => (event as unknown as { output: Category }).output }),
   },
@@ -80,6 +104,7 @@ export const editCategoryMachine = setup({
     name: input.category.name,
     description: input.category.description ?? '',
     error: null,
+    invalidField: null,
     updated: null,
   }),
   initial: 'editing',

@@ -11,7 +11,7 @@ import { withUndo } from '../../components/undo';
 import { orQueued } from '../../offline/outbox';
 import { inventoryApi } from './api';
 import { deleteChange, editChange } from './undo-labels';
-import { changedBody, differingFields, draftFromItem, EMPTY_DRAFT, firstProblem, type DraftField, type ItemDraft } from './item-draft';
+import { changedBody, differingFields, draftFromItem, EMPTY_DRAFT, firstProblem, refusedProblem, type DraftField, type ItemDraft } from './item-draft';
 
 export interface Conflict {
   current: Item;
@@ -84,9 +84,11 @@ export const editItemMachine = setup({
       const { item, categories } = (event as unknown as { output: { item: Item; categories: Category[] } }).output;
       return { original: item, values: draftFromItem(item), categories, error: null, conflict: null };
     }),
-    change: assign({
-      values: ({ context, event }) => (event.type === 'CHANGE' ? { ...context.values, [event.field]: event.value } : context.values),
-      invalidField: ({ context, event }) => (event.type === 'CHANGE' && event.field === context.invalidField ? null : context.invalidField),
+    // Editing the input a message is about takes the message away (the user is fixing it).
+    change: assign(({ context, event }) => {
+      if (event.type !== 'CHANGE') return {};
+      const fixing = event.field === context.invalidField;
+      return { values: { ...context.values, [event.field]: event.value }, ...(fixing ? { error: null, invalidField: null } : {}) };
     }),
     showProblem: assign(({ context }) => {
       const problem = firstProblem(context.values, context.categories.map((c) => c.id));
@@ -94,7 +96,11 @@ export const editItemMachine = setup({
     }),
     clearError: assign({ error: null, invalidField: null }),
     setLoadError: assign({ error: ({ event }) => errorMessage(errorOf(event), 'Failed to load inventory data') }),
-    setSaveError: assign({ error: ({ event }) => errorMessage(errorOf(event), 'Failed to update item') }),
+    // A refusal about one input (the server's `field`) shows at that input; anything else above the form.
+    setSaveError: assign(({ event }) => {
+      const refused = refusedProblem(errorOf(event));
+      return refused ? { error: refused.message, invalidField: refused.field } : { error: errorMessage(errorOf(event), 'Failed to update item'), invalidField: null };
+    }),
     setDeleteError: assign({ error: ({ event }) => errorMessage(errorOf(event), 'Failed to delete item') }),
     setConflict: assign(({ context, event }) => {
       const current = currentFrom409(errorOf(event))!;

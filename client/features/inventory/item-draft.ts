@@ -4,6 +4,7 @@
 import type { CreateItemBody, Item, UpdateItemBody } from '../../../shared/inventory';
 import { checkBarcode } from '../../../shared/barcode';
 import { checkImageUrl } from '../../../shared/image-url';
+import { messageForInput, refusedField } from '../../lib/refused-field';
 
 export interface ItemDraft {
   name: string;
@@ -42,9 +43,12 @@ export const MESSAGES = {
   required: 'Please fill in all required fields',
   requiredCategory: 'Please fill in all required fields including category',
   price: 'Price must be a number of 0 or more',
+  priceNegative: 'Price cannot be negative',
   priceCents: 'Price can have at most 2 decimals',
   quantity: 'Quantity must be a whole number of 0 or more',
+  quantityNegative: 'Quantity cannot be negative',
   threshold: 'Stock threshold must be a whole number of 0 or more',
+  thresholdNegative: 'Stock threshold cannot be negative',
   imageUrl: 'Image URL must be a valid URL',
   imageUrlHttps: 'Image URL must start with https://',
   expiryDate: 'Expiry date must be a valid date',
@@ -71,6 +75,8 @@ export interface DraftProblem {
 
 const blank = (value: string) => value.trim() === '';
 const wholeNumber = (value: string) => /^\d+$/.test(value.trim());
+/** '-3', '-0.5': a number below zero, which gets its own message rather than a format one. */
+const negative = (value: string) => Number(value.trim()) < 0;
 /** A price as typed: a number of 0 or more ('4.5', '.99', '1e3'), or null. */
 const priceOf = (value: string): number | null => {
   const n = Number(value.trim());
@@ -101,10 +107,10 @@ export function firstProblem(draft: ItemDraft, categoryIds: readonly string[]): 
   if (missing) return { field: missing, message: MESSAGES.required };
   if (!categoryIds.includes(draft.categoryId)) return { field: 'categoryId', message: MESSAGES.requiredCategory };
   const price = priceOf(draft.price);
-  if (price === null) return { field: 'price', message: MESSAGES.price };
+  if (price === null) return { field: 'price', message: negative(draft.price) ? MESSAGES.priceNegative : MESSAGES.price };
   if (!inCents(price)) return { field: 'price', message: MESSAGES.priceCents };
-  if (!wholeNumber(draft.quantity)) return { field: 'quantity', message: MESSAGES.quantity };
-  if (!wholeNumber(draft.threshold)) return { field: 'threshold', message: MESSAGES.threshold };
+  if (!wholeNumber(draft.quantity)) return { field: 'quantity', message: negative(draft.quantity) ? MESSAGES.quantityNegative : MESSAGES.quantity };
+  if (!wholeNumber(draft.threshold)) return { field: 'threshold', message: negative(draft.threshold) ? MESSAGES.thresholdNegative : MESSAGES.threshold };
   if (!blank(draft.imageUrl) && !isValidUrl(draft.imageUrl)) {
     const http = checkImageUrl(draft.imageUrl);
     return { field: 'imageUrl', message: !http.ok && http.problem === 'not-https' ? MESSAGES.imageUrlHttps : MESSAGES.imageUrl };
@@ -183,4 +189,25 @@ export const FIELD_LABELS: Record<string, string> = {
 export function differingFields(a: Item, b: Item): string[] {
   const fields: (keyof Item)[] = ['name', 'description', 'sku', 'category', 'quantity', 'price', 'threshold', 'imageUrl', 'expiryDate', 'barcode'];
   return fields.filter((field) => (a[field] ?? null) !== (b[field] ?? null)).map((field) => String(field));
+}
+
+/** The form input each body field of the API is (the `field` a refusal names). */
+const DRAFT_FIELD_OF: Record<string, DraftField> = {
+  name: 'name',
+  description: 'description',
+  sku: 'sku',
+  category_id: 'categoryId',
+  price: 'price',
+  image_url: 'imageUrl',
+  quantity: 'quantity',
+  threshold: 'threshold',
+  expiry_date: 'expiryDate',
+  barcode: 'barcode',
+};
+
+/** A save the server refused because of one input: that input and the message to show under it; null otherwise. */
+export function refusedProblem(error: unknown): DraftProblem | null {
+  const refused = refusedField(error);
+  const field = refused ? DRAFT_FIELD_OF[refused.field] : undefined;
+  return refused && field ? { field, message: messageForInput(refused, FIELD_LABELS[field] ?? refused.field) } : null;
 }

@@ -2,12 +2,13 @@
 // and Image sections; after success, the new item's page.
 import { offerUndo } from '../../../components/undo';
 import { addChange } from '../undo-labels';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useMachine } from '@xstate/react';
 import { ErrorBox } from '../../../components/error-box';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
+import { useFocusInvalidField } from '../../../lib/use-focus-invalid-field';
 import { addItemPageMachine } from '../add-item-page.machine';
 import type { DraftField } from '../item-draft';
 import { isValidUrl } from '../item-draft';
@@ -22,6 +23,9 @@ export function AddItemPage() {
   const navigate = useNavigate();
   const { values, categories, error, invalidField, created } = snapshot.context;
   const submitting = snapshot.matches('submitting');
+  const form = useRef<HTMLFormElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  useFocusInvalidField(form, attempt, error);
 
   useEffect(() => {
     if (snapshot.matches('created') && created) {
@@ -34,6 +38,7 @@ export function AddItemPage() {
     values,
     categories,
     invalidField,
+    error,
     onChange: (field: DraftField, value: string) => send({ type: 'CHANGE', field, value }),
     idPrefix: 'add',
     disabled: submitting,
@@ -54,14 +59,17 @@ export function AddItemPage() {
       {snapshot.matches('loadFailed') ? <ErrorBox message={error ?? ''} onRetry={() => send({ type: 'RETRY' })} /> : null}
       {!snapshot.matches('loading') && !snapshot.matches('loadFailed') ? (
         <form
+          ref={form}
           className="form-sections"
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
+            setAttempt((n) => n + 1);
             send({ type: 'SUBMIT' });
           }}
         >
-          {error ? <ErrorBox message={error} /> : null}
+          {/* A message about one input shows at that input (ItemFormFields); the rest here. */}
+          {error && !invalidField ? <ErrorBox message={error} /> : null}
           <section className="card form-section">
             <h2 className="card-title">Basic Information</h2>
             <div className="form-grid">

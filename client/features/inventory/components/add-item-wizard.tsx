@@ -1,10 +1,11 @@
 // The Add Item modal: a 3-step wizard (details, pricing, stock). The machine decides where
 // Next, Back, Cancel and Submit lead and which message to show.
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMachine } from '@xstate/react';
 import type { Category, Item } from '../../../../shared/inventory';
 import { ErrorBox } from '../../../components/error-box';
 import { Modal } from '../../../components/modal';
+import { useFocusInvalidField } from '../../../lib/use-focus-invalid-field';
 import { addItemWizardMachine, wizardStep } from '../add-item-wizard.machine';
 import type { DraftField } from '../item-draft';
 import { ItemFormFields } from './item-form-fields';
@@ -37,6 +38,9 @@ export function AddItemWizard({
   const step = wizardStep(snapshot.value);
   const { values, error, invalidField } = snapshot.context;
   const current = STEPS[step - 1]!;
+  const form = useRef<HTMLFormElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  useFocusInvalidField(form, attempt, error);
 
   useEffect(() => {
     send({ type: 'CATEGORIES', categoryIds: categories.map((c) => c.id) });
@@ -58,19 +62,23 @@ export function AddItemWizard({
         ))}
       </ol>
       <form
+        ref={form}
         className="form-stack"
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
+          setAttempt((n) => n + 1);
           send({ type: step === 3 ? 'SUBMIT' : 'NEXT' });
         }}
       >
-        {error ? <ErrorBox message={error} /> : null}
+        {/* A message about one input shows at that input (ItemFormFields); the rest here. */}
+        {error && !invalidField ? <ErrorBox message={error} /> : null}
         <ItemFormFields
           fields={current.fields}
           values={values}
           categories={categories}
           invalidField={invalidField}
+          error={error}
           onChange={(field, value) => send({ type: 'CHANGE', field, value })}
           idPrefix="wizard"
           disabled={submitting}

@@ -1,7 +1,7 @@
 // The Edit page (/inventory/{id}/edit, managers): every field with an image preview, Save
 // Changes, Cancel, and Delete Item with the spec's confirmation. A save that lost a race
 // shows the conflict notice; an unknown item sends the user to /inventory.
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useMachine } from '@xstate/react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -9,6 +9,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
 import { useCan } from '../../../lib/session-context';
+import { useFocusInvalidField } from '../../../lib/use-focus-invalid-field';
 import { toast } from '../../../lib/toasts';
 import { editItemMachine } from '../edit-item.machine';
 import { isValidUrl, type DraftField } from '../item-draft';
@@ -30,6 +31,9 @@ function EditItem({ id }: { id: string }) {
   const saving = snapshot.matches('saving');
   const deleting = snapshot.matches('deleting');
   const busy = saving || deleting;
+  const form = useRef<HTMLFormElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  useFocusInvalidField(form, attempt, error);
 
   useEffect(() => {
     if (snapshot.matches('saved')) {
@@ -67,6 +71,7 @@ function EditItem({ id }: { id: string }) {
     values,
     categories,
     invalidField,
+    error,
     onChange: (field: DraftField, value: string) => send({ type: 'CHANGE', field, value }),
     idPrefix: 'edit',
     disabled: busy,
@@ -94,14 +99,17 @@ function EditItem({ id }: { id: string }) {
       ) : null}
 
       <form
+        ref={form}
         className="form-sections"
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
+          setAttempt((n) => n + 1);
           send({ type: snapshot.matches('conflict') ? 'OVERWRITE' : 'SAVE' });
         }}
       >
-        {error ? <ErrorBox message={error} /> : null}
+        {/* A message about one input shows at that input (ItemFormFields); the rest here. */}
+        {error && !invalidField ? <ErrorBox message={error} /> : null}
         <section className="card form-section">
           <h2 className="card-title">Image</h2>
           <div className="image-field">

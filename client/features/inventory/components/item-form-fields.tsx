@@ -2,6 +2,7 @@
 // the add page and the edit page. The spec's input rules: price min 0 step 0.01, quantity
 // and threshold min 0, image URL of URL format.
 import type { Category } from '../../../../shared/inventory';
+import { FieldError } from '../../../components/field-error';
 import type { DraftField, ItemDraft } from '../item-draft';
 
 export interface FieldsProps {
@@ -9,6 +10,8 @@ export interface FieldsProps {
   values: ItemDraft;
   categories: Pick<Category, 'id' | 'name'>[];
   invalidField: DraftField | null;
+  /** The message about invalidField, shown under that input and read with it (aria-describedby). */
+  error?: string | null;
   onChange: (field: DraftField, value: string) => void;
   idPrefix: string;
   disabled?: boolean;
@@ -56,7 +59,7 @@ export function fieldLabel(field: DraftField, overrides: Partial<Record<DraftFie
   return overrides[field] ?? SPECS[field].label;
 }
 
-export function ItemFormFields({ fields, values, categories, invalidField, onChange, idPrefix, disabled, labels = {} }: FieldsProps & { labels?: Partial<Record<DraftField, string>> }) {
+export function ItemFormFields({ fields, values, categories, invalidField, error, onChange, idPrefix, disabled, labels = {} }: FieldsProps & { labels?: Partial<Record<DraftField, string>> }) {
   return (
     <>
       {fields.map((field) => {
@@ -64,6 +67,8 @@ export function ItemFormFields({ fields, values, categories, invalidField, onCha
         const id = `${idPrefix}-${field}`;
         const hintId = spec.hint ? `${id}-hint` : undefined;
         const invalid = invalidField === field;
+        const errorId = invalid && error ? `${id}-error` : undefined;
+        const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
         // The asterisk sits beside the label, not in it: the input's `required` says it to
         // assistive technology, and the label stays the field's plain name.
         const label = (
@@ -83,7 +88,7 @@ export function ItemFormFields({ fields, values, categories, invalidField, onCha
           id,
           className: invalid ? 'input input-invalid' : 'input',
           'aria-invalid': invalid || undefined,
-          'aria-describedby': hintId,
+          'aria-describedby': describedBy,
           required: spec.required,
           disabled,
           value: values[field],
@@ -119,6 +124,7 @@ export function ItemFormFields({ fields, values, categories, invalidField, onCha
           <div key={field} className={`field field-${field}`}>
             {label}
             {control}
+            {errorId && error ? <FieldError id={errorId} message={error} /> : null}
             {spec.hint ? (
               <p id={hintId} className="field-hint">
                 {spec.hint}
