@@ -157,7 +157,9 @@ describe('spec gaps (issue 11)', BROWSER_TESTS, () => {
     await dialog.getByLabel('Name', { exact: true }).fill('snacks');
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await toast(page, 'Failed to update category');
-    await seeText(dialog, 'Failed to update category: Category already exists');
+    // The reason sits under the Name input it is about (issue 31, item 8).
+    await seeText(dialog, 'Category already exists');
+    expect(await dialog.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
 
     await dialog.getByLabel('Name', { exact: true }).fill('Cold Drinks');
     await dialog.getByLabel(/Description/).fill('Chilled and ready');
