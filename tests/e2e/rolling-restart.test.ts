@@ -117,7 +117,7 @@ describe.each(serverBackends())('rolling restart behind one URL on $name', BROWS
   });
 
   // Restarts take seconds each on a busy machine: more time than a test's default minute.
-  it('restarting each instance in turn keeps the page live: Reconnecting… then Live, no reload, no error', { timeout: 150_000 }, async () => {
+  it('restarting each instance in turn keeps the page live: Reconnecting… then Online, no reload, no error', { timeout: 150_000 }, async () => {
     // A retry after a failure mid-restart starts with both instances up and with names of its own.
     for (const instance of instances) await instance.start();
     const run = Date.now();
