@@ -1,4 +1,5 @@
 // Accounts, roles, settings and profile shapes shared by server and client.
+import { DEFAULT_MONEY } from './money-format.js';
 import type { Permission } from './permissions.js';
 
 export type UserStatus = 'active' | 'disabled';
@@ -62,6 +63,10 @@ export interface Settings {
   pushNotifications: boolean;
   /** Anonymous sign-in (guests, read-only): off until a manager turns it on in Settings. */
   allowGuests: boolean;
+  /** The store's currency, an ISO 4217 code (shared/money-format.ts): every price and value is in it. */
+  currency: string;
+  /** The BCP 47 locale prices and values are written for: '12,50 €' in fr-FR, '€12.50' in en-IE. */
+  locale: string;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -73,6 +78,9 @@ export const DEFAULT_SETTINGS: Settings = {
   // Anyone holding the public web API key can sign in anonymously: a store opts in
   // (migrations/018_guest_access_off.sql turned it off where no manager had chosen).
   allowGuests: false,
+  // USD written for en-US: what every store showed before it could choose.
+  currency: DEFAULT_MONEY.currency,
+  locale: DEFAULT_MONEY.locale,
 };
 
 export interface AlertPreferences {

@@ -1,6 +1,8 @@
 // Dashboard and wall-display figures, computed by the server from projections
-// (GET /api/dashboard and GET /api/dashboard/display). Money is in dollars.
+// (GET /api/dashboard and GET /api/dashboard/display). Money is in the store's currency,
+// which each answer carries (`money`), so the screen writes it as the store does.
 import type { ActivityEntry } from './inventory.js';
+import type { MoneyFormat } from './money-format.js';
 
 export interface DashboardTotals {
   items: number;
@@ -88,6 +90,8 @@ export interface DashboardSummary {
   health: InventoryHealth;
   /** 30 points, oldest first, ending today. */
   stockValue: StockValuePoint[];
+  /** The store's currency and locale now (an as-of answer too: prices are not converted). */
+  money: MoneyFormat;
 }
 
 export interface DisplayAlert {
@@ -117,6 +121,8 @@ export interface DisplaySnapshot {
   alertCount: number;
   categories: CategoryStock[];
   recentActivity: ActivityEntry[];
+  /** The store's currency and locale. */
+  money: MoneyFormat;
 }
 
 /**

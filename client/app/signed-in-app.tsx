@@ -7,6 +7,7 @@ import { useSelector } from '@xstate/react';
 import { TruckLoader } from '../components/truck-loader';
 import { AlertNotifier } from '../features/alerts/alert-notifier';
 import { SessionContext, type SessionInfo } from '../lib/session-context';
+import { followStoreMoney } from '../lib/store-money-sync';
 import { clearApiCache } from '../offline/api-cache';
 import { OfflineSync } from '../offline/offline-sync';
 import { authActor, useAuthStatus } from './session';
@@ -26,6 +27,9 @@ export function SignedInApp() {
   useEffect(() => {
     if (status === 'signedOut') void clearApiCache();
   }, [status]);
+  // Prices on every screen follow the store's currency (issue 31, item 9).
+  const signedIn = status === 'signedIn';
+  useEffect(() => (signedIn ? followStoreMoney() : undefined), [signedIn]);
 
   if (status === 'loading' || status === 'signingIn') return <TruckLoader label="Signing you in..." />;
   if (status !== 'signedIn' || !info) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;

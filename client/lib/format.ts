@@ -1,12 +1,16 @@
-// Number and date formatting used across screens: prices with 2 decimals (spec section 9),
-// whole-dollar totals, counts, readable dates and relative times.
+// Number and date formatting used across screens: prices (spec section 9: 2 decimals in
+// dollars; a store's own currency has its own minor units), whole-amount totals, counts,
+// readable dates and relative times.
 //
 // Money, counts and calendar dates are written here rather than by Intl: a page's first Intl
 // call starts the browser's ICU locale data, 15-70 ms on the main thread of this machine
 // (four times that on Lighthouse's slow phone), and every signed-in first screen showed a
 // price or a count. They give exactly what Intl's en-US formats give
-// (tests/unit/format.test.ts compares them on random values). Times of day stay with Intl,
-// created on first use.
+// (tests/unit/format.test.ts compares them on random values). That fast path is for US
+// dollars written for en-US, the default store; any other currency or locale (issue 31,
+// item 9) is written by Intl.NumberFormat, one per currency, locale and precision, kept.
+// Times of day stay with Intl, created on first use.
+import { DEFAULT_MONEY, type MoneyFormat } from '../../shared/money-format';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -34,12 +38,41 @@ function dollars(value: number, decimals: number): string {
   return `${sign}$${grouped(whole)}${fraction ? `.${fraction}` : ''}`;
 }
 
-export function formatPrice(value: number): string {
-  return dollars(value, 2);
+const isDefaultMoney = (money: MoneyFormat) => money.currency === DEFAULT_MONEY.currency && money.locale === DEFAULT_MONEY.locale;
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** Intl's currency format: the currency's own minor units (JPY has none), or none at all for `whole`. */
+function intlMoney(money: MoneyFormat, whole: boolean): Intl.NumberFormat {
+  const key = `${money.currency} ${money.locale} ${whole ? 'whole' : 'minor'}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    const digits = whole ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {};
+    format = new Intl.NumberFormat(money.locale, { style: 'currency', currency: money.currency, ...digits });
+    moneyFormats.set(key, format);
+  }
+  return format;
 }
 
-export function formatDollars(value: number): string {
-  return dollars(value, 0);
+/** A price in the store's currency: $12.50, 12,50 €, ￥1,250. */
+export function formatPrice(value: number, money: MoneyFormat): string {
+  return isDefaultMoney(money) ? dollars(value, 2) : intlMoney(money, false).format(value);
+}
+
+/** A total in whole units of the store's currency: $1,235, 1 235 €. */
+export function formatWholeMoney(value: number, money: MoneyFormat): string {
+  return isDefaultMoney(money) ? dollars(value, 0) : intlMoney(money, true).format(value);
+}
+
+/** The currency's symbol as the locale writes it ($, €, £, CHF), for a price field's label. */
+export function currencySymbol(money: MoneyFormat): string {
+  if (isDefaultMoney(money)) return '$';
+  return intlMoney(money, false).formatToParts(0).find((part) => part.type === 'currency')?.value ?? money.currency;
+}
+
+/** Decimals a price has in the currency (2 for dollars and euros, 0 for yen), for a price field's step. */
+export function currencyDecimals(money: MoneyFormat): number {
+  return isDefaultMoney(money) ? 2 : (intlMoney(money, false).resolvedOptions().maximumFractionDigits ?? 2);
 }
 
 /** A count with thousands separators: 12,345. */

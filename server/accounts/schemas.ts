@@ -104,6 +104,9 @@ const settingsProperties = {
   emailNotifications: { type: 'boolean' },
   pushNotifications: { type: 'boolean' },
   allowGuests: { type: 'boolean' },
+  // Which codes and tags exist is checked by the decision (shared/money-format.ts), with a plain message.
+  currency: text(8, 1),
+  locale: text(64, 1),
 } as const;
 
 export const settingsSchema = { type: 'object', properties: settingsProperties } as const;

@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DashboardSummary, DashboardTotals, InventoryHealth, NearExpiryItem, RevenueFigures, StockValuePoint, TopSellingItem } from '../../shared/dashboard.js';
 import { MIN_FORECAST_DAYS, NEAR_EXPIRY_DAYS } from '../../shared/dashboard.js';
 import type { DB } from '../db/schema.js';
+import { readSettings } from '../accounts/settings/settings-queries.js';
 import { latestActivity } from './activity-rows.js';
 import { itemRevenue, itemSoldParts, revenueWindows } from './sales-windows.js';
 
@@ -39,16 +40,18 @@ export class DashboardQueries {
 
   async summary(): Promise<DashboardSummary> {
     const now = this.clock();
-    const [totals, revenue, topSelling, nearExpiry, recentActivity, stockValue] = await Promise.all([
+    const [totals, revenue, topSelling, nearExpiry, recentActivity, stockValue, settings] = await Promise.all([
       this.totals(),
       this.revenue(now),
       this.topSelling(now),
       this.nearExpiry(now),
       this.recentActivity(),
       this.stockValue(now),
+      readSettings(this.db),
     ]);
     const health = await this.health(now, totals, revenue.unitsSold, stockValue);
-    return { generatedAt: now.toISOString(), totals, revenue, topSelling, nearExpiry, recentActivity, health, stockValue };
+    const money = { currency: settings.currency, locale: settings.locale };
+    return { generatedAt: now.toISOString(), totals, revenue, topSelling, nearExpiry, recentActivity, health, stockValue, money };
   }
 
   /** The newest activity entries (an as-of dashboard shows those up to its moment). */

@@ -1,9 +1,10 @@
-// What the wall display shows, in one read: store name, the open low-stock alerts (out of
-// stock first, then newest), stock by category from its roll-up, and the latest activity.
+// What the wall display shows, in one read: store name and money format, the open low-stock
+// alerts (out of stock first, then newest), stock by category from its roll-up, and the
+// latest activity.
 import { sql, type Kysely } from 'kysely';
-import { DEFAULT_SETTINGS } from '../../shared/accounts.js';
 import type { CategoryStock, DisplayAlert, DisplaySnapshot } from '../../shared/dashboard.js';
 import type { DB } from '../db/schema.js';
+import { readSettings } from '../accounts/settings/settings-queries.js';
 import { latestActivity } from './activity-rows.js';
 import type { Clock } from './dashboard-queries.js';
 
@@ -23,19 +24,15 @@ export class DisplayQueries {
 
   async snapshot(): Promise<DisplaySnapshot> {
     const now = this.clock();
-    const [storeName, alerts, alertCount, categories, recentActivity] = await Promise.all([
-      this.storeName(),
+    const [settings, alerts, alertCount, categories, recentActivity] = await Promise.all([
+      readSettings(this.db),
       this.alerts(),
       this.alertCount(),
       this.categories(),
       latestActivity(this.db, DISPLAY_ACTIVITY),
     ]);
-    return { generatedAt: now.toISOString(), storeName, alerts, alertCount, categories, recentActivity };
-  }
-
-  private async storeName(): Promise<string> {
-    const rows = await sql<{ store_name: string }>`select store_name from settings where id = 1`.execute(this.db);
-    return rows.rows[0]?.store_name ?? DEFAULT_SETTINGS.storeName;
+    const money = { currency: settings.currency, locale: settings.locale };
+    return { generatedAt: now.toISOString(), storeName: settings.storeName, alerts, alertCount, categories, recentActivity, money };
   }
 
   private async alerts(): Promise<DisplayAlert[]> {

@@ -6,6 +6,7 @@ export const errors = { 401: errorSchema, 403: errorSchema } as const;
 
 const obj = (properties: Record<string, unknown>) => ({ type: 'object', properties }) as const;
 const numberOrNull = { type: ['number', 'null'] } as const;
+const money = obj({ currency: { type: 'string' }, locale: { type: 'string' } });
 
 export const summarySchema = obj({
   generatedAt: { type: 'string' },
@@ -43,6 +44,7 @@ export const summarySchema = obj({
     restocksCounted: { type: 'integer' },
   }),
   stockValue: { type: 'array', items: obj({ date: { type: 'string' }, value: { type: 'number' }, units: { type: 'integer' } }) },
+  money,
 });
 
 export const displaySchema = obj({
@@ -72,4 +74,5 @@ export const displaySchema = obj({
     }),
   },
   recentActivity: { type: 'array', items: activityEntrySchema },
+  money,
 });

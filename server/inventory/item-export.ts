@@ -1,10 +1,12 @@
 // The item CSV export (GET /api/inventory/export.csv): every item, or those a screen's
 // filters show, read in keyset pages of 1,000 so a store of any size streams out without
-// being held in memory, and written in the columns the CSV import reads.
+// being held in memory, and written in the columns the CSV import reads, then the store's
+// currency (which the import leaves out: no item field has that name).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 // The export's columns are the import's fields, so an exported file imports back as it is.
 import { IMPORT_FIELDS } from '../../shared/import.js';
 import { csvLine, csvNumberCell, csvTextCell } from '../../shared/csv-cell.js';
+import { DEFAULT_MONEY } from '../../shared/money-format.js';
 import type { DB } from '../db/schema.js';
 import { NotFoundError } from '../errors.js';
 import type { ItemRow } from './item-rows.js';
@@ -44,13 +46,16 @@ function whereOf(filter: ItemExportFilter): RawBuilder<unknown> {
   return sql.join(parts, sql` and `);
 }
 
-type ExportRow = ItemRow & Record<`k${number}`, unknown>;
+/** An item as exported: its row and the currency its price is in. */
+export type ExportedItem = ItemRow & { currency: string };
+
+type ExportRow = ExportedItem & Record<`k${number}`, unknown>;
 
 /**
  * The matching items, to be read page by page. An unknown category is a NotFoundError
  * here, before the response starts (a stream cannot change its status once it has begun).
  */
-export async function exportedItems(db: Kysely<DB>, filter: ItemExportFilter, pageSize = PAGE): Promise<AsyncGenerator<ItemRow>> {
+export async function exportedItems(db: Kysely<DB>, filter: ItemExportFilter, pageSize = PAGE): Promise<AsyncGenerator<ExportedItem>> {
   if (filter.categoryId) {
     const found = await sql`select 1 from categories where id = ${filter.categoryId}`.execute(db);
     if (found.rows.length === 0) throw new NotFoundError('Category not found');
@@ -58,7 +63,7 @@ export async function exportedItems(db: Kysely<DB>, filter: ItemExportFilter, pa
   return pages(db, filter, pageSize);
 }
 
-async function* pages(db: Kysely<DB>, filter: ItemExportFilter, pageSize: number): AsyncGenerator<ItemRow> {
+async function* pages(db: Kysely<DB>, filter: ItemExportFilter, pageSize: number): AsyncGenerator<ExportedItem> {
   const keys = [...sortKeys(filter), 'id'];
   const order = filter.categoryId ? filter.order : 'asc';
   const dir = sql.raw(order);
@@ -71,7 +76,8 @@ async function* pages(db: Kysely<DB>, filter: ItemExportFilter, pageSize: number
       ? sql`and (${keyList}) ${sql.raw(order === 'desc' ? '<' : '>')} (${sql.join(after)})`
       : sql``;
     const rows = await sql<ExportRow>`select name, sku, barcode, category_name, quantity, price, threshold, description,
-        to_char(expiry_date, 'YYYY-MM-DD') as expiry_date, image_url, ${keyColumns}
+        to_char(expiry_date, 'YYYY-MM-DD') as expiry_date, image_url,
+        coalesce((select currency from settings where id = 1), ${DEFAULT_MONEY.currency}) as currency, ${keyColumns}
       from items where ${whereOf(filter)} ${past}
       order by ${orderBy} limit ${pageSize}`.execute(db);
     yield* rows.rows;
@@ -81,10 +87,10 @@ async function* pages(db: Kysely<DB>, filter: ItemExportFilter, pageSize: number
   }
 }
 
-export const itemCsvHeader = (): string => csvLine([...IMPORT_FIELDS]);
+export const itemCsvHeader = (): string => csvLine([...IMPORT_FIELDS, 'currency']);
 
 /** One item as a CSV line: text defused against formulas, numbers left as numbers. */
-export function itemCsvRow(row: ItemRow): string {
+export function itemCsvRow(row: ExportedItem): string {
   return csvLine([
     csvTextCell(row.name),
     csvTextCell(row.sku),
@@ -96,5 +102,6 @@ export function itemCsvRow(row: ItemRow): string {
     csvTextCell(row.description),
     csvTextCell(row.expiry_date === null ? null : String(row.expiry_date)),
     csvTextCell(row.image_url),
+    csvTextCell(row.currency),
   ]);
 }

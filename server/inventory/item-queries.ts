@@ -14,7 +14,7 @@ import { historyEntry } from './item-history.js';
 import { withReverts } from './item-history-reverts.js';
 import { correctionsOf } from './search-words.js';
 import { checkBarcode } from '../../shared/barcode.js';
-import { exportedItems, type ItemExportFilter } from './item-export.js';
+import { exportedItems, type ExportedItem, type ItemExportFilter } from './item-export.js';
 import { decodeItemCursor, encodeItemCursor } from './item-cursor.js';
 
 export interface ItemPage {
@@ -147,7 +147,7 @@ export class ItemQueries {
   }
 
   /** The items a CSV export writes (item-export.ts), read page by page. */
-  export(filter: ItemExportFilter): Promise<AsyncGenerator<ItemRow>> {
+  export(filter: ItemExportFilter): Promise<AsyncGenerator<ExportedItem>> {
     return exportedItems(this.db, filter);
   }
 

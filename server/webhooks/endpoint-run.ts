@@ -20,12 +20,13 @@ import type { EventStore } from '../eventstore/event-store.js';
 import { formatCursor, type Cursor, type StoredEvent } from '../eventstore/types.js';
 import { compareCursors } from '../realtime/cursor-order.js';
 import { webhookTypeOf, WEBHOOK_DISABLED_REASON } from '../../shared/webhooks.js';
+import { DEFAULT_MONEY } from '../../shared/money-format.js';
 import { retryDelayMs } from './backoff.js';
 import type { CursorStore, DeliveryRow, DueEndpoint } from './cursor-store.js';
 import type { SendTarget } from './send-queue.js';
 import type { Attempt } from './send-webhook.js';
 import type { OutQueue } from './webhook-sender.js';
-import { payloadOf, wantedEvents } from './webhook-payload.js';
+import { carriesPrice, currencyAt, currencyChangedTo, payloadOf, wantedEvents } from './webhook-payload.js';
 
 /** What a run needs from its deliverer. */
 export interface RunHost {
@@ -78,6 +79,8 @@ interface Entry {
   before: Cursor;
   /** sending: handed to the sender thread (waiting there or in flight). */
   state: 'queued' | 'sending' | 'done';
+  /** The store's currency at this event, put beside a price in its payload. */
+  currency: string;
 }
 
 interface Failure {
@@ -118,6 +121,12 @@ export class EndpointRun {
   private lastFlush = 0;
   private renewBy = 0;
   private wakeUp: (() => void) | null = null;
+  /**
+   * The store's currency where the log was read up to: followed through the settings events
+   * read, so each price goes out in the currency of its moment. Read from the log (currencyAt)
+   * only when a priced event first comes: a run of stock movements costs no statement.
+   */
+  private currency: string | null = null;
 
   constructor(
     private readonly host: RunHost,
@@ -281,14 +290,20 @@ export class EndpointRun {
     // A category filter reads the items' streams (a statement, within the deliverer's share of the pool); types alone need none.
     const filter = () => wantedEvents(this.host.db, events, this.endpoint);
     const wanted = new Set((await (this.endpoint.categoryIds.length > 0 ? this.host.query(filter) : filter())).map((e) => e.eventId));
+    if (this.currency === null && events.some((e) => wanted.has(e.eventId) && carriesPrice(e))) {
+      const at = this.read;
+      this.currency = await this.host.query(() => currencyAt(this.host.db, at));
+    }
     for (const event of events) {
       const before = this.read;
       this.read = { txId: event.txId, position: event.position };
+      const changed = currencyChangedTo(event);
+      if (changed !== null) this.currency = changed;
       if (!wanted.has(event.eventId)) continue;
       const undone = this.streams.get(event.streamId) ?? 0;
       // Delivered by the last holder beyond its cursor, with nothing of its stream still to send before it.
       if (undone === 0 && this.delivered.delete(event.eventId)) continue;
-      const entry: Entry = { event, before, state: 'queued' };
+      const entry: Entry = { event, before, state: 'queued', currency: this.currency ?? DEFAULT_MONEY.currency };
       this.pending.push(entry);
       this.unhanded.push(entry);
       this.streams.set(event.streamId, undone + 1);
@@ -319,7 +334,7 @@ export class EndpointRun {
     this.out ??= this.host.queue<Entry>({ url, secret: this.host.openSecret(this.endpoint), timeoutMs: this.host.config.timeoutMs, inFlight: this.host.config.inFlight }, (answers) => this.settle(answers));
     for (const entry of entries) entry.state = 'sending';
     this.inFlight += entries.length;
-    this.out.add(entries.map((entry) => ({ ref: entry, id: entry.event.eventId, stream: entry.event.streamId, body: payloadOf(entry.event) })));
+    this.out.add(entries.map((entry) => ({ ref: entry, id: entry.event.eventId, stream: entry.event.streamId, body: payloadOf(entry.event, entry.currency) })));
   }
 
   /** Starts nothing more in the sender thread: what it has not started comes back as not sent. */

@@ -1,16 +1,25 @@
 // What an endpoint receives for one log event, and which events it wants. The body follows
 // Standard Webhooks (`type`, `timestamp`, `data`); `data` carries our event and its cursor,
-// so a receiver can ask for a replay from exactly where it lost track.
+// so a receiver can ask for a replay from exactly where it lost track. An event whose data
+// carries a price also carries the store's currency (`data.currency`) beside it.
 import { sql, type Kysely } from 'kysely';
+import { DEFAULT_MONEY } from '../../shared/money-format.js';
 import { webhookTypeOf, type WebhookPayload } from '../../shared/webhooks.js';
-import { formatCursor, type StoredEvent } from '../eventstore/types.js';
+import { formatCursor, type Cursor, type StoredEvent } from '../eventstore/types.js';
 
 export interface EndpointFilter {
   eventTypes: string[];
   categoryIds: string[];
 }
 
-export function payloadOf(event: StoredEvent): string {
+/** A new item's price, or an item's changed price. */
+export function carriesPrice(event: StoredEvent): boolean {
+  return (event.type === 'ItemCreated' && event.data?.price !== undefined) || (event.type === 'ItemUpdated' && event.data?.changes?.price !== undefined);
+}
+
+/** `currency`: the store's currency at the event's place in the log (currencyAt), beside its price. */
+export function payloadOf(event: StoredEvent, currency: string): string {
+  const data = carriesPrice(event) ? { ...event.data, currency } : event.data;
   const payload: WebhookPayload = {
     type: webhookTypeOf(event.type)!,
     timestamp: event.createdAt.toISOString(),
@@ -21,7 +30,7 @@ export function payloadOf(event: StoredEvent): string {
         type: event.type,
         stream: event.streamId,
         streamVersion: event.streamVersion,
-        data: event.data,
+        data,
         actor: event.metadata.actor.name,
         createdAt: event.createdAt.toISOString(),
       },
@@ -40,6 +49,20 @@ export function testPayload(endpointId: string, now: Date): string {
     },
   };
   return JSON.stringify(payload);
+}
+
+/** The store's currency just after `cursor` in the log: its last change up to there, else the default. */
+export async function currencyAt(db: Kysely<any>, cursor: Cursor): Promise<string> {
+  const rows = await sql<{ currency: string }>`select data -> 'changes' ->> 'currency' as currency from events
+    where stream_id = 'settings' and type = 'SettingsChanged' and (data -> 'changes') ? 'currency'
+      and (tx_id, position) <= (${cursor.txId}::xid8, ${cursor.position}::bigint)
+    order by stream_version desc limit 1`.execute(db);
+  return rows.rows[0]?.currency ?? DEFAULT_MONEY.currency;
+}
+
+/** A store currency change among the log's events: the currency from then on. */
+export function currencyChangedTo(event: StoredEvent): string | null {
+  return event.type === 'SettingsChanged' && typeof event.data?.changes?.currency === 'string' ? event.data.changes.currency : null;
 }
 
 /** The events of `events` this endpoint asked for, in log order. */

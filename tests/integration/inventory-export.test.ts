@@ -10,7 +10,7 @@ import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { exportedItems } from '../../server/inventory/item-export.js';
 
-const HEADER = ['name', 'sku', 'barcode', 'category', 'quantity', 'price', 'threshold', 'description', 'expiry_date', 'image_url'];
+const HEADER = ['name', 'sku', 'barcode', 'category', 'quantity', 'price', 'threshold', 'description', 'expiry_date', 'image_url', 'currency'];
 
 describe.each(backends())('item CSV export on $name', (backend) => {
   let server: TestServer;
@@ -80,6 +80,7 @@ describe.each(backends())('item CSV export on $name', (backend) => {
       'Steel, "16 oz", with grip',
       '2031-02-03',
       'https://example.com/hammer.png',
+      'USD',
     ]);
     // Numbers are bare in the file, text is quoted.
     expect(text).toContain('"Claw Hammer","T-HAMMER","4006381333931","Tools",12,19.5,3,');
@@ -125,6 +126,16 @@ describe.each(backends())('item CSV export on $name', (backend) => {
       prices.push(Number(row.price));
     }
     expect(prices).toEqual([4, 4, 2, 2, 2]);
+  });
+
+  it("says in its last column which currency the prices are in: the store's", async () => {
+    const euros = await call(manager, 'PUT', '/api/settings', { currency: 'EUR', locale: 'fr-FR' });
+    expect(euros.status).toBe(200);
+    const { rows } = await csvOf('/api/inventory/export.csv');
+    expect(rows[0]!.at(-1)).toBe('currency');
+    expect(new Set(rows.slice(1).map((r) => r.at(-1)))).toEqual(new Set(['EUR']));
+    // A price stays the number it was: the currency names it, nothing is converted.
+    expect(rows.find((r) => r[0] === 'Claw Hammer')![5]).toBe('19.5');
   });
 
   it('defuses formula cells in the activity log export too', async () => {

@@ -97,7 +97,7 @@ describe('activity log machine', () => {
 });
 
 describe('wall display machine', () => {
-  const snapshot = (storeName: string): DisplaySnapshot => ({ generatedAt: '', storeName, alerts: [], alertCount: 0, categories: [], recentActivity: [] });
+  const snapshot = (storeName: string): DisplaySnapshot => ({ generatedAt: '', storeName, alerts: [], alertCount: 0, categories: [], recentActivity: [], money: { currency: 'USD', locale: 'en-US' } });
 
   it('fetches once for a burst of events, keeps the last snapshot while the server is away, and retries by itself', async () => {
     vi.useFakeTimers();

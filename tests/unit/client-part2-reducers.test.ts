@@ -140,6 +140,7 @@ describe('dashboard and wall display reducers', () => {
   const snapshot = (): DisplaySnapshot => ({
     generatedAt: '',
     storeName: 'S',
+    money: { currency: 'USD', locale: 'en-US' },
     alertCount: 2,
     categories: [],
     recentActivity: [],
@@ -235,7 +236,7 @@ describe('users, roles, settings and profile rules', () => {
   });
 
   it('sends only changed settings and profile fields', () => {
-    const saved: Settings = { storeName: 'A', email: '', lowStockThreshold: 10, emailNotifications: true, pushNotifications: true, allowGuests: true };
+    const saved: Settings = { storeName: 'A', email: '', lowStockThreshold: 10, emailNotifications: true, pushNotifications: true, allowGuests: true, currency: 'USD', locale: 'en-US' };
     expect(changedFields(saved, { ...saved, storeName: 'B', allowGuests: false })).toEqual({ storeName: 'B', allowGuests: false });
     expect(isDirty({ saved, draft: saved })).toBe(false);
     const profile = { user: user('u1', 'Mia', 'manager'), preferences: { browserNotifications: false } };

@@ -7,14 +7,14 @@ import type { ImportRow } from '../../shared/import.js';
 import { guessMapping } from '../../client/features/import/column-mapping.js';
 import { parseCsv } from '../../client/features/import/parse-csv.js';
 import { toImportRows } from '../../client/features/import/import-rows.js';
-import { itemCsvHeader, itemCsvRow } from '../../server/inventory/item-export.js';
+import { itemCsvHeader, itemCsvRow, type ExportedItem } from '../../server/inventory/item-export.js';
 import type { ItemRow } from '../../server/inventory/item-rows.js';
 import { cellsOf, decideRow, type RowContext } from '../../server/import/import-rows.js';
 
 const TOOLS = '11111111-1111-4111-8111-111111111111';
 const MATHS = '22222222-2222-4222-8222-222222222222';
 
-function item(id: number, fields: Partial<ItemRow>): ItemRow {
+function item(id: number, fields: Partial<ItemRow>): ExportedItem {
   return {
     id: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
     name: `Item ${id}`,
@@ -31,6 +31,7 @@ function item(id: number, fields: Partial<ItemRow>): ItemRow {
     version: 1,
     created_at: new Date(),
     updated_at: new Date(),
+    currency: 'EUR',
     ...fields,
   };
 }
@@ -69,7 +70,10 @@ function importFile(text: string, known: ItemRow[]) {
 
 describe('import of an export', () => {
   it('defuses formula text on export and reads it back: every row unchanged', () => {
-    const file = itemCsvHeader() + items.map(itemCsvRow).join('');
+    const file = itemCsvHeader() + items.map((i) => itemCsvRow(i)).join('');
+    // The currency column tells a reader what the prices are in; no item field takes it.
+    expect(parseCsv(file).header.at(-1)).toBe('currency');
+    expect(guessMapping(parseCsv(file).header).at(-1)).toBeNull();
     expect(file).toContain(`"'-5 V adapter"`);
     expect(file).toContain(`"'=SUM(A1:A9)"`);
     expect(file).toContain(`"'=Maths"`);

@@ -8,7 +8,8 @@ import type { FeedEvent } from '../../../shared/realtime';
 import type { FeedEffect } from '../../lib/live-query.machine';
 
 export function movesDashboard(event: FeedEvent): boolean {
-  return event.streamType === 'item' || event.streamType === 'category';
+  // Settings: the store's currency may have changed, which the server's answer carries.
+  return event.streamType === 'item' || event.streamType === 'category' || event.streamType === 'settings';
 }
 
 export function reduceDashboard(draft: Draft<DashboardSummary>, event: FeedEvent): FeedEffect {

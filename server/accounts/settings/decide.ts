@@ -1,6 +1,7 @@
 // Store settings decisions: pure `(command, state, now) => events`. Only fields that
 // actually change are recorded, so saving an unchanged form writes nothing.
 import type { Settings, SettingsEvent } from '../../../shared/accounts.js';
+import { checkCurrency, checkLocale, type Checked } from '../../../shared/money-format.js';
 import { ValidationError } from '../../errors.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -17,9 +18,16 @@ export function decideSettings(command: SettingsCommand, state: Settings, _now: 
     wanted.email = wanted.email.trim().toLowerCase();
     if (wanted.email && !EMAIL.test(wanted.email)) throw new ValidationError('Invalid email address');
   }
+  if (wanted.currency !== undefined) wanted.currency = checked(checkCurrency(wanted.currency));
+  if (wanted.locale !== undefined) wanted.locale = checked(checkLocale(wanted.locale));
   const changes: Partial<Settings> = {};
   for (const key of Object.keys(wanted) as Array<keyof Settings>) {
     if (wanted[key] !== state[key]) (changes as Record<string, unknown>)[key] = wanted[key];
   }
   return Object.keys(changes).length ? [{ type: 'SettingsChanged', data: { changes } }] : [];
+}
+
+function checked(result: Checked): string {
+  if (!result.ok) throw new ValidationError(result.error);
+  return result.value;
 }

@@ -20,6 +20,10 @@ export const settingsProjection: Projection = {
           low_stock_threshold = excluded.low_stock_threshold, email_notifications = excluded.email_notifications,
           push_notifications = excluded.push_notifications, allow_guests = excluded.allow_guests,
           updated_at = excluded.updated_at, version = excluded.version`.execute(trx);
+      // The money format has columns of its own (migration 021), written only when it changes.
+      if (changes.currency !== undefined || changes.locale !== undefined) {
+        await sql`update settings set currency = ${s.currency}, locale = ${s.locale} where id = 1`.execute(trx);
+      }
     },
   },
 };

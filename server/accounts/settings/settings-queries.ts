@@ -9,11 +9,13 @@ interface SettingsRow {
   email_notifications: boolean;
   push_notifications: boolean;
   allow_guests: boolean;
+  currency: string;
+  locale: string;
 }
 
 export async function readSettings(db: Kysely<any>): Promise<Settings> {
   const rows = await sql<SettingsRow>`select store_name, email, low_stock_threshold, email_notifications,
-      push_notifications, allow_guests from settings where id = 1`.execute(db);
+      push_notifications, allow_guests, currency, locale from settings where id = 1`.execute(db);
   const row = rows.rows[0];
   if (!row) return { ...DEFAULT_SETTINGS };
   return {
@@ -23,6 +25,8 @@ export async function readSettings(db: Kysely<any>): Promise<Settings> {
     emailNotifications: row.email_notifications,
     pushNotifications: row.push_notifications,
     allowGuests: row.allow_guests,
+    currency: row.currency,
+    locale: row.locale,
   };
 }
 

@@ -21,6 +21,7 @@ import type { DashboardSummary } from '../../../../shared/dashboard';
 import { api } from '../../../lib/api-client';
 import { AsOfBanner, AsOfControl, useAsOf } from '../../../components/as-of';
 import { useDocumentWedge } from '../../../lib/use-keyboard-wedge';
+import { useStoreMoney } from '../../../lib/store-money';
 
 /** The dashboard as it was at a moment (?asOf=, issue 14): the same cards, read-only. */
 function AsOfDashboard({ asOf }: { asOf: string }) {
@@ -42,12 +43,15 @@ function AsOfDashboard({ asOf }: { asOf: string }) {
 }
 
 function DashboardCards({ data }: { data: DashboardSummary }) {
+  // The server's answer says what its money is in; a copy saved before it did, what this device last heard.
+  const known = useStoreMoney();
+  const money = data.money ?? known;
   return (
     <>
-      <StatCards totals={data.totals} />
+      <StatCards totals={data.totals} money={money} />
       <div className="dash-grid">
-        <RevenueCard revenue={data.revenue} />
-        <StockValueCard points={data.stockValue} />
+        <RevenueCard revenue={data.revenue} money={money} />
+        <StockValueCard points={data.stockValue} money={money} />
         <TopSellingCard items={data.topSelling} />
         <NearExpiryCard items={data.nearExpiry} />
         <HealthCard health={data.health} items={data.totals.items} />

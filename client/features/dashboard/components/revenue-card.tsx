@@ -3,6 +3,7 @@
 // forecastPending), the change of the last 30 days against the 30 before, and both
 // periods' actual revenue (sales adjustments x unit price).
 import { MIN_FORECAST_DAYS, type RevenueFigures } from '../../../../shared/dashboard';
+import type { MoneyFormat } from '../../../../shared/money-format';
 import { Icon } from '../../../components/icons';
 import { formatPrice } from '../../../lib/format';
 
@@ -27,7 +28,7 @@ export function forecastPending(days: number): string {
   return days <= 1 ? `${needs}; today is the store's first.` : `${needs}; this is day ${days} of ${MIN_FORECAST_DAYS}.`;
 }
 
-export function RevenueCard({ revenue }: { revenue: RevenueFigures }) {
+export function RevenueCard({ revenue, money }: { revenue: RevenueFigures; money: MoneyFormat }) {
   const { last30Days, previous30Days, changePercent, unitsSold, forecastNext30Days, forecastBasisDays } = revenue;
   const top = Math.max(last30Days, previous30Days, 1);
   const tone = changePercent === null ? 'neutral' : changePercent >= 0 ? 'up' : 'down';
@@ -49,7 +50,7 @@ export function RevenueCard({ revenue }: { revenue: RevenueFigures }) {
       ) : (
         <>
           <p className="big-figure" data-testid="revenue-forecast">
-            {formatPrice(forecastNext30Days)}
+            {formatPrice(forecastNext30Days, money)}
           </p>
           <p className="revenue-basis">{forecastBasis(forecastBasisDays)}</p>
         </>
@@ -66,7 +67,7 @@ export function RevenueCard({ revenue }: { revenue: RevenueFigures }) {
               <span className="bar-fill" style={{ width: `${(last30Days / top) * 100}%` }} />
             </span>
             <span className="bar-figure" data-testid="revenue-value">
-              {formatPrice(last30Days)}
+              {formatPrice(last30Days, money)}
             </span>
           </dd>
         </div>
@@ -76,7 +77,7 @@ export function RevenueCard({ revenue }: { revenue: RevenueFigures }) {
             <span className="bar">
               <span className="bar-fill bar-fill-muted" style={{ width: `${(previous30Days / top) * 100}%` }} />
             </span>
-            <span className="bar-figure">{formatPrice(previous30Days)}</span>
+            <span className="bar-figure">{formatPrice(previous30Days, money)}</span>
           </dd>
         </div>
       </dl>

@@ -1,9 +1,10 @@
-// The four stat cards of spec section 2: Total Items, Categories, Total Value (whole
-// dollars) and Low Stock, which links to the Alerts screen.
+// The four stat cards of spec section 2: Total Items, Categories, Total Value (whole units
+// of the store's currency) and Low Stock, which links to the Alerts screen.
 import { Link } from 'react-router-dom';
 import type { DashboardTotals } from '../../../../shared/dashboard';
+import type { MoneyFormat } from '../../../../shared/money-format';
 import { Icon, type IconName } from '../../../components/icons';
-import { formatCount, formatDollars } from '../../../lib/format';
+import { formatCount, formatWholeMoney } from '../../../lib/format';
 
 function StatCard({ label, value, hint, icon, tone, to }: { label: string; value: string; hint: string; icon: IconName; tone: string; to?: string }) {
   const body = (
@@ -29,12 +30,12 @@ function StatCard({ label, value, hint, icon, tone, to }: { label: string; value
   );
 }
 
-export function StatCards({ totals }: { totals: DashboardTotals }) {
+export function StatCards({ totals, money }: { totals: DashboardTotals; money: MoneyFormat }) {
   return (
     <section className="stat-grid" aria-label="Store totals">
       <StatCard label="Total Items" value={formatCount(totals.items)} hint={`${formatCount(totals.units)} units on hand`} icon="box" tone="primary" to="/inventory" />
       <StatCard label="Categories" value={formatCount(totals.categories)} hint="Groups of items" icon="folder" tone="info" to="/inventory" />
-      <StatCard label="Total Value" value={formatDollars(totals.value)} hint="Quantity × unit price" icon="tag" tone="success" />
+      <StatCard label="Total Value" value={formatWholeMoney(totals.value, money)} hint="Quantity × unit price" icon="tag" tone="success" />
       <StatCard
         label="Low Stock"
         value={formatCount(totals.lowStock)}

@@ -1,17 +1,18 @@
 // Stock value over the last 30 days, a picture built from the events by the server's
 // daily roll-up: where a number alone can't show a trend.
 import type { StockValuePoint } from '../../../../shared/dashboard';
+import type { MoneyFormat } from '../../../../shared/money-format';
 import { Icon } from '../../../components/icons';
-import { formatDate, formatDollars } from '../../../lib/format';
+import { formatDate, formatWholeMoney } from '../../../lib/format';
 import { TrendChart } from './trend-chart';
 
-export function StockValueCard({ points }: { points: StockValuePoint[] }) {
+export function StockValueCard({ points, money }: { points: StockValuePoint[]; money: MoneyFormat }) {
   const first = points[0];
   const last = points.at(-1);
   const change = first && last ? last.value - first.value : 0;
   const label =
     first && last
-      ? `Stock value over the last 30 days: ${formatDollars(first.value)} on ${formatDate(first.date)}, ${formatDollars(last.value)} today`
+      ? `Stock value over the last 30 days: ${formatWholeMoney(first.value, money)} on ${formatDate(first.date)}, ${formatWholeMoney(last.value, money)} today`
       : 'No stock value yet';
   return (
     <section className="card dash-card stock-value-card" aria-labelledby="stock-value-title">
@@ -22,9 +23,9 @@ export function StockValueCard({ points }: { points: StockValuePoint[] }) {
         <span className="dash-card-caption">Last 30 days</span>
       </header>
       <div className="stock-value-figures">
-        <p className="big-figure">{formatDollars(last?.value ?? 0)}</p>
+        <p className="big-figure">{formatWholeMoney(last?.value ?? 0, money)}</p>
         <p className={`change change-${change > 0 ? 'up' : change < 0 ? 'down' : 'neutral'}`}>
-          {change === 0 ? 'No change in 30 days' : `${change > 0 ? '+' : '−'}${formatDollars(Math.abs(change))} in 30 days`}
+          {change === 0 ? 'No change in 30 days' : `${change > 0 ? '+' : '−'}${formatWholeMoney(Math.abs(change), money)} in 30 days`}
         </p>
       </div>
       <TrendChart points={points} label={label} />

@@ -1,12 +1,14 @@
 // Stock by category: units on hand with a bar against the largest category, and how many
-// of its items are low. Pages like the alerts when there are more than the panel holds.
+// of its items are low, and their value in the store's currency. Pages like the alerts when
+// there are more than the panel holds.
 import type { CategoryStock } from '../../../../shared/dashboard';
+import type { MoneyFormat } from '../../../../shared/money-format';
 import { Icon } from '../../../components/icons';
-import { formatCount, formatDollars } from '../../../lib/format';
+import { formatCount, formatWholeMoney } from '../../../lib/format';
 import { useFittedPages } from '../use-fitted-pages';
 import { PageIndicator } from './page-indicator';
 
-export function DisplayCategories({ categories, tick, everyMs }: { categories: CategoryStock[]; tick: number; everyMs: number }) {
+export function DisplayCategories({ categories, money, tick, everyMs }: { categories: CategoryStock[]; money: MoneyFormat; tick: number; everyMs: number }) {
   const { listRef, page, pages, onPage } = useFittedPages(categories.length, tick);
   const top = Math.max(1, ...categories.map((c) => c.units));
   return (
@@ -33,7 +35,7 @@ export function DisplayCategories({ categories, tick, everyMs }: { categories: C
               </span>
               <div className="display-category-line display-category-sub">
                 <span>
-                  {category.itemCount} {category.itemCount === 1 ? 'item' : 'items'} · {formatDollars(category.value)}
+                  {category.itemCount} {category.itemCount === 1 ? 'item' : 'items'} · {formatWholeMoney(category.value, money)}
                 </span>
                 {category.lowCount > 0 ? <span className="display-low">{category.lowCount} low</span> : null}
               </div>

@@ -6,6 +6,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import { Link, useLocation } from 'react-router-dom';
+import { DEFAULT_MONEY } from '../../../../shared/money-format';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
 import { useFeedStatus } from '../../../lib/realtime';
@@ -54,7 +55,7 @@ export function DisplayPage() {
         <>
           <div className="display-body">
             <DisplayAlerts alerts={snapshot.alerts} total={snapshot.alertCount} tick={tick} everyMs={everyMs} />
-            <DisplayCategories categories={snapshot.categories} tick={tick} everyMs={everyMs} />
+            <DisplayCategories categories={snapshot.categories} money={snapshot.money ?? DEFAULT_MONEY} tick={tick} everyMs={everyMs} />
           </div>
           <ActivityTicker entries={snapshot.recentActivity} />
         </>

@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import type { Category, CategoryItemsPage, Item } from '../../../../shared/inventory';
 import { api, ApiError } from '../../../lib/api-client';
 import { formatPrice } from '../../../lib/format';
+import { useStoreMoney } from '../../../lib/store-money';
 import { AsOfBanner, AsOfControl, withAsOf } from '../../../components/as-of';
 import { ErrorBox } from '../../../components/error-box';
 import { TruckLoader } from '../../../components/truck-loader';
@@ -54,6 +55,7 @@ function Frame({ asOf, title, children, loading, error }: { asOf: string; title:
 }
 
 function ItemsTable({ items, asOf }: { items: Item[]; asOf: string }) {
+  const money = useStoreMoney();
   return (
     <table className="as-of-table">
       <thead>
@@ -74,7 +76,7 @@ function ItemsTable({ items, asOf }: { items: Item[]; asOf: string }) {
             <td>{item.sku}</td>
             <td>{item.category}</td>
             <td data-testid="as-of-quantity">{item.quantity}</td>
-            <td>{formatPrice(item.price)}</td>
+            <td>{formatPrice(item.price, money)}</td>
           </tr>
         ))}
       </tbody>
@@ -83,6 +85,7 @@ function ItemsTable({ items, asOf }: { items: Item[]; asOf: string }) {
 }
 
 export function AsOfInventory({ asOf }: { asOf: string }) {
+  const money = useStoreMoney();
   const categories = useLoad<Category[]>(`/categories?asOf=${enc(asOf)}`);
   const items = useLoad<Item[]>(`/inventory?asOf=${enc(asOf)}&limit=500`);
   const low = (items.data ?? []).filter((i) => i.quantity <= i.threshold);
@@ -90,7 +93,7 @@ export function AsOfInventory({ asOf }: { asOf: string }) {
   return (
     <Frame asOf={asOf} title="Inventory" loading={!categories.data || !items.data} error={categories.error ?? items.error}>
       <p>
-        {itemCountLabel(items.data?.length ?? 0)} · total value {formatPrice(value)} · {low.length} low on stock
+        {itemCountLabel(items.data?.length ?? 0)} · total value {formatPrice(value, money)} · {low.length} low on stock
       </p>
       {/* The live page's cards (padding, icon, '1 item'), leading to the category then. */}
       <div className="category-grid">
@@ -119,6 +122,7 @@ export function AsOfCategory({ categoryId, asOf }: { categoryId: string; asOf: s
 
 /** The item page at a moment: its name, quantity, price and the rest as they were, read-only. */
 export function AsOfItem({ id, asOf }: { id: string; asOf: string }) {
+  const money = useStoreMoney();
   const item = useLoad<Item>(`/inventory/${enc(id)}?asOf=${enc(asOf)}`);
   const i = item.data;
   return (
@@ -142,7 +146,7 @@ export function AsOfItem({ id, asOf }: { id: string; asOf: string }) {
               </div>
               <div>
                 <dt>Unit Price</dt>
-                <dd>{formatPrice(i.price)}</dd>
+                <dd>{formatPrice(i.price, money)}</dd>
               </div>
             </dl>
           </section>
@@ -161,7 +165,7 @@ export function AsOfItem({ id, asOf }: { id: string; asOf: string }) {
               </div>
               <div>
                 <dt>Total Value</dt>
-                <dd>{formatPrice(i.quantity * i.price)}</dd>
+                <dd>{formatPrice(i.quantity * i.price, money)}</dd>
               </div>
             </dl>
           </section>

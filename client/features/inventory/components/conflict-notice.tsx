@@ -1,20 +1,23 @@
 // Shown when saving hit a newer version: what someone else changed (their values now),
 // and the two ways out: take their version, or save mine over it.
 import type { Item } from '../../../../shared/inventory';
+import type { MoneyFormat } from '../../../../shared/money-format';
 import { Icon } from '../../../components/icons';
 import { formatDate, formatPrice } from '../../../lib/format';
+import { useStoreMoney } from '../../../lib/store-money';
 import { FIELD_LABELS } from '../item-draft';
 import type { Conflict } from '../edit-item.machine';
 
-function valueOf(item: Item, field: string): string {
+function valueOf(item: Item, field: string, money: MoneyFormat): string {
   const value = item[field as keyof Item];
   if (value === null || value === undefined || value === '') return '—';
-  if (field === 'price') return formatPrice(Number(value));
+  if (field === 'price') return formatPrice(Number(value), money);
   if (field === 'expiryDate') return formatDate(String(value));
   return String(value);
 }
 
 export function ConflictNotice({ conflict, busy, onReload, onOverwrite }: { conflict: Conflict; busy: boolean; onReload: () => void; onOverwrite: () => void }) {
+  const money = useStoreMoney();
   return (
     <section className="conflict-box" role="alert" aria-labelledby="conflict-title">
       <div className="conflict-head">
@@ -26,7 +29,7 @@ export function ConflictNotice({ conflict, busy, onReload, onOverwrite }: { conf
         <ul className="conflict-list">
           {conflict.fields.map((field) => (
             <li key={field}>
-              <span>{FIELD_LABELS[field] ?? field}</span> now <strong>{valueOf(conflict.current, field)}</strong>
+              <span>{FIELD_LABELS[field] ?? field}</span> now <strong>{valueOf(conflict.current, field, money)}</strong>
             </li>
           ))}
         </ul>

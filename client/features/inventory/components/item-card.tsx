@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { isLowStock, type Item } from '../../../../shared/inventory';
 import { Icon } from '../../../components/icons';
 import { formatPrice } from '../../../lib/format';
+import { useStoreMoney } from '../../../lib/store-money';
 import { PendingMark, usePendingQuantity } from '../../../offline/pending-mark';
 import { ItemImage } from './item-image';
 
@@ -26,6 +27,7 @@ export interface ItemCardProps {
  * page's twelve (client/lib/keep-equal.ts keeps the unchanged items' objects).
  */
 export const ItemCard = memo(function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, onAdjust, onDelete }: ItemCardProps) {
+  const money = useStoreMoney();
   const low = isLowStock(item);
   // Changes kept offline (issue 15) count as made: shown applied, marked Pending.
   const queued = usePendingQuantity(item.id, item.quantity);
@@ -56,7 +58,7 @@ export const ItemCard = memo(function ItemCard({ item, pendingDelta, canAdjust, 
           <h3 className="item-card-name">
             <Link to={`/inventory/${item.id}`}>{item.name}</Link>
           </h3>
-          <span className="item-card-price">{formatPrice(item.price)}</span>
+          <span className="item-card-price">{formatPrice(item.price, money)}</span>
         </div>
         <p className="item-card-description">{item.description || 'No description'}</p>
         <div className="item-card-meta">

@@ -11,6 +11,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
 import { formatDate, formatDateTime, formatPrice } from '../../../lib/format';
+import { useStoreMoney } from '../../../lib/store-money';
 import { newWriteId } from '../../../lib/live-query.machine';
 import { useCan } from '../../../lib/session-context';
 import { itemDetailMachine } from '../item-detail.machine';
@@ -34,6 +35,7 @@ export function ItemDetailPage() {
 }
 
 function ItemDetail({ id }: { id: string }) {
+  const money = useStoreMoney();
   const detail = useActorRef(itemDetailMachine, { input: { params: { id } } });
   const snapshot = useSelector(detail, (s) => s);
   const [adjustId, setAdjustId] = useState<string | null>(null);
@@ -163,7 +165,7 @@ function ItemDetail({ id }: { id: string }) {
             </div>
             <div>
               <dt>Unit Price</dt>
-              <dd>{formatPrice(item.price)}</dd>
+              <dd>{formatPrice(item.price, money)}</dd>
             </div>
           </dl>
         </section>
@@ -175,7 +177,7 @@ function ItemDetail({ id }: { id: string }) {
           <dl className="detail-list">
             <div>
               <dt>Total Value</dt>
-              <dd>{formatPrice(item.quantity * item.price)}</dd>
+              <dd>{formatPrice(item.quantity * item.price, money)}</dd>
             </div>
             <div>
               <dt>Created At</dt>

@@ -1,7 +1,9 @@
 // An item's history: each event with who, when and what changed, newest first.
 import type { FieldChange, HistoryEntry } from '../../../../shared/inventory';
+import type { MoneyFormat } from '../../../../shared/money-format';
 import { Icon, type IconName } from '../../../components/icons';
 import { formatDate, formatDateTime, formatPrice, formatRelative } from '../../../lib/format';
+import { useStoreMoney } from '../../../lib/store-money';
 import { FIELD_LABELS } from '../item-draft';
 import { useState } from 'react';
 import { RevertDialog } from '../../../components/revert-dialog';
@@ -16,9 +18,9 @@ const TYPE_INFO: Record<HistoryEntry['type'], { icon: IconName; tone: string }> 
   ItemDeleted: { icon: 'trash', tone: 'delete' },
 };
 
-function show(field: string, value: unknown, categoryNames: Record<string, string>): string {
+function show(field: string, value: unknown, categoryNames: Record<string, string>, money: MoneyFormat): string {
   if (value === null || value === undefined || value === '') return '—';
-  if (field === 'price') return formatPrice(Number(value));
+  if (field === 'price') return formatPrice(Number(value), money);
   if (field === 'expiryDate') return formatDate(String(value));
   if (field === 'categoryId') return categoryNames[String(value)] ?? 'another category';
   return String(value);
@@ -41,16 +43,17 @@ function title(entry: HistoryEntry): string {
 
 function Change({ change, created, categoryNames }: { change: FieldChange; created: boolean; categoryNames: Record<string, string> }) {
   const label = FIELD_LABELS[change.field] ?? change.field;
+  const money = useStoreMoney();
   return (
     <li>
       <span className="history-field">{label}</span>{' '}
       {created ? (
-        <span className="history-to">{show(change.field, change.to, categoryNames)}</span>
+        <span className="history-to">{show(change.field, change.to, categoryNames, money)}</span>
       ) : (
         <>
-          <span className="history-from">{show(change.field, change.from, categoryNames)}</span>
+          <span className="history-from">{show(change.field, change.from, categoryNames, money)}</span>
           <Icon name="arrow-right" size={12} className="history-arrow" />
-          <span className="history-to">{show(change.field, change.to, categoryNames)}</span>
+          <span className="history-to">{show(change.field, change.to, categoryNames, money)}</span>
         </>
       )}
     </li>

@@ -2,9 +2,11 @@
 import { Link } from 'react-router-dom';
 import { isLowStock, type Item } from '../../../../shared/inventory';
 import { formatPrice } from '../../../lib/format';
+import { useStoreMoney } from '../../../lib/store-money';
 import { ItemImage } from './item-image';
 
 export function SearchResults({ query, results, searching }: { query: string; results: Item[]; searching: boolean }) {
+  const money = useStoreMoney();
   return (
     <section className="card search-results" aria-label="Search results" aria-busy={searching}>
       <header className="search-results-head">
@@ -22,7 +24,7 @@ export function SearchResults({ query, results, searching }: { query: string; re
                   {item.sku} · {item.category}
                 </small>
               </span>
-              <span className="search-price">{formatPrice(item.price)}</span>
+              <span className="search-price">{formatPrice(item.price, money)}</span>
               <span className={isLowStock(item) ? 'badge badge-danger' : 'badge badge-neutral'}>{item.quantity} in stock</span>
             </Link>
           </li>

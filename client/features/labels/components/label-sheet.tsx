@@ -1,9 +1,10 @@
 // The printable labels: pages of the chosen label stock, each label at its exact place in
-// millimetres, with the item's QR code, name, price and Code 128. Used for the on-screen
-// preview and, unchanged, for printing.
+// millimetres, with the item's QR code, name, price (in the store's currency) and linear
+// code (EAN-13 or Code 128). Used for the on-screen preview and, unchanged, for printing.
 import type { Item } from '../../../../shared/inventory';
 import { formatPrice } from '../../../lib/format';
-import type { LabelCodes } from '../label-codes';
+import { useStoreMoney } from '../../../lib/store-money';
+import { symbologyName, type LabelCodes } from '../label-codes';
 import { labelPosition, paginate, type LabelPreset } from '../label-presets';
 
 const mm = (value: number) => `${value}mm`;
@@ -24,6 +25,7 @@ function labelLayout(preset: LabelPreset) {
 
 export function LabelSheet({ preset, items, codes }: { preset: LabelPreset; items: readonly Item[]; codes: Record<string, LabelCodes> }) {
   const layout = labelLayout(preset);
+  const money = useStoreMoney();
   return (
     <div className="label-sheet">
       {paginate(preset, items).map((page, pageIndex) => (
@@ -50,11 +52,11 @@ export function LabelSheet({ preset, items, codes }: { preset: LabelPreset; item
                     {item.name}
                   </p>
                   <p className="label-price" style={{ fontSize: mm(layout.nameSize * 1.1) }}>
-                    {formatPrice(item.price)}
+                    {formatPrice(item.price, money)}
                   </p>
                   {itemCodes ? (
                     <div className="label-barcode">
-                      <img src={itemCodes.code128Svg} alt={`Code 128: ${itemCodes.code}`} style={{ height: mm(layout.barHeight) }} />
+                      <img src={itemCodes.linearSvg} alt={`${symbologyName(itemCodes.symbology)}: ${itemCodes.code}`} style={{ height: mm(layout.barHeight) }} />
                       <span style={{ fontSize: mm(layout.codeSize) }}>{itemCodes.code}</span>
                     </div>
                   ) : null}

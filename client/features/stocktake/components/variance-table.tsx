@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import type { StocktakeLine, StocktakeTotals } from '../../../../shared/stocktake';
 import { Icon } from '../../../components/icons';
+import { useStoreMoney } from '../../../lib/store-money';
 import { signed, signedMoney } from './variance-format';
 import { DEFAULT_VARIANCE_SORT, nextVarianceSort, sortByVariance, type VarianceSort, type VarianceSortKey } from './variance-sort';
 
@@ -43,6 +44,7 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
   );
   const waiting = shown.filter((l) => l.status === 'counted').length;
   const onSort = (key: VarianceSortKey) => setSort((current) => nextVarianceSort(current, key));
+  const money = useStoreMoney();
   return (
     <section className="card stocktake-variance" aria-labelledby="stocktake-variance-title">
       <div className="stocktake-variance-head">
@@ -91,7 +93,7 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
                     {line.difference === null ? '—' : signed(line.difference)}
                   </td>
                   <td data-label="Value" className={tone(line.value)}>
-                    {line.value === null ? '—' : signedMoney(line.value)}
+                    {line.value === null ? '—' : signedMoney(line.value, money)}
                   </td>
                   <td className="stocktake-table-action">
                     {line.status === 'approved' ? (
@@ -114,7 +116,7 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
                   {totals.difference === null ? '—' : signed(totals.difference)}
                 </td>
                 <td data-label="Value" className={tone(totals.value)}>
-                  {totals.value === null ? '—' : signedMoney(totals.value)}
+                  {totals.value === null ? '—' : signedMoney(totals.value, money)}
                 </td>
                 <td className="stocktake-table-action" />
               </tr>
