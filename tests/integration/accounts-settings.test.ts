@@ -1,5 +1,6 @@
 // Store settings as events: read by everyone signed in, written with Manage settings, and
-// the guest switch that shuts anonymous accounts out at once.
+// the guest switch that shuts anonymous accounts out at once; the store's currency and
+// locale, checked, kept and served (also with the dashboard's and the display's figures).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyProjections } from '../../server/eventstore/rebuild-projections.js';
 import { backends } from '../helpers/backends.js';
@@ -109,6 +110,56 @@ describe.each(backends())('settings API on $name', (backend) => {
 
     await server.request('PUT', '/api/settings', { token: manager.idToken, body: { allowGuests: true } });
     expect((await server.request('GET', '/api/inventory', { token: guest.idToken })).status).toBe(200);
+  });
+
+  it("keeps a store that never chose in US dollars written for en-US, on the dashboard and the display too", async () => {
+    const read = await server.request('GET', '/api/settings', { token: staff.idToken });
+    expect(read.body).toMatchObject({ currency: 'USD', locale: 'en-US' });
+    const dashboard = await server.request('GET', '/api/dashboard', { token: manager.idToken });
+    expect(dashboard.body.money).toEqual({ currency: 'USD', locale: 'en-US' });
+    const display = await server.request('GET', '/api/dashboard/display', { token: manager.idToken });
+    expect(display.body.money).toEqual({ currency: 'USD', locale: 'en-US' });
+  });
+
+  it('refuses a currency that is not ISO 4217 and a locale that is not a BCP 47 tag, with a plain 400', async () => {
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ currency: 'XYZ' }, 'Unknown currency "XYZ": use an ISO 4217 code such as USD, EUR or GBP'],
+      [{ currency: 'EURO' }, 'Unknown currency "EURO": use an ISO 4217 code such as USD, EUR or GBP'],
+      [{ currency: '€' }, 'Unknown currency "€": use an ISO 4217 code such as USD, EUR or GBP'],
+      [{ locale: 'not a locale' }, 'Unknown locale "not a locale": use a BCP 47 language tag such as en-US, fr-FR or de-DE'],
+      [{ locale: 'zz-ZZ' }, 'Unknown locale "zz-ZZ": use a BCP 47 language tag such as en-US, fr-FR or de-DE'],
+      [{ currency: 'EUR', locale: 'fr_FR' }, 'Unknown locale "fr_FR": use a BCP 47 language tag such as en-US, fr-FR or de-DE'],
+    ];
+    for (const [body, error] of refusals) {
+      const res = await server.request('PUT', '/api/settings', { token: manager.idToken, body });
+      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 400, answer: { error } });
+    }
+    for (const body of [{ currency: 978 }, { locale: '' }, { currency: 'EUR', symbol: '€' }]) {
+      const res = await server.request('PUT', '/api/settings', { token: manager.idToken, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toEqual({ error: expect.any(String) });
+    }
+    expect((await server.request('PUT', '/api/settings', { token: staff.idToken, body: { currency: 'EUR' } })).status).toBe(403);
+    // Nothing of the refused changes was kept.
+    expect((await server.request('GET', '/api/settings', { token: staff.idToken })).body).toMatchObject({ currency: 'USD', locale: 'en-US' });
+  });
+
+  it('stores euros written for France, spelled as the standards do, and serves them to every reader', async () => {
+    const res = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { currency: 'eur', locale: 'fr-fr' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ currency: 'EUR', locale: 'fr-FR', storeName: 'Corner Shop' });
+    const events = await server.store.store.readStream('settings');
+    expect(events.at(-1)!.data).toEqual({ changes: { currency: 'EUR', locale: 'fr-FR' } });
+    for (const who of [staff, guest]) {
+      expect((await server.request('GET', '/api/settings', { token: who.idToken })).body).toMatchObject({ currency: 'EUR', locale: 'fr-FR' });
+    }
+    expect((await server.request('GET', '/api/dashboard', { token: manager.idToken })).body.money).toEqual({ currency: 'EUR', locale: 'fr-FR' });
+    expect((await server.request('GET', '/api/dashboard/display', { token: guest.idToken })).body.money).toEqual({ currency: 'EUR', locale: 'fr-FR' });
+    // Another change leaves the money format as it was; changing only the locale keeps the currency.
+    await server.request('PUT', '/api/settings', { token: manager.idToken, body: { lowStockThreshold: 7 } });
+    const swiss = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { locale: 'de-CH' } });
+    expect(swiss.body).toMatchObject({ currency: 'EUR', locale: 'de-CH', lowStockThreshold: 7 });
+    await server.request('PUT', '/api/settings', { token: manager.idToken, body: { locale: 'fr-FR' } });
   });
 
   it('leaves projections identical to a rebuild from the events', async () => {

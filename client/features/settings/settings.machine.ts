@@ -6,6 +6,7 @@ import type { Role, Settings } from '../../../shared/accounts';
 import type { FeedEvent } from '../../../shared/realtime';
 import { errorMessage } from '../../lib/api-client';
 import { liveFeedActor } from '../../lib/live-query.machine';
+import { setStoreMoney } from '../../lib/store-money';
 import { toast } from '../../lib/toasts';
 import { settingsApi } from './api';
 
@@ -68,6 +69,8 @@ export const settingsMachine = setup({
     setSaved: enqueueActions(({ event, enqueue }) => {
       const settings = (event as unknown as { output: Settings }).output;
       enqueue.assign({ saved: settings, draft: settings, saveError: null });
+      // Every screen's prices follow at once, before the feed's copy of the change arrives.
+      setStoreMoney(settings);
       toast.success('Settings saved');
     }),
     setSaveError: enqueueActions(({ event, enqueue }) => {

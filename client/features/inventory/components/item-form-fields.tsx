@@ -1,8 +1,12 @@
 // The inputs of an item form, one renderer per draft field, shared by the wizard steps,
 // the add page and the edit page. The spec's input rules: price min 0 step 0.01, quantity
-// and threshold min 0, image URL of URL format.
+// and threshold min 0, image URL of URL format. The price is in the store's currency, whose
+// symbol its label shows (a currency without cents, like yen, steps by 1).
 import type { Category } from '../../../../shared/inventory';
 import { FieldError } from '../../../components/field-error';
+import type { MoneyFormat } from '../../../../shared/money-format';
+import { currencyDecimals, currencySymbol } from '../../../lib/format';
+import { useStoreMoney } from '../../../lib/store-money';
 import type { DraftField, ItemDraft } from '../item-draft';
 
 export interface FieldsProps {
@@ -33,6 +37,7 @@ const SPECS: Record<DraftField, FieldSpec> = {
   description: { label: 'Description', required: false, placeholder: 'What is it? Size, colour, supplier...' },
   sku: { label: 'SKU', required: true, placeholder: 'e.g. EL-2041' },
   categoryId: { label: 'Category', required: true },
+  // The label and step follow the store's currency (priceSpec).
   price: { label: 'Unit Price ($)', required: true, type: 'number', step: '0.01', min: '0', placeholder: '0.00', inputMode: 'decimal' },
   imageUrl: { label: 'Image URL', required: false, type: 'url', placeholder: 'https://example.com/photo.jpg', inputMode: 'url' },
   quantity: { label: 'Quantity', required: true, type: 'number', step: '1', min: '0', placeholder: '0', inputMode: 'numeric' },
@@ -55,15 +60,23 @@ const SPECS: Record<DraftField, FieldSpec> = {
   },
 };
 
-export function fieldLabel(field: DraftField, overrides: Partial<Record<DraftField, string>> = {}): string {
-  return overrides[field] ?? SPECS[field].label;
+/** The price field in the store's currency: 'Unit Price (€)'; prices are kept to the cent whatever the currency. */
+function priceSpec(money: MoneyFormat): FieldSpec {
+  const decimals = Math.min(2, currencyDecimals(money));
+  return {
+    ...SPECS.price,
+    label: `Unit Price (${currencySymbol(money)})`,
+    step: decimals === 0 ? '1' : (10 ** -decimals).toFixed(decimals),
+    placeholder: (0).toFixed(decimals),
+  };
 }
 
 export function ItemFormFields({ fields, values, categories, invalidField, error, onChange, idPrefix, disabled, labels = {} }: FieldsProps & { labels?: Partial<Record<DraftField, string>> }) {
+  const money = useStoreMoney();
   return (
     <>
       {fields.map((field) => {
-        const spec = SPECS[field];
+        const spec = field === 'price' ? priceSpec(money) : SPECS[field];
         const id = `${idPrefix}-${field}`;
         const hintId = spec.hint ? `${id}-hint` : undefined;
         const invalid = invalidField === field;
@@ -74,7 +87,7 @@ export function ItemFormFields({ fields, values, categories, invalidField, error
         const label = (
           <span className="field-label-row">
             <label htmlFor={id}>
-              {fieldLabel(field, labels)}
+              {labels[field] ?? spec.label}
               {spec.required ? null : <span className="optional-mark"> (optional)</span>}
             </label>
             {spec.required ? (

@@ -1,7 +1,8 @@
-// General: store name, contact email, the low-stock threshold new items start with, and
-// whether guests may sign in.
+// General: store name, contact email, the low-stock threshold new items start with, the
+// store's currency and number format, and whether guests may sign in.
 import type { Settings } from '../../../../shared/accounts';
 import { SwitchRow } from '../../../components/switch-row';
+import { MoneyFields } from './money-fields';
 
 export function GeneralTab({ draft, canEdit, onEdit }: { draft: Settings; canEdit: boolean; onEdit: (changes: Partial<Settings>) => void }) {
   return (
@@ -39,6 +40,7 @@ export function GeneralTab({ draft, canEdit, onEdit }: { draft: Settings; canEdi
           New items start with this threshold; each item can change its own.
         </span>
       </div>
+      <MoneyFields draft={draft} canEdit={canEdit} onEdit={onEdit} />
       <SwitchRow
         label="Allow guest sign-in"
         hint="Off unless you turn it on. Guests look at stock, alerts and the wall display without an account: they change nothing, never see who made a change, and cannot export."
