@@ -1,16 +1,18 @@
-// Printed labels end to end: a category of 26 items (half with an EAN-13, half with only a
-// SKU) printed to PDF by Chromium with the page's own CSS page size, each PDF page rendered
-// with pdf.js, and every label's QR code and Code 128 decoded back with zxing: they must
-// be the item's URL and its barcode (or SKU). Where each label lands is checked against the
+// Printed labels end to end: a category of 26 items (half with an EAN-13, some with a
+// barcode of their own text or a UPC-A, the rest with only a SKU) printed to PDF by Chromium
+// with the page's own CSS page size, each PDF page rendered with pdf.js, and every label's
+// QR code and linear code decoded back with zxing: they must be the item's URL and its
+// barcode (or SKU), an EAN-13 symbol for an EAN-13 barcode (what a till expects, issue 31
+// item 9) and Code 128 for anything else. Where each label lands is checked against the
 // label stock's published geometry, written out here, not against the app's preset table.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { gs1CheckDigit } from '../../shared/barcode.js';
+import { checkBarcode, gs1CheckDigit } from '../../shared/barcode.js';
 import type { Category, Item } from '../../shared/inventory.js';
 import type { LabelPresetId } from '../../client/features/labels/label-presets.js';
 import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
-import { decodeCodes } from '../helpers/decode-barcodes.js';
+import { decodeCodes, type DecodedCode } from '../helpers/decode-barcodes.js';
 import { apiAccount, newAppContext, screenshot, signInViaUi } from '../helpers/e2e-app.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { renderPdfPages } from '../helpers/pdf-pages.js';
@@ -102,6 +104,19 @@ const ean13 = (n: number) => {
   return body + gs1CheckDigit(body);
 };
 
+/** A UPC-A (12 digits) with a correct check digit. */
+const upcA = (n: number) => {
+  const body = `0360000${String(n).padStart(4, '0')}`;
+  return body + gs1CheckDigit(body);
+};
+
+/** Odd items: an EAN-13; every fourth: label text of the store's own; item 2: a UPC-A; the rest: none (the SKU is printed). */
+const barcodeOf = (n: number) => (n % 2 === 1 ? ean13(n) : n % 4 === 0 ? `BIN-${n}` : n === 2 ? upcA(n) : null);
+
+/** The linear code a label of this item must carry: its format as zxing names it, and its text. */
+const expectedLinear = (item: Item) => ({ format: item.barcode && item.barcode.length === 13 ? 'EAN-13' : 'Code128', text: item.barcode ?? item.sku });
+const linearOf = (codes: DecodedCode[]) => codes.filter((code) => code.format !== 'QRCode');
+
 describe('printed labels', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
@@ -123,7 +138,7 @@ describe('printed labels', BROWSER_TESTS, () => {
           quantity: n,
           price: n + 0.99,
           threshold: 1,
-          barcode: n % 2 === 1 ? ean13(n) : null,
+          barcode: barcodeOf(n),
         }),
       );
     }
@@ -191,7 +206,7 @@ describe('printed labels', BROWSER_TESTS, () => {
     await screenshot(page, 'labels-a4');
   }, 60_000);
 
-  it('prints A4 3x8 sheets whose every QR code and Code 128 read back as the item URL and code', async () => {
+  it('prints A4 3x8 sheets whose every QR code and linear code read back as the item URL and code: EAN-13 for an EAN-13, else Code 128', async () => {
     const stock = PUBLISHED['a4-3x8'];
     const pdf = await openLabels('a4-3x8');
     // 24 on the first sheet, 2 on the second, each on its die-cut.
@@ -218,9 +233,11 @@ describe('printed labels', BROWSER_TESTS, () => {
     decoded.forEach((codes, index) => {
       const item = sorted[index]!;
       const qr = codes.filter((code) => code.format === 'QRCode').map((code) => code.text);
-      const linear = codes.filter((code) => code.format === 'Code128').map((code) => code.text);
-      expect({ label: index, qr, linear }).toEqual({ label: index, qr: [`${server.url}/inventory/${item.id}`], linear: [item.barcode ?? item.sku] });
+      expect({ label: index, qr, linear: linearOf(codes) }).toEqual({ label: index, qr: [`${server.url}/inventory/${item.id}`], linear: [expectedLinear(item)] });
     });
+    // Every kind of code was on the sheets: EAN-13 symbols, and Code 128 of a barcode's text, of a UPC-A and of a SKU.
+    const kindOf = (item: Item) => (item.barcode ? (checkBarcode(item.barcode) as { kind: string }).kind : 'sku');
+    expect(new Set(sorted.map(kindOf))).toEqual(new Set(['ean13', 'code128', 'upca', 'sku']));
   }, 180_000);
 
   it('prints Avery 5160 on one US Letter page, and the roll one label per 62 x 29 mm page', async () => {
@@ -246,6 +263,7 @@ describe('printed labels', BROWSER_TESTS, () => {
       writeFileSync(`test-results/screenshots/labels-${presetId}-pdf-label1.png`, first!.crops[0]!);
       const codes = await decodeCodes(first!.crops[0]!);
       expect(codes.map((code) => code.text).sort()).toEqual([`${server.url}/inventory/${sorted[0]!.id}`, sorted[0]!.barcode ?? sorted[0]!.sku].sort());
+      expect(linearOf(codes)).toEqual([expectedLinear(sorted[0]!)]);
     }
   }, 180_000);
 
