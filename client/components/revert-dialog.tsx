@@ -8,14 +8,17 @@ import { useEffect, useRef, useState } from 'react';
 import type { RevertPlan } from '../../shared/inventory-history';
 import { ApiError } from '../lib/api-client';
 import { toast } from '../lib/toasts';
-import { formatDateTime } from '../lib/format';
+import type { MoneyFormat } from '../../shared/money-format';
+import { formatDateTime, formatPrice } from '../lib/format';
+import { useStoreMoney } from '../lib/store-money';
 import { ErrorBox } from './error-box';
 import { historyApi } from './history-api';
 import { Icon } from './icons';
 import { Modal } from './modal';
 import './revert-dialog.css';
 
-const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : String(value));
+const show = (value: unknown, field: string, money: MoneyFormat) =>
+  value === null || value === undefined || value === '' ? '—' : field === 'price' ? formatPrice(Number(value), money) : String(value);
 
 const WHAT_IT_DOES: Record<RevertPlan['kind'], string> = {
   adjust: 'The stock change is taken back by the opposite adjustment.',
@@ -51,6 +54,7 @@ export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; on
   useEffect(() => {
     if (lateRevertedBy) notice.current?.focus();
   }, [lateRevertedBy]);
+  const money = useStoreMoney();
 
   useEffect(() => {
     historyApi.plan(eventId).then(
@@ -138,7 +142,7 @@ export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; on
                       setPicked(next);
                     }}
                   />{' '}
-                  <strong>{f.field}</strong>: {show(f.current)} → {show(f.restore)}
+                  <strong>{f.field}</strong>: {show(f.current, f.field, money)} → {show(f.restore, f.field, money)}
                   {f.changedSince ? (
                     <span className="revert-changed-since">
                       {' '}

@@ -3,19 +3,24 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { ChangesReport } from '../../../../shared/inventory-history';
+import type { MoneyFormat } from '../../../../shared/money-format';
 import { historyApi } from '../../../components/history-api';
 import { formatMoment } from '../../../components/as-of';
 import { ErrorBox } from '../../../components/error-box';
 import { TruckLoader } from '../../../components/truck-loader';
 import { api } from '../../../lib/api-client';
+import { formatPrice } from '../../../lib/format';
+import { useStoreMoney } from '../../../lib/store-money';
 
 const WEEK_MS = 7 * 86_400_000;
 const defaultFrom = () => new Date(Date.now() - WEEK_MS).toISOString();
 
-const show = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
+const show = (v: unknown, field: string, money: MoneyFormat) =>
+  v === null || v === undefined || v === '' ? '—' : field === 'price' ? formatPrice(Number(v), money) : String(v);
 
 export function ChangesPage() {
   const [params, setParams] = useSearchParams();
+  const money = useStoreMoney();
   // Opened without ?from= (a bookmark, a typed address), the report starts a week before the
   // moment the page opened. Fixed once at mount: recomputed on each render it was a new
   // moment every time, so each answer's render asked again, about 60 requests a second.
@@ -100,7 +105,7 @@ export function ChangesPage() {
                     <tr key={c.itemId}>
                       <td>{c.name}</td>
                       <td>{c.status}</td>
-                      <td>{c.diffs.map((d) => `${d.field}: ${show(d.from)} → ${show(d.to)}`).join('; ') || '—'}</td>
+                      <td>{c.diffs.map((d) => `${d.field}: ${show(d.from, d.field, money)} → ${show(d.to, d.field, money)}`).join('; ') || '—'}</td>
                       <td>{c.stockMovement >= 0 ? '+' : ''}{c.stockMovement}</td>
                     </tr>
                   ))}
