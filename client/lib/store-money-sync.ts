@@ -13,13 +13,19 @@ const readFromServer = () =>
     () => undefined, // offline or refused: the remembered format stands until the next read
   );
 
+/** The longest the read waits for the first screen's early reads (one never taken never settles). */
+const FIRST_SCREEN_WAIT_MS = 3000;
+
 /**
  * One read once the first screen's own reads are answered (it is not what that screen waits
  * for), then every settings change the feed pushes; a feed that lost track asks for a resync:
  * read again. Returns the stop.
  */
 export function followStoreMoney(): () => void {
-  void earlyReadsSettled().then(readFromServer);
+  let stopped = false;
+  void Promise.race([earlyReadsSettled(), new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]).then(() => {
+    if (!stopped) void readFromServer();
+  });
   const offEvent = onFeed('event', ({ event }) => {
     if (event.streamType !== 'settings') return;
     const changes = (event.data as { changes?: Partial<Settings> } | null)?.changes;
@@ -29,6 +35,7 @@ export function followStoreMoney(): () => void {
   });
   const offResync = onFeed('resync', () => void readFromServer());
   return () => {
+    stopped = true;
     offEvent();
     offResync();
   };
