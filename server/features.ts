@@ -30,6 +30,7 @@ import { DisplayQueries } from './dashboard/display-queries.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { ImportService } from './import/import-service.js';
 import { importRoutes } from './import/routes.js';
+import { SettingsService } from './accounts/settings/settings-service.js';
 import { webhooksProjection } from './webhooks/projection.js';
 import { webhooksFeature } from './webhooks/webhooks-feature.js';
 import { apiTokensProjection } from './api-tokens/projection.js';
@@ -92,7 +93,7 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
     moment: (raw) => asOf.moment(raw),
   });
   await api.register(historyRoutes, { reverts: new RevertService(ctx.store), changes: new ChangesQueries(ctx.database.db), asOf });
-  await api.register(importRoutes, { imports: new ImportService(ctx.store), limits: ctx.config.import });
+  await api.register(importRoutes, { imports: new ImportService(ctx.store), limits: ctx.config.import, settings: new SettingsService(ctx.store) });
   const stocktakeQueries = new StocktakeQueries(ctx.database.db);
   await api.register(stocktakeRoutes, { stocktakes: new StocktakeService(ctx.store, stocktakeQueries), queries: stocktakeQueries });
   await api.register(webhooksFeature, { ctx });

@@ -1,6 +1,7 @@
 // Accounts, roles, settings and profile shapes shared by server and client.
 import { DEFAULT_MONEY } from './money-format.js';
 import type { Permission } from './permissions.js';
+import type { CsvFormat, CsvFormatChoice } from './csv-format.js';
 
 export type UserStatus = 'active' | 'disabled';
 
@@ -67,6 +68,10 @@ export interface Settings {
   currency: string;
   /** The BCP 47 locale prices and values are written for: '12,50 €' in fr-FR, '€12.50' in en-IE. */
   locale: string;
+  /** The CSV format the export buttons preselect (null: none chosen, comma and UTF-8 as ever); managers change it. */
+  exportFormat: CsvFormatChoice | null;
+  /** The delimiter and encoding of the store's last imported file (null before any): the exports offer it. */
+  importFormat: CsvFormat | null;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -81,6 +86,8 @@ export const DEFAULT_SETTINGS: Settings = {
   // USD written for en-US: what every store showed before it could choose.
   currency: DEFAULT_MONEY.currency,
   locale: DEFAULT_MONEY.locale,
+  exportFormat: null,
+  importFormat: null,
 };
 
 export interface AlertPreferences {

@@ -14,10 +14,17 @@ export function csvTextCell(value: string | null | undefined): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-/** A numeric cell: the number as it is, or empty when there is none. */
-export function csvNumberCell(value: number | null | undefined): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? '' : String(value);
+/**
+ * A numeric cell: the number as it is, or empty when there is none. With `decimalComma`
+ * (a semicolon file, see shared/csv-format.ts) 4.5 is written 4,5.
+ */
+export function csvNumberCell(value: number | null | undefined, decimalComma = false): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  return decimalComma ? String(value).replace('.', ',') : String(value);
 }
 
-/** One line of cells, already written by the two functions above. */
-export const csvLine = (cells: string[]): string => cells.join(',') + '\n';
+/**
+ * One line of cells, already written by the two functions above. Text cells are always
+ * quoted and numbers never hold the delimiter, so any delimiter is safe to join with.
+ */
+export const csvLine = (cells: string[], delimiter = ','): string => cells.join(delimiter) + '\n';

@@ -1,6 +1,7 @@
 // CSV import: the item fields a file's columns can map to, and the shapes of the import
 // API (dry run, categories, commit). Shared by the browser (which parses the file) and
 // the server (which validates and writes it).
+import type { CsvFormat } from './csv-format.js';
 
 /** Item fields an import column can fill, in the order the mapping screen lists them. */
 export const IMPORT_FIELDS = [
@@ -61,6 +62,8 @@ export interface ImportCategoriesBody {
 
 export interface CommitBody extends ImportRowsBody {
   importId: string;
+  /** The file's delimiter and encoding: the store remembers them for its exports (Settings.importFormat). */
+  format?: CsvFormat;
 }
 
 export type RowOutcome = 'created' | 'updated' | 'unchanged' | 'rejected';

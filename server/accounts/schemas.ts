@@ -1,6 +1,7 @@
 // JSON schemas of the accounts routes. Bodies are strict: no extra fields, bounded strings;
 // responses describe the DTOs of shared/accounts.ts (and feed the OpenAPI document).
 import { ALL_PERMISSIONS } from '../../shared/permissions.js';
+import { CSV_FORMAT_CHOICES } from '../../shared/csv-format.js';
 
 export const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
 export const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema } as const;
@@ -107,9 +108,16 @@ const settingsProperties = {
   // Which codes and tags exist is checked by the decision (shared/money-format.ts), with a plain message.
   currency: text(8, 1),
   locale: text(64, 1),
+  exportFormat: { type: ['string', 'null'], enum: [...CSV_FORMAT_CHOICES, null] },
 } as const;
 
-export const settingsSchema = { type: 'object', properties: settingsProperties } as const;
+/** Recorded by an import (server/import/routes.ts), not set through PUT /settings. */
+const importFormat = {
+  type: ['object', 'null'],
+  properties: { delimiter: { type: 'string' }, encoding: { type: 'string' } },
+} as const;
+
+export const settingsSchema = { type: 'object', properties: { ...settingsProperties, importFormat } } as const;
 
 export const settingsBody = {
   type: 'object',

@@ -5,6 +5,7 @@ import type { DB } from '../db/schema.js';
 import { ValidationError } from '../errors.js';
 import { unstorableField } from '../http/validation.js';
 import { csvLine, csvTextCell } from '../../shared/csv-cell.js';
+import { CSV_DELIMITERS, STANDARD_CSV, type CsvFormat } from '../../shared/csv-format.js';
 
 export interface ActivityFilter {
   action?: ActivityAction;
@@ -132,11 +133,14 @@ const CSV_COLUMNS: Exclude<keyof ActivityEntry, 'eventId' | 'reverted'>[] = [
   'id',
 ];
 
-export function csvHeader(): string {
-  return csvLine(CSV_COLUMNS);
+export function csvHeader(format: CsvFormat = STANDARD_CSV): string {
+  return csvLine(CSV_COLUMNS, CSV_DELIMITERS[format.delimiter]);
 }
 
 /** Every column is text (user names and item names are typed by people: defused, see csv-cell.ts). */
-export function csvRow(entry: ActivityEntry): string {
-  return csvLine(CSV_COLUMNS.map((c) => csvTextCell(entry[c])));
+export function csvRow(entry: ActivityEntry, format: CsvFormat = STANDARD_CSV): string {
+  return csvLine(
+    CSV_COLUMNS.map((c) => csvTextCell(entry[c])),
+    CSV_DELIMITERS[format.delimiter],
+  );
 }

@@ -1,9 +1,9 @@
 // /api/activity: the activity log with filters, sorting and cursor pages, and its CSV export.
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { requirePermission } from '../auth/auth-plugin.js';
 import { isGuest } from '../auth/guest-view.js';
 import { ForbiddenError } from '../errors.js';
+import { csvFormatOf, csvFormatProperties, sendCsv, type CsvFormatQuery } from '../http/csv-reply.js';
 import { errorSchema } from '../inventory/schemas.js';
 import { activityEntrySchema } from './schemas.js';
 import { csvHeader, csvRow, type ActivityFilter, type ActivityQueries } from './activity-queries.js';
@@ -60,28 +60,28 @@ export const activityRoutes: FastifyPluginAsync<{ activity: ActivityQueries }> =
     },
   );
 
-  app.get<{ Querystring: ActivityFilter }>(
+  app.get<{ Querystring: ActivityFilter & CsvFormatQuery }>(
     '/activity.csv',
     {
       onRequest: view,
       config: { export: true }, // never to guests (server/auth/guest-view.ts)
       schema: {
-        summary: 'The activity log as CSV (same filters and sort as /activity)',
+        summary: 'The activity log as CSV (same filters and sort as /activity; delimiter and encoding: the file\'s format)',
         tags: ['activity'],
-        querystring: { type: 'object', additionalProperties: false, properties: filterProperties },
+        querystring: { type: 'object', additionalProperties: false, properties: { ...filterProperties, ...csvFormatProperties } },
         response: { 200: { type: 'string', description: 'text/csv' }, 400: errorSchema, 401: errorSchema, 403: errorSchema },
       },
     },
     async (request, reply) => {
+      const { delimiter, encoding, ...filter } = request.query;
+      const format = csvFormatOf({ delimiter, encoding });
       // Streamed page by page, so a log of any size exports without being held in memory.
-      const lines = (async function* () {
-        yield csvHeader();
-        for await (const entry of activity.all(request.query)) yield csvRow(entry);
-      })();
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="activity-log.csv"')
-        .send(Readable.from(lines));
+      return sendCsv(reply, 'activity-log.csv', format, () =>
+        (async function* () {
+          yield csvHeader(format);
+          for await (const entry of activity.all(filter)) yield csvRow(entry, format);
+        })(),
+      );
     },
   );
 };

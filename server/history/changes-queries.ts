@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ChangesGroup, ChangesReport, FieldDiff, ItemChange } from '../../shared/inventory-history.js';
 import { COMPARED_FIELDS } from '../../shared/inventory-history.js';
 import { csvLine, csvNumberCell, csvTextCell } from '../../shared/csv-cell.js';
+import { CSV_DELIMITERS, decimalCommaIn, STANDARD_CSV, type CsvFormat } from '../../shared/csv-format.js';
 import type { DB } from '../db/schema.js';
 import { ValidationError } from '../errors.js';
 
@@ -149,14 +150,17 @@ export class ChangesQueries {
 
 const CSV_COLUMNS = ['category', 'item', 'sku', 'status', 'changes', 'stock_movement', 'value_movement'];
 
-/** The report as CSV: one line per item; people's text is defused (csv-cell.ts), numbers stay numbers. */
-export function changesCsv(report: ChangesReport): string {
-  const lines = [csvLine(CSV_COLUMNS)];
+/** The report as CSV lines: one per item; people's text is defused (csv-cell.ts), numbers stay numbers. */
+export function changesCsv(report: ChangesReport, format: CsvFormat = STANDARD_CSV): string[] {
+  const delimiter = CSV_DELIMITERS[format.delimiter];
+  const comma = decimalCommaIn(format);
+  const lines = [csvLine(CSV_COLUMNS, delimiter)];
   for (const g of report.groups) {
     for (const c of g.items) {
       const diffs = c.diffs.map((d) => `${d.field}: ${d.from ?? ''} -> ${d.to ?? ''}`).join('; ');
-      lines.push(csvLine([csvTextCell(g.category), csvTextCell(c.name), csvTextCell(c.sku), csvTextCell(c.status), csvTextCell(diffs), csvNumberCell(c.stockMovement), csvNumberCell(c.valueMovement)]));
+      const cells = [csvTextCell(g.category), csvTextCell(c.name), csvTextCell(c.sku), csvTextCell(c.status), csvTextCell(diffs)];
+      lines.push(csvLine([...cells, csvNumberCell(c.stockMovement, comma), csvNumberCell(c.valueMovement, comma)], delimiter));
     }
   }
-  return lines.join('');
+  return lines;
 }

@@ -9,6 +9,7 @@ import { ValidationError } from '../errors.js';
 import type { AsOfQueries } from './as-of-queries.js';
 import { checkMoment } from './as-of-queries.js';
 import { changesCsv, type ChangesQueries } from './changes-queries.js';
+import { csvFormatOf, csvFormatProperties, sendCsv, type CsvFormatQuery } from '../http/csv-reply.js';
 import type { RevertService } from './revert-service.js';
 import { changeAtSchema, changesSchema, countsSchema, errors, eventIdParams, moment, revertBody, revertPlanSchema, revertResultSchema } from './schemas.js';
 
@@ -125,18 +126,24 @@ export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes
     },
   );
 
-  app.get<Between>(
+  app.get<{ Querystring: Between['Querystring'] & CsvFormatQuery }>(
     '/changes/export.csv',
     {
       onRequest: view,
       config: { export: true }, // never to guests (server/auth/guest-view.ts)
-      schema: { summary: 'The same report as CSV (text cells defused against formulas)', tags, querystring: betweenQuery, response: { 200: { type: 'string' }, ...errors } },
+      schema: {
+        summary: "The same report as CSV (text cells defused against formulas; delimiter and encoding: the file's format)",
+        tags,
+        querystring: { ...betweenQuery, properties: { ...betweenQuery.properties, ...csvFormatProperties } },
+        response: { 200: { type: 'string' }, ...errors },
+      },
     },
     async (request, reply) => {
       const { from, to } = window(request.query);
-      const csv = changesCsv(await changes.between(from, to));
+      const format = csvFormatOf(request.query);
+      const lines = changesCsv(await changes.between(from, to), format);
       const name = `stockroom-changes-${from.toISOString().slice(0, 16)}-to-${to.toISOString().slice(0, 16)}.csv`.replace(/:/g, '');
-      return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(csv);
+      return sendCsv(reply, name, format, () => lines);
     },
   );
 };

@@ -6,12 +6,16 @@ import { requirePermission } from '../auth/auth-plugin.js';
 import { actorOf } from '../auth/principal.js';
 import type { ImportLimits } from '../config.js';
 import type { ImportService } from './import-service.js';
+import type { SettingsService } from '../accounts/settings/settings-service.js';
 import { refuseLargeFile, refuseManyRows } from './import-limits.js';
 import { categoriesBody, categoriesReply, commitBody, commitReply, dryRunBody, dryRunReply, importErrors } from './schemas.js';
 
 const MB = 1024 * 1024;
 
-export const importRoutes: FastifyPluginAsync<{ imports: ImportService; limits: ImportLimits }> = async (app, { imports, limits }) => {
+export const importRoutes: FastifyPluginAsync<{ imports: ImportService; limits: ImportLimits; settings: SettingsService }> = async (
+  app,
+  { imports, limits, settings },
+) => {
   const manage = [requirePermission('inventory:create'), requirePermission('inventory:manage')];
 
   app.post<{ Body: ImportRowsBody }>(
@@ -52,12 +56,22 @@ export const importRoutes: FastifyPluginAsync<{ imports: ImportService; limits: 
       onRequest: manage,
       bodyLimit: 8 * MB,
       schema: {
-        summary: 'Write one batch of rows in one transaction; rows written before (same import id and row) are not written again',
+        summary:
+          "Write one batch of rows in one transaction; rows written before (same import id and row) are not written again. format: the file's delimiter and encoding, remembered as the store's importFormat (the exports offer it)",
         tags: ['import'],
         body: commitBody,
         response: { 200: commitReply, ...importErrors },
       },
     },
-    async (request) => ({ results: await imports.commit(request.body, actorOf(request.principal)) }),
+    async (request) => {
+      const { format, ...body } = request.body;
+      const results = await imports.commit(body, actorOf(request.principal));
+      // The store's exports offer "as the imported file came in" (Settings.importFormat).
+      if (format) {
+        const meta = { actor: actorOf(request.principal), correlationId: body.importId, importFile: body.fileName };
+        await settings.change({ importFormat: format }, meta, request.log);
+      }
+      return { results };
+    },
   );
 };

@@ -1,6 +1,7 @@
 // JSON schemas of the import routes. Cells are text as the file has them: the server turns
 // them into the API's types and checks them with the API's own item schemas (import-rows.ts).
 import { IMPORT_BATCH_ROWS, IMPORT_FIELDS } from '../../shared/import.js';
+import { CSV_DELIMITER_NAMES, CSV_ENCODINGS } from '../../shared/csv-format.js';
 import { errorSchema } from '../inventory/schemas.js';
 
 const fileName = { type: 'string', minLength: 1, maxLength: 255 } as const;
@@ -46,11 +47,18 @@ export const dryRunBody = (maxRows: number) =>
     properties: { fileName, columns, rows: rows(maxRows) },
   }) as const;
 
+const format = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['delimiter', 'encoding'],
+  properties: { delimiter: { type: 'string', enum: CSV_DELIMITER_NAMES }, encoding: { type: 'string', enum: CSV_ENCODINGS } },
+} as const;
+
 export const commitBody = {
   type: 'object',
   additionalProperties: false,
   required: ['importId', 'fileName', 'columns', 'rows'],
-  properties: { importId, fileName, columns, rows: rows(IMPORT_BATCH_ROWS) },
+  properties: { importId, fileName, columns, rows: rows(IMPORT_BATCH_ROWS), format },
 } as const;
 
 export const categoriesBody = {

@@ -7,6 +7,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { IMPORT_FIELDS } from '../../shared/import.js';
 import { csvLine, csvNumberCell, csvTextCell } from '../../shared/csv-cell.js';
 import { DEFAULT_MONEY } from '../../shared/money-format.js';
+import { CSV_DELIMITERS, decimalCommaIn, STANDARD_CSV, type CsvFormat } from '../../shared/csv-format.js';
 import type { DB } from '../db/schema.js';
 import { NotFoundError } from '../errors.js';
 import type { ItemRow } from './item-rows.js';
@@ -87,21 +88,25 @@ async function* pages(db: Kysely<DB>, filter: ItemExportFilter, pageSize: number
   }
 }
 
-export const itemCsvHeader = (): string => csvLine([...IMPORT_FIELDS, 'currency']);
+export const itemCsvHeader = (format: CsvFormat = STANDARD_CSV): string => csvLine([...IMPORT_FIELDS, 'currency'], CSV_DELIMITERS[format.delimiter]);
 
-/** One item as a CSV line: text defused against formulas, numbers left as numbers. */
-export function itemCsvRow(row: ExportedItem): string {
-  return csvLine([
-    csvTextCell(row.name),
-    csvTextCell(row.sku),
-    csvTextCell(row.barcode),
-    csvTextCell(row.category_name),
-    csvNumberCell(Number(row.quantity)),
-    csvNumberCell(Number(row.price)),
-    csvNumberCell(Number(row.threshold)),
-    csvTextCell(row.description),
-    csvTextCell(row.expiry_date === null ? null : String(row.expiry_date)),
-    csvTextCell(row.image_url),
-    csvTextCell(row.currency),
-  ]);
+/** One item as a CSV line: text defused against formulas, numbers left as numbers (4,5 in a semicolon file). */
+export function itemCsvRow(row: ExportedItem, format: CsvFormat = STANDARD_CSV): string {
+  const comma = decimalCommaIn(format);
+  return csvLine(
+    [
+      csvTextCell(row.name),
+      csvTextCell(row.sku),
+      csvTextCell(row.barcode),
+      csvTextCell(row.category_name),
+      csvNumberCell(Number(row.quantity), comma),
+      csvNumberCell(Number(row.price), comma),
+      csvNumberCell(Number(row.threshold), comma),
+      csvTextCell(row.description),
+      csvTextCell(row.expiry_date === null ? null : String(row.expiry_date)),
+      csvTextCell(row.image_url),
+      csvTextCell(row.currency),
+    ],
+    CSV_DELIMITERS[format.delimiter],
+  );
 }

@@ -1,11 +1,11 @@
 // /api/inventory routes: thin — a schema, a permission, one call.
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AdjustStockBody, CreateItemBody, UpdateItemBody } from '../../shared/inventory.js';
 import { requirePermission } from '../auth/auth-plugin.js';
 import { principalCheck } from '../auth/principal-check.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { commandMeta, expectedVersionOf } from '../http/command-meta.js';
+import { csvFormatOf, csvFormatProperties, sendCsv, type CsvFormatQuery } from '../http/csv-reply.js';
 import { replayAnswer } from '../http/idempotency.js';
 import type { ItemQueries } from './item-queries.js';
 import type { ItemsAsOf } from './items-as-of.js';
@@ -131,14 +131,14 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
     async (request) => queries.search(request.query.q, request.query.limit, principalCheck(request)),
   );
 
-  app.get<{ Querystring: ItemExportFilter }>(
+  app.get<{ Querystring: ItemExportFilter & CsvFormatQuery }>(
     '/inventory/export.csv',
     {
       onRequest: view,
       config: { export: true }, // never to guests (server/auth/guest-view.ts)
       schema: {
         summary:
-          "Items as CSV, in the columns the import reads. categoryId, q, sort and order: a category page's filters; q alone: the Inventory page's search; none: every item",
+          "Items as CSV, in the columns the import reads. categoryId, q, sort and order: a category page's filters; q alone: the Inventory page's search; none: every item. delimiter and encoding: the file's format (a semicolon file writes decimal commas)",
         tags: ['inventory'],
         querystring: {
           type: 'object',
@@ -148,22 +148,23 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
             q: { type: 'string', maxLength: 200 },
             sort: { type: 'string', enum: ['name', 'price', 'stock'], default: 'name' },
             order: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+            ...csvFormatProperties,
           },
         },
         response: { 200: { type: 'string', description: 'text/csv' }, 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema },
       },
     },
     async (request, reply) => {
-      const rows = await queries.export(request.query);
+      const { delimiter, encoding, ...filter } = request.query;
+      const format = csvFormatOf({ delimiter, encoding });
       // Streamed page by page, like the activity export: no store is too big to export.
-      const lines = (async function* () {
-        yield itemCsvHeader();
-        for await (const row of rows) yield itemCsvRow(row);
-      })();
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="inventory.csv"')
-        .send(Readable.from(lines));
+      return sendCsv(reply, 'inventory.csv', format, async () => {
+        const rows = await queries.export(filter);
+        return (async function* () {
+          yield itemCsvHeader(format);
+          for await (const row of rows) yield itemCsvRow(row, format);
+        })();
+      });
     },
   );
 

@@ -3,7 +3,7 @@
 // form rules; the small formatters the screens show.
 import { produce } from 'immer';
 import { describe, expect, it } from 'vitest';
-import type { Role, Settings, User } from '../../shared/accounts.js';
+import { DEFAULT_SETTINGS, type Role, type Settings, type User } from '../../shared/accounts.js';
 import { shouldNotify, type LowStockAlert } from '../../shared/alerts.js';
 import { expiryText, type DashboardSummary, type DisplaySnapshot } from '../../shared/dashboard.js';
 import type { ActivityEntry } from '../../shared/inventory.js';
@@ -236,7 +236,7 @@ describe('users, roles, settings and profile rules', () => {
   });
 
   it('sends only changed settings and profile fields', () => {
-    const saved: Settings = { storeName: 'A', email: '', lowStockThreshold: 10, emailNotifications: true, pushNotifications: true, allowGuests: true, currency: 'USD', locale: 'en-US' };
+    const saved: Settings = { ...DEFAULT_SETTINGS, storeName: 'A', email: '', lowStockThreshold: 10, emailNotifications: true, pushNotifications: true, allowGuests: true, currency: 'USD', locale: 'en-US' };
     expect(changedFields(saved, { ...saved, storeName: 'B', allowGuests: false })).toEqual({ storeName: 'B', allowGuests: false });
     expect(isDirty({ saved, draft: saved })).toBe(false);
     const profile = { user: user('u1', 'Mia', 'manager'), preferences: { browserNotifications: false } };

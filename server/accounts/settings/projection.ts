@@ -24,6 +24,9 @@ export const settingsProjection: Projection = {
       if (changes.currency !== undefined || changes.locale !== undefined) {
         await sql`update settings set currency = ${s.currency}, locale = ${s.locale} where id = 1`.execute(trx);
       }
+      // The export formats (migration 020) in a statement of their own: the row exists now.
+      await sql`update settings set export_format = ${s.exportFormat},
+          import_format = ${s.importFormat === null ? null : JSON.stringify(s.importFormat)}::jsonb where id = 1`.execute(trx);
     },
   },
 };

@@ -1,6 +1,7 @@
 // Reads the store settings (other features may use this, e.g. the default low-stock threshold).
 import { sql, type Kysely } from 'kysely';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/accounts.js';
+import type { CsvFormat, CsvFormatChoice } from '../../../shared/csv-format.js';
 
 interface SettingsRow {
   store_name: string;
@@ -11,11 +12,14 @@ interface SettingsRow {
   allow_guests: boolean;
   currency: string;
   locale: string;
+  export_format: CsvFormatChoice | null;
+  import_format: CsvFormat | null;
 }
 
 export async function readSettings(db: Kysely<any>): Promise<Settings> {
   const rows = await sql<SettingsRow>`select store_name, email, low_stock_threshold, email_notifications,
-      push_notifications, allow_guests, currency, locale from settings where id = 1`.execute(db);
+      push_notifications, allow_guests, currency, locale,
+      export_format, import_format from settings where id = 1`.execute(db);
   const row = rows.rows[0];
   if (!row) return { ...DEFAULT_SETTINGS };
   return {
@@ -27,6 +31,8 @@ export async function readSettings(db: Kysely<any>): Promise<Settings> {
     allowGuests: row.allow_guests,
     currency: row.currency,
     locale: row.locale,
+    exportFormat: row.export_format,
+    importFormat: row.import_format,
   };
 }
 
