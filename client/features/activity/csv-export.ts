@@ -1,5 +1,7 @@
 // Export CSV: the server streams the file; the browser saves it under a dated name. The
 // download needs the ID token, so the app passes in how to fetch with it.
+import type { CsvEncoding, CsvFormat } from '../../../shared/csv-format';
+import { encodingOfDownload, withCsvFormat } from '../../lib/csv-export-format';
 import { saveBlob } from '../../lib/save-file';
 
 export type AuthorizedFetch = (path: string) => Promise<Response>;
@@ -8,8 +10,9 @@ export function csvFileName(now = new Date()): string {
   return `activity-log-${now.toISOString().slice(0, 10)}.csv`;
 }
 
-export async function downloadCsv(fetchWithToken: AuthorizedFetch, path: string): Promise<void> {
-  const res = await fetchWithToken(path);
+/** Saves the file in the format; answers its real encoding (Windows-1252 may come back as UTF-8 with a BOM). */
+export async function downloadCsv(fetchWithToken: AuthorizedFetch, path: string, format: CsvFormat): Promise<CsvEncoding> {
+  const res = await fetchWithToken(withCsvFormat(path, format));
   if (!res.ok) {
     let message = `HTTP error! status: ${res.status}`;
     try {
@@ -20,5 +23,7 @@ export async function downloadCsv(fetchWithToken: AuthorizedFetch, path: string)
     }
     throw new Error(message);
   }
-  saveBlob(await res.blob(), csvFileName());
+  const blob = await res.blob();
+  saveBlob(blob, csvFileName());
+  return encodingOfDownload(blob, format.encoding);
 }

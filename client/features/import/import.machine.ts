@@ -4,6 +4,7 @@
 // stopped (a batch in flight is sent again; its rows' idempotency keys keep it from doubling).
 import { assign, fromPromise, setup } from 'xstate';
 import { IMPORT_BATCH_ROWS, type CommitRowResult, type DryRunReport, type ImportField, type ImportRow } from '../../../shared/import';
+import { delimiterNamed } from '../../../shared/csv-format';
 import { errorMessage } from '../../lib/api-client';
 import { importApi } from './api';
 import { guessMapping, missingFields, type ColumnMapping } from './column-mapping';
@@ -86,7 +87,9 @@ export const importMachine = setup({
     commitBatch: fromPromise<CommitRowResult[], ImportContext>(async ({ input }) => {
       const { columns, rows } = rowsToCommit(input);
       const batch = batchesOf(rows, IMPORT_BATCH_ROWS)[input.batchesDone]!;
-      const { results } = await importApi.commit({ importId: input.importId, fileName: input.fileName, columns, rows: batch });
+      // The file's delimiter and encoding go along: the store's exports offer them (Settings.importFormat).
+      const format = { delimiter: delimiterNamed(input.parsed!.delimiter), encoding: input.parsed!.encoding };
+      const { results } = await importApi.commit({ importId: input.importId, fileName: input.fileName, columns, rows: batch, format });
       await savedImport.save({ ...snapshotOf(input), batchesDone: input.batchesDone + 1, results: [...input.results, ...results] });
       return results;
     }),

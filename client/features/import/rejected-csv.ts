@@ -1,11 +1,17 @@
 // The rejected rows as a CSV to fix and import again: the file's own columns as they were,
-// plus an "error" column saying what to fix.
+// plus an "error" column saying what to fix, split by the file's own delimiter unless
+// another format was picked (the bytes are client/lib/csv-blob.ts's job).
 import Papa from 'papaparse';
 import type { ImportProblem } from '../../../shared/import';
-import type { ParsedCsv } from './parse-csv';
+import type { Delimiter, ParsedCsv } from './parse-csv';
 
 /** `columnName` turns a problem's field into the file's own column title. */
-export function rejectedCsv(parsed: ParsedCsv, problems: ImportProblem[], columnName: (p: ImportProblem) => string | null): string {
+export function rejectedCsv(
+  parsed: ParsedCsv,
+  problems: ImportProblem[],
+  columnName: (p: ImportProblem) => string | null,
+  delimiter: Delimiter = parsed.delimiter,
+): string {
   const byRow = new Map(parsed.rows.map((r) => [r.row, r]));
   const data = [...problems]
     .sort((a, b) => a.row - b.row)
@@ -16,5 +22,5 @@ export function rejectedCsv(parsed: ParsedCsv, problems: ImportProblem[], column
       const column = columnName(problem);
       return [...padded, `Row ${problem.row}${column ? `, ${column}` : ''}: ${problem.message}`];
     });
-  return Papa.unparse({ fields: [...parsed.header, 'error'], data }, { delimiter: parsed.delimiter, newline: '\r\n' });
+  return Papa.unparse({ fields: [...parsed.header, 'error'], data }, { delimiter, newline: '\r\n' });
 }

@@ -1,6 +1,10 @@
 // Export CSV on the Inventory and Category pages: the server streams the items a screen
-// shows (or all of them) in the columns the CSV import reads; the browser saves the file.
+// shows (or all of them) in the columns the CSV import reads, in the format asked for
+// (client/lib/csv-export-format.ts); the browser saves the file.
+import type { CsvEncoding, CsvFormat } from '../../../shared/csv-format';
+import { STANDARD_CSV } from '../../../shared/csv-format';
 import { api } from '../../lib/api-client';
+import { encodingOfDownload, withCsvFormat } from '../../lib/csv-export-format';
 import { saveBlob } from '../../lib/save-file';
 import type { ItemSort, SortOrder } from './api';
 
@@ -12,20 +16,23 @@ export interface ItemsCsvFilter {
   order?: SortOrder;
 }
 
-export function itemsCsvPath(filter: ItemsCsvFilter): string {
+export function itemsCsvPath(filter: ItemsCsvFilter, format: CsvFormat = STANDARD_CSV): string {
   const params = new URLSearchParams();
   if (filter.categoryId) params.set('categoryId', filter.categoryId);
   if (filter.q?.trim()) params.set('q', filter.q.trim());
   if (filter.sort) params.set('sort', filter.sort);
   if (filter.order) params.set('order', filter.order);
   const query = params.toString();
-  return `/inventory/export.csv${query ? `?${query}` : ''}`;
+  return withCsvFormat(`/inventory/export.csv${query ? `?${query}` : ''}`, format);
 }
 
 export function itemsCsvFileName(now = new Date()): string {
   return `inventory-${now.toISOString().slice(0, 10)}.csv`;
 }
 
-export async function downloadItemsCsv(filter: ItemsCsvFilter): Promise<void> {
-  saveBlob(await api.blob(itemsCsvPath(filter)), itemsCsvFileName());
+/** Saves the file; answers its real encoding (Windows-1252 asked for may come back as UTF-8 with a BOM). */
+export async function downloadItemsCsv(filter: ItemsCsvFilter, format: CsvFormat = STANDARD_CSV): Promise<CsvEncoding> {
+  const blob = await api.blob(itemsCsvPath(filter, format));
+  saveBlob(blob, itemsCsvFileName());
+  return encodingOfDownload(blob, format.encoding);
 }

@@ -9,7 +9,7 @@ import { ErrorBox } from '../../../components/error-box';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
 import { RevertDialog } from '../../../components/revert-dialog';
-import { errorMessage } from '../../../lib/api-client';
+import { CsvExportButton } from '../../../components/csv-export-button';
 import { useCan } from '../../../lib/session-context';
 import { toast } from '../../../lib/toasts';
 import { activityLogMachine } from '../activity-log.machine';
@@ -22,7 +22,6 @@ import { SearchField } from '../../../components/search-field';
 export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFetch }) {
   const [state, send] = useMachine(activityLogMachine);
   const { params, entries, nextCursor, error, moreError, fresh, newActivity } = state.context;
-  const [exporting, setExporting] = useState(false);
   const [reverting, setReverting] = useState<string | null>(null);
   const canRevert = useCan('changes:revert');
   const sentinel = useRef<HTMLDivElement>(null);
@@ -41,18 +40,6 @@ export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFet
     return () => observer.disconnect();
   }, [nextCursor, send]);
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      await downloadCsv(fetchWithToken, activityApi.csvPath(params));
-      toast.success('Activity log exported');
-    } catch (e) {
-      toast.error(`Export failed: ${errorMessage(e, 'Network error')}`);
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <div className="page activity-page">
       <header className="page-header">
@@ -61,9 +48,11 @@ export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFet
           <p className="page-subtitle">Every change to items and categories, by whom and when</p>
         </div>
         <div className="page-actions">
-          <button type="button" className="btn btn-secondary" onClick={exportCsv} disabled={exporting}>
-            <Icon name="arrow-right" size={16} className="export-icon" /> {exporting ? 'Exporting...' : 'Export CSV'}
-          </button>
+          <CsvExportButton
+            label="Export CSV"
+            onExport={(format) => downloadCsv(fetchWithToken, activityApi.csvPath(params), format)}
+            onDone={() => toast.success('Activity log exported')}
+          />
         </div>
       </header>
 

@@ -1,6 +1,7 @@
 // /inventory/import: the CSV import, step by step (import.machine.ts drives it).
 import { useMachine } from '@xstate/react';
 import { Link } from 'react-router-dom';
+import { CSV_DELIMITERS, delimiterNamed, type CsvEncoding, type CsvFormat } from '../../../../shared/csv-format';
 import type { ImportProblem } from '../../../../shared/import';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
@@ -12,6 +13,8 @@ import { ResultStep } from './result-step';
 import { ReviewStep } from './review-step';
 import { UploadStep } from './upload-step';
 import { formatCount } from '../../../lib/format';
+import { csvBlob } from '../../../lib/csv-blob';
+import { saveBlob } from '../../../lib/save-file';
 import '../import.css';
 
 /** The file's own title of the column a problem is in. */
@@ -29,13 +32,12 @@ function allProblems(context: ImportContext): ImportProblem[] {
   ];
 }
 
-function download(fileName: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+/** The rejected rows saved in a format; answers the encoding written (csv-blob.ts). */
+function downloadRejected(context: ImportContext, format: CsvFormat): CsvEncoding {
+  const text = rejectedCsv(context.parsed!, allProblems(context), columnNameOf(context), CSV_DELIMITERS[format.delimiter]);
+  const { blob, encoding } = csvBlob(text, format);
+  saveBlob(blob, context.fileName.replace(/\.[^.]+$/, '') + '-rejected.csv');
+  return encoding;
 }
 
 export function ImportPage() {
@@ -112,9 +114,8 @@ export function ImportPage() {
       <ResultStep
         fileName={context.fileName}
         counts={counts()}
-        onDownloadRejected={() =>
-          download(context.fileName.replace(/\.[^.]+$/, '') + '-rejected.csv', rejectedCsv(context.parsed!, allProblems(context), columnNameOf(context)))
-        }
+        fileFormat={{ delimiter: delimiterNamed(context.parsed!.delimiter), encoding: context.parsed!.encoding }}
+        onDownloadRejected={(format) => downloadRejected(context, format)}
         onStartOver={() => send({ type: 'START_OVER' })}
       />
     );

@@ -1,11 +1,15 @@
 // Step 5: what the import did, and the rejected rows as a CSV to fix and import again.
 import { Link } from 'react-router-dom';
+import type { CsvEncoding, CsvFormat } from '../../../../shared/csv-format';
+import { CsvExportButton } from '../../../components/csv-export-button';
 import { formatCount } from '../../../lib/format';
 
 export function ResultStep(props: {
   fileName: string;
   counts: { created: number; updated: number; unchanged: number; rejected: number };
-  onDownloadRejected: () => void;
+  /** The imported file's own format: the rejected rows are written in it unless the store picked another. */
+  fileFormat: CsvFormat;
+  onDownloadRejected: (format: CsvFormat) => CsvEncoding;
   onStartOver: () => void;
 }) {
   const { counts } = props;
@@ -28,9 +32,13 @@ export function ResultStep(props: {
       </ul>
       <div className="import-actions">
         {counts.rejected ? (
-          <button type="button" className="btn btn-secondary" onClick={props.onDownloadRejected}>
-            Download rejected rows (CSV)
-          </button>
+          <CsvExportButton
+            label="Download rejected rows (CSV)"
+            busyLabel="Preparing..."
+            defaultChoice="file"
+            file={{ name: props.fileName, format: props.fileFormat }}
+            onExport={async (format) => props.onDownloadRejected(format)}
+          />
         ) : null}
         <button type="button" className="btn btn-secondary" onClick={props.onStartOver}>
           Import another file

@@ -8,9 +8,13 @@ import { historyApi } from '../../../components/history-api';
 import { formatMoment } from '../../../components/as-of';
 import { ErrorBox } from '../../../components/error-box';
 import { TruckLoader } from '../../../components/truck-loader';
+import type { CsvFormat } from '../../../../shared/csv-format';
+import { CsvExportButton } from '../../../components/csv-export-button';
 import { api } from '../../../lib/api-client';
 import { formatPrice } from '../../../lib/format';
 import { useStoreMoney } from '../../../lib/store-money';
+import { encodingOfDownload, withCsvFormat } from '../../../lib/csv-export-format';
+import { saveBlob } from '../../../lib/save-file';
 
 const WEEK_MS = 7 * 86_400_000;
 const defaultFrom = () => new Date(Date.now() - WEEK_MS).toISOString();
@@ -42,15 +46,11 @@ export function ChangesPage() {
       current = false;
     };
   }, [from, to]);
-  const exportCsv = async () => {
+  const exportCsv = async (format: CsvFormat) => {
     const query = `from=${encodeURIComponent(from)}${to ? `&to=${encodeURIComponent(to)}` : ''}`;
-    const text = await api.get<string>(`/changes/export.csv?${query}`);
-    const url = URL.createObjectURL(new Blob([typeof text === 'string' ? text : JSON.stringify(text)], { type: 'text/csv' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = 'stockroom-changes.csv';
-    a.click();
-    URL.revokeObjectURL(url);
+    const blob = await api.blob(withCsvFormat(`/changes/export.csv?${query}`, format));
+    saveBlob(blob, 'stockroom-changes.csv');
+    return encodingOfDownload(blob, format.encoding);
   };
   const toLocal = (iso: string) => new Date(Date.parse(iso) - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
   return (
@@ -73,9 +73,7 @@ export function ChangesPage() {
           />
         </label>
         <span>{to ? '' : 'to now'}</span>
-        <button type="button" className="btn btn-secondary" onClick={exportCsv} disabled={!report}>
-          Export CSV
-        </button>
+        <CsvExportButton label="Export CSV" onExport={exportCsv} disabled={!report} />
       </div>
       {error ? <ErrorBox title="Failed to compare" message={error} /> : null}
       {!report && !error ? <TruckLoader label="Comparing..." fullScreen={false} /> : null}
