@@ -73,6 +73,7 @@ describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TES
   });
 
   it("exports as always until Excel is picked; then BOM, semicolons and accents in a German manager's browser", async () => {
+    await server.api('PUT', '/settings', manager.idToken, { exportFormat: null }); // as a new store (and on a retry)
     const { page, errors } = await openAs(manager, 'de-DE');
     await page.goto('/inventory');
     await seeText(page, 'Crèmerie');
@@ -87,7 +88,7 @@ describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TES
     await option(page, /^Excel/).waitFor();
     expect(await checked(menu)).toBe('Standard CSV');
     await seeText(menu, 'semicolon, UTF-8 with BOM'); // a German PC's list separator
-    await seeText(menu, 'Your pick becomes the store’s format for everyone.');
+    await seeText(page, 'Your pick becomes the store’s format for everyone.');
     await screenshot(page, 'export-format-menu');
 
     const excel = await downloadedBytes(page, () => option(page, /^Excel/).click());
@@ -109,7 +110,7 @@ describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TES
     const menu = page.getByRole('menu', { name: 'File format' });
     await option(page, /^Excel/).waitFor();
     expect(await checked(menu)).toBe('Excel');
-    await seeText(menu, 'Your pick is for this download; a manager sets the store’s format.');
+    await seeText(page, 'Your pick is for this download; a manager sets the store’s format.');
     await page.keyboard.press('Escape');
 
     // The button itself uses the store's format: Excel, with a French PC's semicolons.
@@ -128,7 +129,8 @@ describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TES
 
   it("downloads the rejected rows as Excel or in the imported file's own bytes, and the store then offers that format", async () => {
     const { page, errors } = await openAs(manager, 'de-DE');
-    const ansi = 'Nom;Référence;Catégorie;Quantité;Prix\r\nCafé crème;ACC-1;Crèmerie;12;4,50\r\nPâte à crêpes;ACC-2;Crèmerie;3;trois euros\r\n';
+    const sku = `ACC-${Math.random().toString(36).slice(2, 8)}`; // a retry imports new items again
+    const ansi = `Nom;Référence;Catégorie;Quantité;Prix\r\nCafé crème;${sku};Crèmerie;12;4,50\r\nPâte à crêpes;${sku}-2;Crèmerie;3;trois euros\r\n`;
     await page.goto('/inventory/import');
     await page.getByLabel('CSV file').setInputFiles({ name: 'épicerie.csv', mimeType: 'text/csv', buffer: Buffer.from(ansi, 'latin1') });
     await seeText(page, /2 rows, semicolon-separated, Windows-1252/);
@@ -145,7 +147,7 @@ describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TES
     expect([...excel.bytes.subarray(0, 3)]).toEqual(BOM);
     const lines = utf8Lines(excel.bytes);
     expect(lines[0]).toBe('Nom;Référence;Catégorie;Quantité;Prix;error');
-    expect(lines[1]).toMatch(/^Pâte à crêpes;ACC-2;Crèmerie;3;trois euros;Row 3, Prix: /);
+    expect(lines[1]).toMatch(new RegExp(`^Pâte à crêpes;${sku}-2;Crèmerie;3;trois euros;Row 3, Prix: `));
 
     // Like the file: Windows-1252 bytes, as Excel wrote them (â E2, à E0, ê EA).
     await formatMenu(page).click();
@@ -155,7 +157,7 @@ describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TES
     const own = await downloadedBytes(page, () => option(page, /^Like épicerie\.csv/).click());
     expect([...own.bytes.subarray(0, 3)]).not.toEqual(BOM);
     expect(own.bytes.subarray(0, 40).includes(Buffer.from('Nom;R\xe9f\xe9rence;Cat\xe9gorie', 'latin1'))).toBe(true);
-    expect(own.bytes.includes(Buffer.from('P\xe2te \xe0 cr\xeapes;ACC-2', 'latin1'))).toBe(true);
+    expect(own.bytes.includes(Buffer.from(`P\xe2te \xe0 cr\xeapes;${sku}-2`, 'latin1'))).toBe(true);
     expect(own.bytes.includes(Buffer.from('Pâte', 'utf8'))).toBe(false);
     expect(errors).toEqual([]);
 
@@ -171,11 +173,11 @@ describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TES
     await seeText(otherMenu, 'semicolon, Windows-1252');
     await other.page.keyboard.press('Escape');
     const items = await downloadedBytes(other.page, () => other.page.getByRole('button', { name: 'Export CSV', exact: true }).click());
-    expect(items.bytes.includes(Buffer.from('"Caf\xe9 cr\xe8me";"ACC-1";"";"Cr\xe8merie";12;4,5;', 'latin1'))).toBe(true);
+    expect(items.bytes.includes(Buffer.from(`"Caf\xe9 cr\xe8me";"${sku}";"";"Cr\xe8merie";12;4,5;`, 'latin1'))).toBe(true);
     expect(other.errors).toEqual([]);
   }, 180_000);
 
-  it('looks right in both themes, on a desktop and a phone (Inventory, Activity Log, the import result)', async () => {
+  it('looks right in both themes, on a desktop and a phone (Inventory, Activity Log, the import result, What changed)', async () => {
     for (const theme of ['light', 'dark'] as const) {
       for (const viewport of [DESKTOP, PHONE]) {
         const { page } = await openAs(manager, 'de-DE', { theme, viewport });
@@ -202,6 +204,12 @@ describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TES
         await formatMenu(page).click();
         await option(page, /^Like fromages\.csv/).waitFor();
         await screenshot(page, 'export-format-menu-rejected');
+        // What changed (a report with its own export).
+        await page.goto('/inventory/changes');
+        await seeText(page, 'Gruyère');
+        await formatMenu(page).click();
+        await option(page, /^Excel/).waitFor();
+        await screenshot(page, 'export-format-menu-changes');
         await page.context().close();
       }
     }
