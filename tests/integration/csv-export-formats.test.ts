@@ -48,7 +48,7 @@ describe.each(backends())('CSV export formats on $name', (backend) => {
     const { bytes, type } = await bytesOf(`/api/inventory/export.csv?categoryId=${fromagerie}`);
     expect(type).toBe('text/csv; charset=utf-8');
     expect([...bytes.subarray(0, 3)]).not.toEqual(BOM);
-    expect(utf8(bytes)).toBe('name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url\n"Crème fraîche €","CF-1","","Crèmerie",7,4.5,2,"","",""\n');
+    expect(utf8(bytes)).toBe('name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url,currency\n"Crème fraîche €","CF-1","","Crèmerie",7,4.5,2,"","","","USD"\n');
   });
 
   it("writes Excel's format for a French or German PC: BOM, semicolons, decimal commas, accents intact", async () => {
@@ -56,8 +56,8 @@ describe.each(backends())('CSV export formats on $name', (backend) => {
     expect(type).toBe('text/csv; charset=utf-8');
     expect([...bytes.subarray(0, 3)]).toEqual(BOM);
     const lines = utf8(bytes.subarray(3)).split('\n');
-    expect(lines[0]).toBe('name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url');
-    expect(lines[1]).toBe('"Crème fraîche €";"CF-1";"";"Crèmerie";7;4,5;2;"";"";""');
+    expect(lines[0]).toBe('name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url;currency');
+    expect(lines[1]).toBe('"Crème fraîche €";"CF-1";"";"Crèmerie";7;4,5;2;"";"";"";"USD"');
   });
 
   it('writes Windows-1252 bytes when every character fits, and UTF-8 with a BOM when one does not', async () => {
@@ -78,7 +78,7 @@ describe.each(backends())('CSV export formats on $name', (backend) => {
 
   it('writes tabs when asked, and refuses a format it does not know', async () => {
     const { bytes } = await bytesOf(`/api/inventory/export.csv?categoryId=${fromagerie}&delimiter=tab`);
-    expect(utf8(bytes).split('\n')[1]).toBe('"Crème fraîche €"\t"CF-1"\t""\t"Crèmerie"\t7\t4.5\t2\t""\t""\t""');
+    expect(utf8(bytes).split('\n')[1]).toBe('"Crème fraîche €"\t"CF-1"\t""\t"Crèmerie"\t7\t4.5\t2\t""\t""\t""\t"USD"');
     const pipe = await call(staff, 'GET', '/api/inventory/export.csv?delimiter=pipe');
     expect(pipe.status).toBe(400);
     expect(pipe.body.error).toMatch(/^delimiter must be equal to one of the allowed values/);

@@ -85,7 +85,7 @@ describe('import of an export', () => {
   it('reads back an export written for a French or German Excel (semicolons, decimal commas): every row unchanged', () => {
     const excel = { delimiter: 'semicolon', encoding: 'utf-8-bom' } as const;
     const file = itemCsvHeader(excel) + items.map((i) => itemCsvRow(i, excel)).join('');
-    expect(file.split('\n')[0]).toBe('name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url');
+    expect(file.split('\n')[0]).toBe('name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url;currency');
     expect(file).toContain(`"'-5 V adapter";"SKU-1";"";"Tools";3;2,5;1;`);
     const decisions = importFile(file, items);
     expect(decisions.map((d) => d.kind)).toEqual(['update', 'update', 'update', 'update', 'update']);
