@@ -25,6 +25,8 @@ export interface ChangeFacts {
   names?: Record<string, string>;
   /** A stocktake approval's posted differences, by item id (null: not known). */
   lineDeltas?: Record<string, number | null>;
+  /** Who counted what a stocktake approval (or the count adjustment it posted) took: the approver is `who`. */
+  countedBy?: string[];
   /** The CSV file an import wrote it from. */
   importFile?: string | null;
   /** Set when the event reverts another: that event's facts (null: no longer known), and why. */
@@ -214,11 +216,14 @@ function revertClause(facts: ChangeFacts, revert: NonNullable<ChangeFacts['rever
 }
 
 /**
- * The sentence of one change: what happened, then ", by {who}" (null: nobody to name, as for
- * low-stock facts), then the adjustment's note, the revert's reason, the import's file.
+ * The sentence of one change: what happened, then whose counts a stocktake posted, then
+ * ", by {who}" (null: nobody to name, as for low-stock facts), then the adjustment's note, the
+ * revert's reason, the import's file.
  */
 export function describeChange(facts: ChangeFacts, who: string | null): SentencePart[] {
   const parts = facts.revert ? revertClause(facts, facts.revert) : mainClause(facts);
+  // One part for every counter, so a guest's copy says "counted by Staff member" once.
+  if (facts.countedBy && facts.countedBy.length > 0) parts.push(part(', counted by '), part(facts.countedBy.join(', '), 'who'));
   if (who !== null) parts.push(part(', by '), part(who, 'who'));
   const note = facts.type === 'StockAdjusted' ? dataOf(facts).note : null;
   if (typeof note === 'string' && note.trim() !== '') parts.push(part(', note: '), part(note.trim(), 'note'));

@@ -14,7 +14,14 @@ export interface LoggedEvent {
   streamId: string;
   type: string;
   data: any;
-  metadata: { actor?: { name?: string }; reverts?: string; revertReason?: string | null; importFile?: string } | null;
+  metadata: {
+    actor?: { name?: string };
+    reverts?: string;
+    revertReason?: string | null;
+    importFile?: string;
+    /** On a stocktake's count adjustment: who counted (the actor approved it). */
+    countedBy?: { name?: string };
+  } | null;
 }
 
 /** A revert of a revert of a revert… is told this many levels deep; beyond, "an earlier change". */
@@ -50,6 +57,8 @@ class Wants {
   items = new Map<string, { id: string; pos: number }>();
   categories = new Map<string, { id: string; pos: number }>();
   stocktakes = new Set<string>();
+  /** Counts whose counter an approval written before it named them needs (stocktake_counts). */
+  counts = new Set<string>();
   adjustments = new Map<string, { stream: string; version: number }>();
 
   name(kind: Kind, id: unknown, pos: number): void {
@@ -72,6 +81,7 @@ function wantsOf(event: LoggedEvent, subjects: Map<number, string>, wants: Wants
   if (event.type === 'StocktakeLinesApproved') {
     for (const line of (d.lines ?? []) as ApprovedLine[]) {
       wants.name('item', line.itemId, event.position);
+      if (!line.countedBy?.name && typeof line.countId === 'string' && UUID.test(line.countId)) wants.counts.add(line.countId.toLowerCase());
       if (line.delta === undefined && line.adjustmentVersion !== null && typeof line.adjustmentVersion === 'number') {
         wants.adjustments.set(`item-${line.itemId}#${line.adjustmentVersion}`, { stream: `item-${line.itemId}`, version: line.adjustmentVersion });
       }
@@ -82,6 +92,7 @@ function wantsOf(event: LoggedEvent, subjects: Map<number, string>, wants: Wants
 interface Found {
   names: Map<string, string>;
   stocktakes: Map<string, string>;
+  counters: Map<string, string>;
   deltas: Map<string, number>;
 }
 
@@ -96,14 +107,19 @@ async function lookUp(db: Kysely<any>, wants: Wants): Promise<Found> {
           .execute(db)
           .then((r) => r.rows);
   const stocktakeIds = [...wants.stocktakes];
+  const countIds = [...wants.counts];
   const adjustments = [...wants.adjustments.values()];
-  const [items, categories, stocktakes, deltas] = await Promise.all([
+  const [items, categories, stocktakes, counters, deltas] = await Promise.all([
     asOf('item_versions', 'item_id', 'items', [...wants.items.values()]),
     asOf('category_versions', 'category_id', 'categories', [...wants.categories.values()]),
     stocktakeIds.length === 0
       ? []
       : sql<{ id: string; name: string }>`select id::text as id, name from stocktakes
           where id in (${sql.join(stocktakeIds.map((id) => sql`${id}::uuid`))})`.execute(db).then((r) => r.rows),
+    countIds.length === 0
+      ? []
+      : sql<{ id: string; counted_by: string }>`select id::text as id, counted_by from stocktake_counts
+          where id in (${sql.join(countIds.map((id) => sql`${id}::uuid`))})`.execute(db).then((r) => r.rows),
     adjustments.length === 0
       ? []
       : sql<{ stream: string; version: number; delta: number }>`select e.stream_id as stream, e.stream_version as version,
@@ -116,6 +132,7 @@ async function lookUp(db: Kysely<any>, wants: Wants): Promise<Found> {
   return {
     names,
     stocktakes: new Map(stocktakes.map((s) => [s.id.toLowerCase(), s.name])),
+    counters: new Map(counters.map((c) => [c.id.toLowerCase(), c.counted_by])),
     deltas: new Map(deltas.map((a) => [`${a.stream}#${a.version}`, Number(a.delta)])),
   };
 }
@@ -164,8 +181,11 @@ function factsOf(event: LoggedEvent, all: Map<string, LoggedEvent>, found: Found
   const facts: ChangeFacts = { type: event.type, data: d, subject, names };
   if (event.type === 'StocktakeLinesApproved') {
     facts.lineDeltas = {};
+    const counters = new Set<string>();
     for (const line of (d.lines ?? []) as ApprovedLine[]) {
       remember(line.itemId);
+      const counter = line.countedBy?.name ?? (typeof line.countId === 'string' ? found.counters.get(line.countId.toLowerCase()) : undefined);
+      if (counter) counters.add(counter);
       facts.lineDeltas[line.itemId] =
         line.delta !== undefined
           ? line.delta
@@ -173,8 +193,10 @@ function factsOf(event: LoggedEvent, all: Map<string, LoggedEvent>, found: Found
             ? 0
             : (found.deltas.get(`item-${line.itemId}#${line.adjustmentVersion}`) ?? null);
     }
+    facts.countedBy = [...counters].sort((a, b) => a.localeCompare(b));
   }
   const meta = event.metadata ?? {};
+  if (event.type === 'StockAdjusted' && meta.countedBy?.name) facts.countedBy = [meta.countedBy.name];
   if (meta.importFile) facts.importFile = meta.importFile;
   if (meta.reverts) {
     const original = depth < REVERT_DEPTH ? all.get(meta.reverts.toLowerCase()) : undefined;

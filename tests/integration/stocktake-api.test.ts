@@ -74,8 +74,8 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     expect(posted.note).toMatch(/Stocktake Count: Shelf/);
     // The log says what the approval posted, line by line, and the adjustment it made (issue 31, item 5).
     const log = (await call(manager, 'GET', `/api/activity?limit=20`)).entries.map((e: any) => e.details);
-    expect(log).toContain(`Approved stocktake ${session.name}: ${item.name} -2, by Mona Manager`);
-    expect(log).toContain(`-2 (count) ${item.name}, by Mona Manager, note: ${posted.note}`);
+    expect(log).toContain(`Approved stocktake ${session.name}: ${item.name} -2, counted by Stan Staff, by Mona Manager`);
+    expect(log).toContain(`-2 (count) ${item.name}, counted by Stan Staff, by Mona Manager, note: ${posted.note}`);
     expect(log).toContain(`Closed stocktake ${session.name} (1 line approved), by Mona Manager`);
 
     // A closed session takes no more counts (an offline phone replaying late gets a 409).

@@ -93,6 +93,15 @@ describe('the sentence of a change', () => {
     );
   });
 
+  it('says whose counts a stocktake posted, one part for all of them', () => {
+    const lines = [{ itemId: 'a', countId: 'x', counted: 38, countedAt: '', adjustmentVersion: 4 }];
+    const approval: ChangeFacts = { type: 'StocktakeLinesApproved', data: { lines }, subject: 'Cellar', names: { a: 'White Wine' }, lineDeltas: { a: -2 }, countedBy: ['Olga Other', 'Stan Staff'] };
+    expect(say(approval, 'Mona')).toBe('Approved stocktake Cellar: White Wine -2, counted by Olga Other, Stan Staff, by Mona');
+    expect(sentenceText(withoutAuthor(describeChange(approval, 'Mona'), 'Staff member'))).toBe('Approved stocktake Cellar: White Wine -2, counted by Staff member, by Staff member');
+    const posted: ChangeFacts = { type: 'StockAdjusted', data: { delta: -2, reason: 'count', note: 'Stocktake Cellar' }, subject: 'White Wine', countedBy: ['Stan Staff'] };
+    expect(say(posted, 'Mona')).toBe('-2 (count) White Wine, counted by Stan Staff, by Mona, note: Stocktake Cellar');
+  });
+
   it('names nobody for low-stock facts', () => {
     expect(say({ type: 'ItemWentLow', data: { quantity: 3, threshold: 5 }, subject: 'Cream' }, null)).toBe('Cream is low on stock: 3 left, threshold 5');
   });
