@@ -1,5 +1,6 @@
 // Inventory and category shapes shared by server and client: API responses, event data,
 // and the adjustment reasons. The API's field names follow spec section 3.
+import type { SentencePart } from './change-sentence.js';
 
 export const ADJUST_REASONS = ['sale', 'restock', 'correction', 'damage', 'count'] as const;
 export type AdjustReason = (typeof ADJUST_REASONS)[number];
@@ -117,7 +118,10 @@ export interface ActivityEntry {
   resourceId: string;
   resourceName: string;
   timestamp: string;
+  /** What changed, in a sentence: "-5 (sale) Milk, by Sam, note: table 4" (shared/change-sentence.ts). */
   details: string;
+  /** The same sentence in parts (names, numbers, who), for screens that emphasise some. */
+  summary?: SentencePart[];
   /** The event behind the entry (what Revert names), and whether it was reverted since. */
   eventId?: string | null;
   reverted?: boolean;

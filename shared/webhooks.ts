@@ -68,6 +68,8 @@ export interface WebhookPayload {
   timestamp: string;
   data: {
     cursor: string | null;
+    /** What changed, as the activity log says it: "-5 (sale) Milk, by Sam, note: table 4" (shared/change-sentence.ts). */
+    summary: string;
     event: {
       id: string;
       type: string;

@@ -6,6 +6,7 @@ import { ValidationError } from '../errors.js';
 import { unstorableField } from '../http/validation.js';
 import { csvLine, csvTextCell } from '../../shared/csv-cell.js';
 import { CSV_DELIMITERS, STANDARD_CSV, type CsvFormat } from '../../shared/csv-format.js';
+import { entryEventColumns, entrySentences, type EntryEventRow, type EntrySentence } from './entry-sentences.js';
 
 export interface ActivityFilter {
   action?: ActivityAction;
@@ -18,7 +19,7 @@ export interface ActivityFilter {
   hideNames?: boolean;
 }
 
-interface ActivityRow {
+interface ActivityRow extends EntryEventRow {
   id: string;
   position: number;
   user_id: string | null;
@@ -30,7 +31,6 @@ interface ActivityRow {
   timestamp: Date;
   details: string;
   sort_key: string;
-  event_id?: string | null;
   reverted?: boolean;
 }
 
@@ -40,7 +40,7 @@ const sortExpression: Record<ActivityFilter['sort'], string> = {
   action: 'action',
 };
 
-const toEntry = (row: ActivityRow): ActivityEntry => ({
+const toEntry = (row: ActivityRow, { details, summary }: EntrySentence): ActivityEntry => ({
   id: row.id,
   userId: row.user_id,
   userName: row.user_name,
@@ -49,7 +49,8 @@ const toEntry = (row: ActivityRow): ActivityEntry => ({
   resourceId: row.resource_id,
   resourceName: row.resource_name,
   timestamp: new Date(row.timestamp).toISOString(),
-  details: row.details,
+  details,
+  summary,
   eventId: row.event_id ?? null,
   reverted: Boolean(row.reverted),
 });
@@ -91,18 +92,20 @@ export class ActivityQueries {
       }
       after = filter.order === 'desc' ? sql`(${key}, position) < (${parsed.k}, ${parsed.p})` : sql`(${key}, position) > (${parsed.k}, ${parsed.p})`;
     }
-    // The event behind each entry (its position names it) and whether it was reverted: what Revert needs.
-    const rows = await sql<ActivityRow>`select *, ${key} as sort_key,
-        (select e.event_id::text from events e where e.position = activity_log.position) as event_id,
-        exists (select 1 from reverts r join events e on e.event_id = r.reverted_event_id
-          where e.position = activity_log.position) as reverted
-      from activity_log
-      where ${where(filter)} and ${after}
-      order by ${key} ${dir}, position ${dir} limit ${limit + 1}`.execute(this.db);
+    // The event behind each entry (its position names it): what the entry says, and, with
+    // whether it was reverted, what Revert needs.
+    const rows = await sql<ActivityRow>`select p.*, ${entryEventColumns},
+        exists (select 1 from reverts r where r.reverted_event_id = e.event_id) as reverted
+      from (select *, ${key} as sort_key from activity_log
+        where ${where(filter)} and ${after}
+        order by ${key} ${dir}, position ${dir} limit ${limit + 1}) p
+      left join events e on e.position = p.position
+      order by p.sort_key ${dir}, p.position ${dir}`.execute(this.db);
     const page = rows.rows.slice(0, limit);
     const last = page.at(-1);
+    const sentences = await entrySentences(this.db, page);
     return {
-      entries: page.map(toEntry),
+      entries: page.map((row, i) => toEntry(row, sentences[i]!)),
       nextCursor:
         rows.rows.length > limit && last
           ? Buffer.from(JSON.stringify({ k: last.sort_key, p: Number(last.position) })).toString('base64url')
@@ -121,7 +124,7 @@ export class ActivityQueries {
   }
 }
 
-const CSV_COLUMNS: Exclude<keyof ActivityEntry, 'eventId' | 'reverted'>[] = [
+const CSV_COLUMNS: Exclude<keyof ActivityEntry, 'eventId' | 'reverted' | 'summary'>[] = [
   'timestamp',
   'userName',
   'userId',

@@ -1,5 +1,7 @@
 // The activity log: one entry per create, update or delete of an item or category, worded
 // as the spec words it. Entry ids come from event ids so a rebuild produces the same rows.
+// What an entry shows is built when it is read, from its event (entry-sentences.ts); the
+// `details` stored here are what the log's search matches (names, barcodes, import files).
 import { sql } from 'kysely';
 import type { ActivityAction, ResourceType } from '../../shared/inventory.js';
 import type { InventoryEvent } from '../../shared/inventory-events.js';

@@ -11,6 +11,10 @@ export const activityEntrySchema = {
     resourceName: { type: 'string' },
     timestamp: { type: 'string' },
     details: { type: 'string' },
+    summary: {
+      type: 'array',
+      items: { type: 'object', properties: { text: { type: 'string' }, role: { type: 'string' } }, required: ['text'] },
+    },
     eventId: { type: ['string', 'null'] },
     reverted: { type: 'boolean' },
   },

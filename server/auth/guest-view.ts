@@ -3,11 +3,13 @@
 // are and never take a copy of the store's data. One place decides it for every route:
 //   - routes marked `config: { export: true }` (CSV downloads) refuse guests with 403;
 //   - every JSON answer to a guest has its people taken out (hidePeople): the activity log's
-//     userId/userName, history actors, "reverted by", "changed since by", counters' names.
+//     userId/userName, history actors, "reverted by", "changed since by", counters' names,
+//     and the "by {name}" of an activity entry's sentence (its `summary` and `details`).
 // The live feed does the same with its own frames (server/realtime/feed-messages.ts).
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../errors.js';
+import { isSentence, sentenceText, withoutAuthor } from '../../shared/change-sentence.js';
 import type { Principal } from './principal.js';
 
 declare module 'fastify' {
@@ -45,7 +47,8 @@ const PERSON_OBJECTS = new Set(['revertedBy', 'changedSince']);
 /**
  * A copy of a JSON answer with every person replaced by "Staff member". Field names decide:
  * `userName`/`userId` (activity entries), `actor`, `countedBy`, `startedBy`, `approvedBy`,
- * and the `name`/`by` inside `revertedBy`/`changedSince`. Item and category names are kept.
+ * the `name`/`by` inside `revertedBy`/`changedSince`, and the author part of a `summary`
+ * sentence (with its `details` joined again). Item and category names are kept.
  */
 export function hidePeople(value: unknown, personObject = false): unknown {
   if (Array.isArray(value)) return value.map((v) => hidePeople(v));
@@ -55,6 +58,12 @@ export function hidePeople(value: unknown, personObject = false): unknown {
     const hide = PERSON_FIELDS[key];
     if (hide && field !== null && field !== undefined && (personObject || (key !== 'name' && key !== 'by'))) out[key] = hide(field);
     else out[key] = PERSON_OBJECTS.has(key) ? hidePeople(field, true) : hidePeople(field);
+  }
+  // An activity entry's sentence names its author (shared/change-sentence.ts): that part, and the text joined from the parts.
+  if (isSentence(out.summary)) {
+    const summary = withoutAuthor(out.summary, STAFF_MEMBER);
+    out.summary = summary;
+    if (typeof out.details === 'string') out.details = sentenceText(summary);
   }
   return out;
 }

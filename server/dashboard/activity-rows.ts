@@ -1,27 +1,30 @@
 // The latest activity log entries for the dashboard and the wall display, newest first,
-// read along the log's (timestamp, id) index so it costs the same for any size of log.
+// read along the log's (timestamp, id) index so it costs the same for any size of log, each
+// saying what changed as the log says it (server/activity/entry-sentences.ts).
 import { sql, type Kysely } from 'kysely';
 import type { ActivityEntry } from '../../shared/inventory.js';
 import type { DB } from '../db/schema.js';
+import { entryEventColumns, entrySentences, type EntryEventRow } from '../activity/entry-sentences.js';
 
-interface Row {
+interface Row extends EntryEventRow {
   id: string;
   user_id: string | null;
-  user_name: string;
   action: ActivityEntry['action'];
   resource_type: ActivityEntry['resourceType'];
   resource_id: string;
-  resource_name: string;
   timestamp: Date;
-  details: string;
 }
 
 /** The newest entries; with `until`, the newest at or before that moment (as-of dashboards). */
 export async function latestActivity(db: Kysely<DB>, limit: number, until?: Date): Promise<ActivityEntry[]> {
   const upTo = until ? sql`where timestamp <= ${until}` : sql``;
-  const rows = await sql<Row>`select id, user_id, user_name, action, resource_type, resource_id, resource_name, timestamp, details
-    from activity_log ${upTo} order by timestamp desc, id desc limit ${limit}`.execute(db);
-  return rows.rows.map((row) => ({
+  const rows = await sql<Row>`select a.*, ${entryEventColumns}
+    from (select id, position, user_id, user_name, action, resource_type, resource_id, resource_name, timestamp, details
+      from activity_log ${upTo} order by timestamp desc, id desc limit ${limit}) a
+    left join events e on e.position = a.position
+    order by a.timestamp desc, a.id desc`.execute(db);
+  const sentences = await entrySentences(db, rows.rows);
+  return rows.rows.map((row, i) => ({
     id: row.id,
     userId: row.user_id,
     userName: row.user_name,
@@ -30,6 +33,6 @@ export async function latestActivity(db: Kysely<DB>, limit: number, until?: Date
     resourceId: row.resource_id,
     resourceName: row.resource_name,
     timestamp: new Date(row.timestamp).toISOString(),
-    details: row.details,
+    ...sentences[i]!,
   }));
 }

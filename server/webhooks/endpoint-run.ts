@@ -26,7 +26,7 @@ import type { CursorStore, DeliveryRow, DueEndpoint } from './cursor-store.js';
 import type { SendTarget } from './send-queue.js';
 import type { Attempt } from './send-webhook.js';
 import type { OutQueue } from './webhook-sender.js';
-import { carriesPrice, currencyAt, currencyChangedTo, payloadOf, wantedEvents } from './webhook-payload.js';
+import { carriesPrice, currencyAt, currencyChangedTo, eventSummaries, payloadOf, wantedEvents } from './webhook-payload.js';
 
 /** What a run needs from its deliverer. */
 export interface RunHost {
@@ -75,6 +75,8 @@ const FEED_WAIT_MS = 250;
 
 interface Entry {
   event: StoredEvent;
+  /** The change in words, sent along (webhook-payload.ts). */
+  summary: string;
   /** Where the log was read up to just before this event: the cursor while this is the oldest undelivered. */
   before: Cursor;
   /** sending: handed to the sender thread (waiting there or in flight). */
@@ -289,11 +291,14 @@ export class EndpointRun {
     if (events.length === 0) return;
     // A category filter reads the items' streams (a statement, within the deliverer's share of the pool); types alone need none.
     const filter = () => wantedEvents(this.host.db, events, this.endpoint);
-    const wanted = new Set((await (this.endpoint.categoryIds.length > 0 ? this.host.query(filter) : filter())).map((e) => e.eventId));
+    const wantedList = await (this.endpoint.categoryIds.length > 0 ? this.host.query(filter) : filter());
+    const wanted = new Set(wantedList.map((e) => e.eventId));
     if (this.currency === null && events.some((e) => wanted.has(e.eventId) && carriesPrice(e))) {
       const at = this.read;
       this.currency = await this.host.query(() => currencyAt(this.host.db, at));
     }
+    // The sentences name items as they were then: a statement for the whole batch.
+    const summaries = wantedList.length > 0 ? await this.host.query(() => eventSummaries(this.host.db, wantedList)) : new Map<string, string>();
     for (const event of events) {
       const before = this.read;
       this.read = { txId: event.txId, position: event.position };
@@ -303,7 +308,13 @@ export class EndpointRun {
       const undone = this.streams.get(event.streamId) ?? 0;
       // Delivered by the last holder beyond its cursor, with nothing of its stream still to send before it.
       if (undone === 0 && this.delivered.delete(event.eventId)) continue;
-      const entry: Entry = { event, before, state: 'queued', currency: this.currency ?? DEFAULT_MONEY.currency };
+      const entry: Entry = {
+        event,
+        summary: summaries.get(event.eventId) ?? event.type,
+        before,
+        state: 'queued',
+        currency: this.currency ?? DEFAULT_MONEY.currency,
+      };
       this.pending.push(entry);
       this.unhanded.push(entry);
       this.streams.set(event.streamId, undone + 1);
@@ -334,7 +345,9 @@ export class EndpointRun {
     this.out ??= this.host.queue<Entry>({ url, secret: this.host.openSecret(this.endpoint), timeoutMs: this.host.config.timeoutMs, inFlight: this.host.config.inFlight }, (answers) => this.settle(answers));
     for (const entry of entries) entry.state = 'sending';
     this.inFlight += entries.length;
-    this.out.add(entries.map((entry) => ({ ref: entry, id: entry.event.eventId, stream: entry.event.streamId, body: payloadOf(entry.event, entry.currency) })));
+    this.out.add(
+      entries.map((entry) => ({ ref: entry, id: entry.event.eventId, stream: entry.event.streamId, body: payloadOf(entry.event, entry.currency, entry.summary) })),
+    );
   }
 
   /** Starts nothing more in the sender thread: what it has not started comes back as not sent. */

@@ -1,10 +1,13 @@
 // What an endpoint receives for one log event, and which events it wants. The body follows
 // Standard Webhooks (`type`, `timestamp`, `data`); `data` carries our event and its cursor,
-// so a receiver can ask for a replay from exactly where it lost track. An event whose data
-// carries a price also carries the store's currency (`data.currency`) beside it.
+// so a receiver can ask for a replay from exactly where it lost track, and the change in
+// words for people (a chat channel, an e-mail), as the activity log words it. An event whose
+// data carries a price also carries the store's currency (`data.currency`) beside it.
 import { sql, type Kysely } from 'kysely';
+import { sentenceText } from '../../shared/change-sentence.js';
 import { DEFAULT_MONEY } from '../../shared/money-format.js';
 import { webhookTypeOf, type WebhookPayload } from '../../shared/webhooks.js';
+import { describeEvents } from '../activity/change-facts.js';
 import { formatCursor, type Cursor, type StoredEvent } from '../eventstore/types.js';
 
 export interface EndpointFilter {
@@ -17,14 +20,18 @@ export function carriesPrice(event: StoredEvent): boolean {
   return (event.type === 'ItemCreated' && event.data?.price !== undefined) || (event.type === 'ItemUpdated' && event.data?.changes?.price !== undefined);
 }
 
-/** `currency`: the store's currency at the event's place in the log (currencyAt), beside its price. */
-export function payloadOf(event: StoredEvent, currency: string): string {
+/**
+ * `currency`: the store's currency at the event's place in the log (currencyAt), beside its
+ * price; `summary`: the event's sentence (eventSummaries).
+ */
+export function payloadOf(event: StoredEvent, currency: string, summary: string): string {
   const data = carriesPrice(event) ? { ...event.data, currency } : event.data;
   const payload: WebhookPayload = {
     type: webhookTypeOf(event.type)!,
     timestamp: event.createdAt.toISOString(),
     data: {
       cursor: formatCursor(event),
+      summary,
       event: {
         id: event.eventId,
         type: event.type,
@@ -45,6 +52,7 @@ export function testPayload(endpointId: string, now: Date): string {
     timestamp: now.toISOString(),
     data: {
       cursor: null,
+      summary: 'Test event from Stockroom',
       event: { id: endpointId, type: 'WebhookTest', stream: `webhook-${endpointId}`, streamVersion: 0, data: { message: 'Test event from Stockroom' }, actor: 'Stockroom', createdAt: now.toISOString() },
     },
   };
@@ -63,6 +71,12 @@ export async function currencyAt(db: Kysely<any>, cursor: Cursor): Promise<strin
 /** A store currency change among the log's events: the currency from then on. */
 export function currencyChangedTo(event: StoredEvent): string | null {
   return event.type === 'SettingsChanged' && typeof event.data?.changes?.currency === 'string' ? event.data.changes.currency : null;
+}
+
+/** Each event's sentence, by event id, naming who made the change as the payload's `actor` does. */
+export async function eventSummaries(db: Kysely<any>, events: StoredEvent[]): Promise<Map<string, string>> {
+  const sentences = await describeEvents(db, events, (e) => e.metadata?.actor?.name ?? 'Unknown User');
+  return new Map([...sentences].map(([id, parts]) => [id, sentenceText(parts)]));
 }
 
 /** The events of `events` this endpoint asked for, in log order. */

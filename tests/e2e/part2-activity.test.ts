@@ -23,6 +23,7 @@ describe('activity log', BROWSER_TESTS, () => {
   let manager: TestAccount;
   let staff: TestAccount;
   let widget: Item;
+  let gadget: Item;
   let open: OpenPage;
   let page: Page;
 
@@ -32,7 +33,7 @@ describe('activity log', BROWSER_TESTS, () => {
     staff = await apiAccount(server, 'Abe Adjuster');
     const tools = await addCategory(server, manager.idToken, 'Tools');
     widget = await addItem(server, manager.idToken, tools, { name: 'Widget', quantity: 500, threshold: 5, price: 1 });
-    const gadget = await addItem(server, manager.idToken, tools, { name: 'Gadget', quantity: 10, threshold: 1, price: 2 });
+    gadget = await addItem(server, manager.idToken, tools, { name: 'Gadget', quantity: 10, threshold: 1, price: 2 });
     // 120 updates by staff: more than two pages of 50.
     for (let i = 0; i < 120; i++) await adjust(server, staff.idToken, widget, -1, 'sale');
     await server.api('DELETE', `/inventory/${gadget.id}`, manager.idToken);
@@ -50,20 +51,23 @@ describe('activity log', BROWSER_TESTS, () => {
 
   it('starts newest first and loads more pages as the end comes into view', async () => {
     expect(await rows(page).count()).toBe(50);
-    expect(await details(page, 0).textContent()).toBe('Deleted inventory item: Gadget');
+    expect(await details(page, 0).textContent()).toBe(`Deleted Gadget (SKU ${gadget.sku}), by Lena Ledger`);
     expect(await page.getByRole('columnheader', { name: 'Timestamp' }).getAttribute('aria-sort')).toBe('descending');
     await page.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length >= 100, null, { timeout: 10_000 });
     await page.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
     // 1 category + 2 items + 120 updates + 1 delete.
     await seeText(page, '124 entries · that is everything');
-    expect(await details(page, 123).textContent()).toBe('Created new category: Tools');
+    expect(await details(page, 123).textContent()).toBe('Created category Tools, by Lena Ledger');
   }, 60_000);
 
   it('searches on the server, filters by action and resets', async () => {
     await page.getByLabel('Search activity').fill('gadget');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 2, null, { timeout: 10_000 });
-    expect(await rows(page).locator('.activity-details-text').allTextContents()).toEqual(['Deleted inventory item: Gadget', 'Created new inventory item: Gadget']);
+    expect(await rows(page).locator('.activity-details-text').allTextContents()).toEqual([
+      `Deleted Gadget (SKU ${gadget.sku}), by Lena Ledger`,
+      'Created Gadget in Tools: 10 in stock, price 2.00, threshold 1, by Lena Ledger',
+    ]);
 
     await page.getByLabel('Filter by action').selectOption({ label: 'Created' });
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 1, null, { timeout: 10_000 });
@@ -99,7 +103,7 @@ describe('activity log', BROWSER_TESTS, () => {
   it('puts new entries on top as they happen', async () => {
     await page.waitForTimeout(500);
     await server.api('PUT', `/inventory/${widget.id}`, manager.idToken, { name: 'Widget Pro' });
-    await cell(page, 0, 3).getByText('Updated inventory item: Widget Pro').waitFor({ timeout: 5_000 });
+    await cell(page, 0, 3).getByText('Edited Widget Pro: Name Widget → Widget Pro, by Lena Ledger').waitFor({ timeout: 5_000 });
     expect(await cell(page, 0, 1).textContent()).toBe('Lena Ledger');
     expect(await rows(page).count()).toBe(51);
   }, 60_000);
@@ -113,7 +117,7 @@ describe('activity log', BROWSER_TESTS, () => {
     const lines = csv.trim().split('\n');
     expect(lines[0]).toBe('timestamp,userName,userId,action,resourceType,resourceId,resourceName,details,id');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain('"Deleted inventory item: Gadget"');
+    expect(lines[1]).toContain(`"Deleted Gadget (SKU ${gadget.sku}), by Lena Ledger"`);
     await seeText(page, 'Activity log exported');
     expect(open.errors).toEqual([]);
   }, 60_000);

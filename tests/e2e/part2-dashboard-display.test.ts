@@ -47,7 +47,7 @@ describe('dashboard and wall display, live', BROWSER_TESTS, () => {
     expect(await stat('total-value').textContent()).toBe('$67');
     expect(await stat('low-stock').textContent()).toBe('0');
     await seeText(dashboard.page, 'Expires in 10 days');
-    await seeText(dashboard.page, 'Created new inventory item: Green Tea');
+    await seeText(dashboard.page, 'Created Green Tea in Drinks: 20 in stock, price 2.00, threshold 3, by Mona Manager');
     await seeText(dashboard.page, 'No sales in the last 30 days');
     expect(await dashboard.page.getByRole('img', { name: /Stock value over the last 30 days/ }).count()).toBe(1);
     expect(dashboard.errors).toEqual([]);
@@ -101,7 +101,7 @@ describe('dashboard and wall display, live', BROWSER_TESTS, () => {
     expect(await page.getByTestId('display-store-name').textContent()).toBe('My Store');
     expect(await page.getByTestId('display-connection').textContent()).toBe('Live');
     expect(await page.getByTestId('display-category-units').textContent()).toBe('21 units');
-    await seeText(page.getByTestId('display-ticker'), 'Updated inventory item: Cold Brew');
+    await seeText(page.getByTestId('display-ticker'), '-1 (sale) Cold Brew, by Stan Staff');
     const before = await page.locator('.display-time').textContent();
     await page.waitForTimeout(1100);
     expect(await page.locator('.display-time').textContent()).not.toBe(before);

@@ -117,14 +117,14 @@ describe('undo, revert and as-of (issue 14)', BROWSER_TESTS, () => {
     await page.goto(`${server.url}/activity`);
     await page.getByLabel('Search activity').fill('Spirit Level');
     // Otto's newest entry on the item (newest first): his price change.
-    const row = page.getByTestId('activity-row').filter({ hasText: 'Otto Other' }).filter({ hasText: 'Updated inventory item: Spirit Level' }).first();
-    await row.getByRole('button', { name: 'Revert: Updated inventory item: Spirit Level' }).click();
+    const row = page.getByTestId('activity-row').filter({ hasText: 'Edited Spirit Level: Price 20.00 → 200.00, by Otto Other' }).first();
+    await row.getByRole('button', { name: 'Revert: Edited Spirit Level: Price 20.00 → 200.00, by Otto Other' }).click();
     const dialog = page.getByRole('dialog');
     await seeText(dialog, 'Updated Spirit Level: price');
     await dialog.getByLabel('Why').fill('price typo');
     await dialog.getByRole('button', { name: 'Restore selected' }).click();
     // The reverting entry arrives live on top; the reverted one says so.
-    const reverting = page.getByTestId('activity-row').filter({ hasText: 'Reverted: Updated inventory item: Spirit Level (why: price typo)' });
+    const reverting = page.getByTestId('activity-row').filter({ hasText: 'Reverted edit of Spirit Level: Price 200.00 → 20.00, by Uma Undo, why: price typo' });
     await reverting.waitFor({ timeout: 15_000 });
     expect(await reverting.textContent()).toContain('Uma Undo');
     await row.getByTestId('activity-reverted').waitFor();
@@ -135,11 +135,14 @@ describe('undo, revert and as-of (issue 14)', BROWSER_TESTS, () => {
     // Someone else reverts an entry shown on the open page: it comes to say so too.
     const history = await server.api<Array<{ type: string; eventId: string; actor: { name: string } }>>('GET', `/inventory/${level.id}/history`, other.idToken);
     const sale = history.find((h) => h.type === 'StockAdjusted' && h.actor.name === 'Otto Other')!;
-    const saleRow = page.getByTestId('activity-row').filter({ hasText: 'Otto Other' }).filter({ hasText: 'Updated inventory item: Spirit Level' }).nth(1);
+    const saleRow = page
+      .getByTestId('activity-row')
+      .filter({ has: page.locator('.activity-details-text', { hasText: /^-1 \(sale\) Spirit Level, by Otto Other$/ }) })
+      .first();
     expect(await saleRow.getByRole('button', { name: /^Revert/ }).count()).toBe(1);
     await server.api('POST', `/events/${sale.eventId}/revert`, other.idToken, { reason: 'miscounted' });
     await saleRow.getByTestId('activity-reverted').waitFor({ timeout: 15_000 });
-    await seeText(page, 'Reverted: Updated inventory item: Spirit Level (why: miscounted)');
+    await seeText(page, 'Reverted -1 (sale) Spirit Level, by Otto Other, why: miscounted');
   });
 
   it('shows the Item page as it was at a moment picked with its time control, read-only, and returns to live', async () => {

@@ -200,7 +200,7 @@ describe.each(backends())('undo and revert on $name', (backend) => {
     expect((await call(manager, 'GET', `/api/inventory/${item.id}`)).quantity).toBe(5);
   });
 
-  it('reverts a delete: the item comes back with its whole history, and the log says "Reverted:" with who and why', async () => {
+  it('reverts a delete: the item comes back with its whole history, and the log says "Reverted" with who and why', async () => {
     const item = await newItem(manager);
     await call(staff, 'POST', `/api/inventory/${item.id}/adjust`, { delta: -2, reason: 'sale' });
     await call(manager, 'DELETE', `/api/inventory/${item.id}`, undefined, 204);
@@ -215,9 +215,9 @@ describe.each(backends())('undo and revert on $name', (backend) => {
     expect(history[3].reverts).toEqual({ eventId: deletion.eventId, summary: `Deleted ${item.name}`, reason: 'deleted by mistake' });
 
     const log = await call(manager, 'GET', `/api/activity?q=${encodeURIComponent(item.name)}`);
-    const entry = log.entries.find((e: any) => e.details.startsWith('Reverted:'));
-    expect(entry).toMatchObject({ userName: 'Mona Manager', details: `Reverted: Deleted inventory item: ${item.name} (why: deleted by mistake)` });
-    const deleted = log.entries.find((e: any) => e.details === `Deleted inventory item: ${item.name}`);
+    const entry = log.entries.find((e: any) => e.details.startsWith('Reverted'));
+    expect(entry).toMatchObject({ userName: 'Mona Manager', details: `Reverted deletion of ${item.name}, by Mona Manager, why: deleted by mistake` });
+    const deleted = log.entries.find((e: any) => e.details === `Deleted ${item.name} (SKU ${item.sku}), by Mona Manager`);
     expect(deleted).toMatchObject({ eventId: deletion.eventId, reverted: true });
   });
 

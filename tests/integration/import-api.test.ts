@@ -220,11 +220,14 @@ describe.each(all.map((b) => ({ ...b, rows: b === big ? 10_000 : 600 })))('CSV i
       expect(Number(movement.rows[0]!.unit_price)).toBe(22.5);
       const log = await server.request('GET', `/api/activity?limit=40`, { token: manager.idToken });
       const forL1 = log.body.entries.filter((e: any) => e.resourceId === l1.id).map((e: any) => e.details);
-      expect(forL1).toContain(`Updated inventory item: Desk lamp LED (barcode set to ${fixtureEan(8_000_002)}) (Imported from lamps.csv)`);
-      expect(forL1.filter((d: string) => d === 'Updated inventory item: Desk lamp LED (Imported from lamps.csv)')).toHaveLength(1);
+      expect(forL1).toEqual([
+        '-9 (count) Desk lamp LED, by Mia Manager (Imported from lamps.csv)',
+        `Edited Desk lamp LED: Name Desk lamp → Desk lamp LED, Price 20.00 → 22.50, Barcode (none) → ${fixtureEan(8_000_002)}, by Mia Manager (Imported from lamps.csv)`,
+        'Created Desk lamp in Lamps: 10 in stock, price 20.00, threshold 2, by Mia Manager',
+      ]);
       const l3 = await item('L-3');
       expect(log.body.entries.find((e: any) => e.resourceId === l3.id).details).toBe(
-        `Updated inventory item: Wall lamp (barcode ${fixtureEan(8_000_001)} changed to ${fixtureEan(8_000_003)}) (Imported from lamps.csv)`,
+        `Edited Wall lamp: Category Lamps → Shades, Barcode ${fixtureEan(8_000_001)} → ${fixtureEan(8_000_003)}, by Mia Manager (Imported from lamps.csv)`,
       );
       const stock = await sql<{ name: string; item_count: number }>`select c.name, s.item_count from categories c
         left join category_stock s on s.category_id = c.id where c.name in ('Lamps', 'Solo lamps', 'Shades') order by c.name`.execute(db);
@@ -302,7 +305,7 @@ describe.each(all.map((b) => ({ ...b, rows: b === big ? 10_000 : 600 })))('CSV i
     const updated = (await server.request('GET', `/api/inventory/search?q=${fixtureSku(30)}`, { token: manager.idToken })).body[0];
     expect(updated).toMatchObject({ price: 30.5, quantity: 30 });
     const activity = await server.request('GET', '/api/activity?limit=3', { token: manager.idToken });
-    expect(activity.body.entries[0].details).toMatch(/^Created new inventory item: Widget \d+ \(Imported from stock\.csv\)$/);
+    expect(activity.body.entries[0].details).toMatch(/^Created Widget \d+ in .+: \d+ in stock, price \d+\.\d\d, threshold \d+, by Mia Manager \(Imported from stock\.csv\)$/);
     const imported = await sql<{ n: number }>`select count(*)::int as n from events where metadata ->> 'correlationId' = ${importId}`.execute(
       server.store.database.db,
     );

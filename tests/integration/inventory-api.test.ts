@@ -65,9 +65,9 @@ describe.each(backends())('inventory API on $name', (backend) => {
     const log = await as(manager).get(`/api/activity?resourceType=category&sort=timestamp&order=asc&limit=500`);
     const mine = log.body.entries.filter((e: any) => e.resourceId === id);
     expect(mine.map((e: any) => [e.action, e.details, e.userName])).toEqual([
-      ['create', 'Created new category: Office', 'Mia Manager'],
-      ['update', 'Updated category: Office Supplies', 'Mia Manager'],
-      ['delete', 'Deleted category: Office Supplies', 'Mia Manager'],
+      ['create', 'Created category Office, by Mia Manager', 'Mia Manager'],
+      ['update', 'Edited category Office Supplies: Name Office → Office Supplies, by Mia Manager', 'Mia Manager'],
+      ['delete', 'Deleted category Office Supplies, by Mia Manager', 'Mia Manager'],
     ]);
   });
 
@@ -94,7 +94,7 @@ describe.each(backends())('inventory API on $name', (backend) => {
       (e: any) => e.resourceId === id,
     );
     expect(entry).toEqual([]); // details mention the name, not the SKU
-    expect(log).toMatchObject({ userId: staff.uid, userName: 'Stan Staff', details: 'Created new inventory item: Laptop Stand' });
+    expect(log).toMatchObject({ userId: staff.uid, userName: 'Stan Staff', details: 'Created Laptop Stand in Computers: 12 in stock, price 39.90, threshold 4, by Stan Staff' });
 
     expect((await as(guest).get(`/api/inventory/${id}`)).body.name).toBe('Laptop Stand');
     expect((await as(manager).get('/api/categories')).body.find((c: any) => c.id === category.id).itemCount).toBe(1);
@@ -113,7 +113,7 @@ describe.each(backends())('inventory API on $name', (backend) => {
     expect(await as(manager).get(`/api/inventory/${id}`)).toMatchObject({ status: 404, body: { error: 'Item not found' } });
     expect(await as(manager).del(`/api/inventory/${id}`)).toMatchObject({ status: 404, body: { error: 'Item not found' } });
     const deleted = (await as(manager).get('/api/activity?action=delete&limit=500')).body.entries.find((e: any) => e.resourceId === id);
-    expect(deleted.details).toBe('Deleted inventory item: Laptop Stand');
+    expect(deleted.details).toBe(`Deleted Laptop Stand (SKU ${body.sku}), by Mia Manager`);
   });
 
   it('names the field for bad input and writes nothing', async () => {
@@ -205,7 +205,7 @@ describe.each(backends())('inventory API on $name', (backend) => {
       (e: any) => e.resourceId === item.id,
     );
     expect(updates).toHaveLength(2);
-    expect(updates[0].details).toBe('Updated inventory item: Laptop Stand');
+    expect(updates[0].details).toBe('+10 (restock) Laptop Stand, by Stan Staff');
   });
 
   it('pages items with a cursor and says how to get the next page', async () => {

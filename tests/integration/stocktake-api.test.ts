@@ -72,6 +72,11 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     const posted = history.filter((h: any) => h.type === 'StockAdjusted').at(-1);
     expect(posted).toMatchObject({ reason: 'count', delta: -2, actor: { name: 'Mona Manager' } });
     expect(posted.note).toMatch(/Stocktake Count: Shelf/);
+    // The log says what the approval posted, line by line, and the adjustment it made (issue 31, item 5).
+    const log = (await call(manager, 'GET', `/api/activity?limit=20`)).entries.map((e: any) => e.details);
+    expect(log).toContain(`Approved stocktake ${session.name}: ${item.name} -2, counted by Stan Staff, by Mona Manager`);
+    expect(log).toContain(`-2 (count) ${item.name}, counted by Stan Staff, by Mona Manager, note: ${posted.note}`);
+    expect(log).toContain(`Closed stocktake ${session.name} (1 line approved), by Mona Manager`);
 
     // A closed session takes no more counts (an offline phone replaying late gets a 409).
     await count(session.id, item.id, 5, new Date(), staff, 409);
@@ -241,10 +246,10 @@ describe.each(backends())('stocktakes on $name', (backend) => {
 
     // Sessions and counts are in the activity log; every projection equals a replay of the events.
     const log = await call(manager, 'GET', '/api/activity?q=stocktake');
-    expect(log.entries.map((e: any) => e.details)).toEqual(expect.arrayContaining([expect.stringMatching(/^Started stocktake: Count: Shelf/)]));
+    expect(log.entries.map((e: any) => e.details)).toEqual(expect.arrayContaining([expect.stringMatching(/^Started stocktake Count: Shelf .*: 1 item to count, by Mona Manager$/)]));
     const counted = await call(manager, 'GET', '/api/activity?q=Counted');
     // (Approvals say "counted by" too: the newest count's entry is the first that starts so.)
-    expect(counted.entries.find((e: any) => e.details.startsWith('Counted')).details).toMatch(/^Counted Thing \d+: \d+ \(stocktake Count: Shelf/);
+    expect(counted.entries.find((e: any) => e.details.startsWith('Counted')).details).toMatch(/^Counted Thing \d+: \d+ \(stocktake Count: Shelf .*\), by Stan Staff$/);
     // The activity filter knows the stocktake entries' own resource type.
     const stocktakes = await call(manager, 'GET', '/api/activity?resourceType=stocktake');
     expect(stocktakes.entries.length).toBeGreaterThan(0);

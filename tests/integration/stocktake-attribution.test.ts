@@ -82,12 +82,15 @@ describe.each(backends())('stocktake attribution and scopes on $name', (backend)
 
       // The activity log: the count is Stan's entry; the approval is the manager's and says whose count it kept.
       const counted = (await activity('Counted')).filter((e) => e.resourceId === session.id && e.details.startsWith('Counted'));
-      expect(counted.map((e) => [e.details.replace(/ \(stocktake .*\)$/, ''), e.userName])).toEqual([
-        [`Counted ${item.name}: 40`, 'Mona Manager'],
-        [`Counted ${item.name}: 38`, 'Stan Staff'],
+      expect(counted.map((e) => [e.details.replace(/ \(stocktake .*\), by /, ', by '), e.userName])).toEqual([
+        [`Counted ${item.name}: 40, by Mona Manager`, 'Mona Manager'],
+        [`Counted ${item.name}: 38, by Stan Staff`, 'Stan Staff'],
       ]);
       const approved = (await activity('Approved')).find((e) => e.resourceId === session.id);
-      expect(approved).toMatchObject({ userName: 'Mona Manager', details: `Approved stocktake: ${session.name}: ${item.name} 38, counted by Stan Staff` });
+      expect(approved).toMatchObject({ userName: 'Mona Manager', details: `Approved stocktake ${session.name}: ${item.name} -2, counted by Stan Staff, by Mona Manager` });
+      // The adjustment it posted says both too (issue 31, item 5).
+      const postedEntry = (await activity(item.name)).find((e) => e.resourceId === item.id && e.details.includes('(count)'));
+      expect(postedEntry).toMatchObject({ userName: 'Mona Manager', details: `-2 (count) ${item.name}, counted by Stan Staff, by Mona Manager, note: ${posted.note}` });
 
       // Guests see the history with no names, and the feed's adjustment carries none.
       const guest = await signInAnonymously();
@@ -117,7 +120,10 @@ describe.each(backends())('stocktake attribution and scopes on $name', (backend)
       ['Stan Staff', 'Mona Manager'],
     ]);
     const approved = (await activity('Approved')).find((e) => e.resourceId === session.id);
-    expect(approved).toMatchObject({ userName: 'Mona Manager', details: `Approved stocktake: ${session.name} (3 lines, counted by Olga Other, Stan Staff)` });
+    expect(approved).toMatchObject({
+      userName: 'Mona Manager',
+      details: `Approved stocktake ${session.name}: ${a.name} -1, ${b.name} +2, ${c.name} ±0, counted by Olga Other, Stan Staff, by Mona Manager`,
+    });
     const historyOf = async (id: string) => (await call(manager, 'GET', `/api/inventory/${id}/history`)).filter((h: any) => h.reason === 'count');
     expect((await historyOf(b.id)).map((h: any) => [h.countedBy, h.actor.name])).toEqual([['Olga Other', 'Mona Manager']]);
     // Counted right (c): nothing to post, nothing in its history.

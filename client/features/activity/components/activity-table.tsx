@@ -1,8 +1,10 @@
 // The log as a table: Timestamp, User and Action sort on click (aria-sort says how), Details
 // does not. On a phone each row becomes a small card. An entry that was reverted says so;
 // with `onRevert` (managers, Revert changes) each other entry of a change has Revert.
-// A reverting entry's details read "Reverted: {original details} (why: ...)" from the server.
+// Details say what changed ("-5 (sale) Milk, by Sam, note: …"; a revert: "Reverted -5 (sale)
+// Milk, by Mona, why: …"), worded by the server, its numbers and names emphasised here.
 import type { ActivityEntry } from '../../../../shared/inventory';
+import { ChangeSentence } from '../../../components/change-sentence';
 import { Icon } from '../../../components/icons';
 import { formatDateTime } from '../../../lib/format';
 import type { ActivityParams, ActivitySort } from '../api';
@@ -60,7 +62,9 @@ export function ActivityTable({
               </td>
               <td data-label="Details" className="activity-details">
                 <span className="activity-details-row">
-                  <span className="activity-details-text">{entry.details}</span>
+                  <span className="activity-details-text">
+                    <ChangeSentence entry={entry} />
+                  </span>
                   {entry.reverted ? (
                     <span className="badge activity-reverted" data-testid="activity-reverted">
                       Reverted

@@ -1,7 +1,9 @@
-// Recent Activity: the latest 5 log entries with details, user name and date; the dot's
-// colour says the action (create, update, delete).
+// Recent Activity: the latest 5 log entries, each saying what changed and who did it
+// ("-5 (sale) Milk, by Sam, note: …"), and when; the dot's colour says the action (create,
+// update, delete).
 import { Link } from 'react-router-dom';
 import type { ActivityEntry } from '../../../../shared/inventory';
+import { ChangeSentence } from '../../../components/change-sentence';
 import { Icon } from '../../../components/icons';
 import { formatDateTime } from '../../../lib/format';
 
@@ -26,10 +28,10 @@ export function RecentActivityCard({ entries }: { entries: ActivityEntry[] }) {
             <li key={entry.id} className="activity-feed-row">
               <span className={`activity-dot activity-dot-${entry.action}`} role="img" aria-label={ACTION_WORDS[entry.action]} />
               <span className="activity-feed-text">
-                <span className="activity-feed-details">{entry.details}</span>
-                <span className="activity-feed-meta">
-                  {entry.userName} · {formatDateTime(entry.timestamp)}
+                <span className="activity-feed-details">
+                  <ChangeSentence entry={entry} />
                 </span>
+                <span className="activity-feed-meta">{formatDateTime(entry.timestamp)}</span>
               </span>
             </li>
           ))}

@@ -1,6 +1,8 @@
 // The recent-activity ticker along the bottom: the latest entries scrolling past, newest
-// first. The second copy only makes the loop seamless, so screen readers skip it.
+// first, each saying what changed and who did it ("-5 (sale) Milk, by Sam, note: …"). The
+// second copy only makes the loop seamless, so screen readers skip it.
 import type { ActivityEntry } from '../../../../shared/inventory';
+import { ChangeSentence } from '../../../components/change-sentence';
 
 const time = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hour12: false });
 
@@ -10,8 +12,9 @@ function Entries({ entries }: { entries: ActivityEntry[] }) {
       {entries.map((entry) => (
         <span key={entry.id} className={`ticker-entry ticker-${entry.action}`}>
           <span className="ticker-time">{time.format(new Date(entry.timestamp))}</span>
-          <span className="ticker-user">{entry.userName}</span>
-          <span className="ticker-details">{entry.details}</span>
+          <span className="ticker-details">
+            <ChangeSentence entry={entry} />
+          </span>
         </span>
       ))}
     </>

@@ -1,0 +1,244 @@
+// What a change says to a person, in one sentence: "-5 (sale) Crème fraîche 1 kg, by Sam,
+// note: table 4". The activity log, the dashboard's recent activity, the wall display and
+// webhooks' summaries all say it with this function (issue 31, item 5), built from the event
+// itself and the names it refers to as they were when it happened. The sentence comes as
+// parts with a role each, so a screen can emphasise the numbers and names; the plain text
+// is the parts joined. Who made the change is a part of its own: a guest's copy replaces it
+// (server/auth/guest-view.ts).
+import type { ApprovedLine } from './stocktake.js';
+import { importedFrom } from './import.js';
+
+export type SentenceRole = 'subject' | 'delta' | 'field' | 'old' | 'new' | 'who' | 'note';
+
+export interface SentencePart {
+  text: string;
+  role?: SentenceRole;
+}
+
+/** An event as its sentence needs it: its type and data, and the names it refers to as they were then. */
+export interface ChangeFacts {
+  type: string;
+  data: unknown;
+  /** The item, category or stocktake the event is about, named as it was just after the event. */
+  subject: string;
+  /** Names of the categories and items the event refers to by id, as they were then. */
+  names?: Record<string, string>;
+  /** A stocktake approval's posted differences, by item id (null: not known). */
+  lineDeltas?: Record<string, number | null>;
+  /** Who counted what a stocktake approval (or the count adjustment it posted) took: the approver is `who`. */
+  countedBy?: string[];
+  /** The CSV file an import wrote it from. */
+  importFile?: string | null;
+  /** Set when the event reverts another: that event's facts (null: no longer known), and why. */
+  revert?: { original: ChangeFacts | null; reason: string | null };
+}
+
+/** How many approved lines a stocktake approval names before "and N more". */
+export const APPROVAL_LINES_SHOWN = 5;
+/** Free text (a description) longer than this is cut, with "…". */
+const TEXT_MAX = 40;
+
+const part = (text: string, role?: SentenceRole): SentencePart => (role ? { text, role } : { text });
+
+/** A stock change as people write it: -5, +12, ±0. */
+export const signedDelta = (n: number) => (n > 0 ? `+${n}` : n === 0 ? '±0' : String(n));
+
+/**
+ * A price, two decimals. Plain on purpose: when the store has a currency, this is the one
+ * place the sentences' money gets it.
+ */
+export const sentenceMoney = (value: unknown) => Number(value).toFixed(2);
+
+const cut = (text: string) => (text.length > TEXT_MAX ? `${text.slice(0, TEXT_MAX - 1)}…` : text);
+
+/** Edited fields in the order a person scans an item: what it is, where, what it costs, then the rest. */
+const FIELD_ORDER = ['name', 'sku', 'categoryId', 'price', 'threshold', 'expiryDate', 'barcode', 'description', 'imageUrl'];
+const FIELD_LABELS: Record<string, string> = {
+  name: 'Name',
+  sku: 'SKU',
+  categoryId: 'Category',
+  price: 'Price',
+  threshold: 'Threshold',
+  expiryDate: 'Expiry',
+  barcode: 'Barcode',
+  description: 'Description',
+  imageUrl: 'Picture',
+};
+
+type Change = { from?: unknown; to?: unknown };
+
+/** One field's value as the sentence shows it. */
+function valueText(field: string, value: unknown, names: Record<string, string>): string {
+  if (value === null || value === undefined || value === '') return '(none)';
+  if (field === 'price') return sentenceMoney(value);
+  if (field === 'categoryId') return names[String(value)] ?? 'a deleted category';
+  if (field === 'description') return `“${cut(String(value))}”`;
+  return cut(String(value));
+}
+
+/** "Price 4.50 → 4.90, Threshold 5 → 8": each changed field, old → new. */
+function fieldDiffs(changes: Record<string, Change>, names: Record<string, string>): SentencePart[] {
+  const fields = Object.keys(changes).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const parts: SentencePart[] = [];
+  fields.forEach((field, i) => {
+    const change = changes[field]!;
+    if (i > 0) parts.push(part(', '));
+    const label = FIELD_LABELS[field] ?? field;
+    if (field === 'imageUrl') {
+      // A picture's address says nothing to a person: whether there is one does.
+      const had = Boolean(change.from);
+      const has = Boolean(change.to);
+      parts.push(part(label, 'field'), part(has && !had ? ' added' : had && !has ? ' removed' : ' changed'));
+      return;
+    }
+    parts.push(part(label, 'field'), part(' '), part(valueText(field, change.from, names), 'old'), part(' → '));
+    parts.push(part(valueText(field, change.to, names), 'new'));
+  });
+  return parts;
+}
+
+function rank(field: string): number {
+  const i = FIELD_ORDER.indexOf(field);
+  return i < 0 ? FIELD_ORDER.length : i;
+}
+
+const dataOf = (facts: ChangeFacts) => (facts.data ?? {}) as Record<string, any>;
+const subject = (facts: ChangeFacts) => part(facts.subject, 'subject');
+
+/** "-5 (sale) Crème fraîche 1 kg" */
+function adjustment(facts: ChangeFacts): SentencePart[] {
+  const d = dataOf(facts);
+  return [part(signedDelta(Number(d.delta)), 'delta'), part(` (${d.reason}) `), subject(facts)];
+}
+
+/** "Milk -2, Eggs +1, and 3 more" */
+function approvedLines(facts: ChangeFacts): SentencePart[] {
+  const lines = (dataOf(facts).lines ?? []) as ApprovedLine[];
+  const parts: SentencePart[] = [];
+  lines.slice(0, APPROVAL_LINES_SHOWN).forEach((line, i) => {
+    if (i > 0) parts.push(part(', '));
+    const delta = facts.lineDeltas?.[line.itemId];
+    parts.push(part(facts.names?.[line.itemId] ?? 'an item', 'subject'), part(' '));
+    parts.push(delta === null || delta === undefined ? part(`counted ${line.counted}`, 'new') : part(signedDelta(delta), 'delta'));
+  });
+  if (lines.length > APPROVAL_LINES_SHOWN) parts.push(part(`, and ${lines.length - APPROVAL_LINES_SHOWN} more`));
+  return parts;
+}
+
+/** What happened, before who did it. */
+function mainClause(facts: ChangeFacts): SentencePart[] {
+  const d = dataOf(facts);
+  const names = facts.names ?? {};
+  switch (facts.type) {
+    case 'StockAdjusted':
+      return adjustment(facts);
+    case 'ItemUpdated':
+      return [part('Edited '), subject(facts), part(': '), ...fieldDiffs(d.changes ?? {}, names)];
+    case 'ItemCreated':
+      return [
+        part('Created '),
+        subject(facts),
+        part(` in ${names[d.categoryId] ?? 'a deleted category'}: `),
+        part(String(d.quantity), 'new'),
+        part(' in stock, price '),
+        part(sentenceMoney(d.price), 'new'),
+        part(', threshold '),
+        part(String(d.threshold), 'new'),
+      ];
+    case 'ItemDeleted':
+      return [part('Deleted '), subject(facts), ...(d.sku ? [part(` (SKU ${d.sku})`)] : [])];
+    case 'CategoryCreated':
+      return [part('Created category '), subject(facts)];
+    case 'CategoryUpdated':
+      return [part('Edited category '), subject(facts), part(': '), ...fieldDiffs(d.changes ?? {}, names)];
+    case 'CategoryDeleted':
+      return [part('Deleted category '), subject(facts)];
+    case 'ItemWentLow':
+      return [subject(facts), part(' is low on stock: '), part(String(d.quantity), 'new'), part(` left, threshold ${d.threshold}`)];
+    case 'ItemRecovered':
+      return [subject(facts), part(' is back above its threshold: '), part(String(d.quantity), 'new'), part(` in stock, threshold ${d.threshold}`)];
+    case 'StocktakeStarted': {
+      const count = (d.itemIds ?? []).length;
+      return [part('Started stocktake '), subject(facts), part(`: ${count} ${count === 1 ? 'item' : 'items'} to count`)];
+    }
+    case 'StockCounted':
+      return [
+        part('Counted '),
+        part(names[d.itemId] ?? 'an item', 'subject'),
+        part(': '),
+        part(String(d.counted), 'new'),
+        part(` (stocktake ${facts.subject})`),
+      ];
+    case 'StocktakeLinesApproved':
+      return [part('Approved stocktake '), subject(facts), part(': '), ...approvedLines(facts)];
+    case 'StocktakeClosed': {
+      const n = Number(d.approvedLines ?? 0);
+      return [part('Closed stocktake '), subject(facts), part(` (${n} ${n === 1 ? 'line' : 'lines'} approved)`)];
+    }
+    default:
+      return [part(`${facts.type} `), subject(facts)];
+  }
+}
+
+/** The change a revert takes back, as a noun: "-5 (sale) Milk", "edit of Milk", "revert of …". */
+function revertedNoun(original: ChangeFacts | null, fallbackSubject: string): SentencePart[] {
+  if (!original) return [part('an earlier change to '), part(fallbackSubject, 'subject')];
+  if (original.revert) return [part('revert of '), ...revertedNoun(original.revert.original, original.subject)];
+  const s = subject(original);
+  switch (original.type) {
+    case 'StockAdjusted':
+      return adjustment(original);
+    case 'ItemUpdated':
+      return [part('edit of '), s];
+    case 'ItemCreated':
+      return [part('creation of '), s];
+    case 'ItemDeleted':
+      return [part('deletion of '), s];
+    case 'CategoryCreated':
+      return [part('creation of category '), s];
+    case 'CategoryUpdated':
+      return [part('edit of category '), s];
+    case 'CategoryDeleted':
+      return [part('deletion of category '), s];
+    default:
+      return [part('change to '), s];
+  }
+}
+
+/** "Reverted -5 (sale) Milk"; a revert that edits says what it put back: "Reverted edit of Milk: Price 4.90 → 4.50". */
+function revertClause(facts: ChangeFacts, revert: NonNullable<ChangeFacts['revert']>): SentencePart[] {
+  const parts = [part('Reverted '), ...revertedNoun(revert.original, facts.subject)];
+  const changes = dataOf(facts).changes;
+  if ((facts.type === 'ItemUpdated' || facts.type === 'CategoryUpdated') && changes) {
+    parts.push(part(': '), ...fieldDiffs(changes, facts.names ?? {}));
+  }
+  return parts;
+}
+
+/**
+ * The sentence of one change: what happened, then whose counts a stocktake posted, then
+ * ", by {who}" (null: nobody to name, as for low-stock facts), then the adjustment's note, the
+ * revert's reason, the import's file.
+ */
+export function describeChange(facts: ChangeFacts, who: string | null): SentencePart[] {
+  const parts = facts.revert ? revertClause(facts, facts.revert) : mainClause(facts);
+  // One part for every counter, so a guest's copy says "counted by Staff member" once.
+  if (facts.countedBy && facts.countedBy.length > 0) parts.push(part(', counted by '), part(facts.countedBy.join(', '), 'who'));
+  if (who !== null) parts.push(part(', by '), part(who, 'who'));
+  const note = facts.type === 'StockAdjusted' ? dataOf(facts).note : null;
+  if (typeof note === 'string' && note.trim() !== '') parts.push(part(', note: '), part(note.trim(), 'note'));
+  const why = facts.revert?.reason;
+  if (why && why.trim() !== '') parts.push(part(', why: '), part(why.trim(), 'note'));
+  if (facts.importFile) parts.push(part(` (${importedFrom(facts.importFile)})`));
+  return parts;
+}
+
+export const sentenceText = (parts: readonly SentencePart[]) => parts.map((p) => p.text).join('');
+
+/** The same sentence naming nobody: what a guest is shown. */
+export const withoutAuthor = (parts: readonly SentencePart[], instead: string): SentencePart[] =>
+  parts.map((p) => (p.role === 'who' ? { ...p, text: instead } : p));
+
+export function isSentence(value: unknown): value is SentencePart[] {
+  return Array.isArray(value) && value.every((p) => p !== null && typeof p === 'object' && typeof (p as SentencePart).text === 'string');
+}
