@@ -161,16 +161,16 @@ describe('stocktake review, start dialog and who counted (issue 31, item 7)', BR
     expect(await review.getByRole('heading').textContent()).toBe('Review');
 
     // Largest difference first (−6, +3, −2, −1, then the two counted right in the session's order).
-    await expect.poll(() => reviewOrder(page)).toEqual(['Flour', 'Rice', 'Salt', 'Sugar', 'Ice', 'Oil']);
+    await expect.poll(() => reviewOrder(page), { timeout: 15_000 }).toEqual(['Flour', 'Rice', 'Salt', 'Sugar', 'Ice', 'Oil']);
     expect(await page.getByRole('columnheader', { name: /Difference/ }).getAttribute('aria-sort')).toBe('descending');
     // By value: Sugar's −1 costs $30, more than Flour's −6 at $2.
     await review.getByRole('button', { name: /^Value/ }).click();
-    expect(await reviewOrder(page)).toEqual(['Sugar', 'Flour', 'Salt', 'Rice', 'Ice', 'Oil']);
+    await expect.poll(() => reviewOrder(page), { timeout: 15_000 }).toEqual(['Sugar', 'Flour', 'Salt', 'Rice', 'Ice', 'Oil']);
     expect(await page.getByRole('columnheader', { name: /Value/ }).getAttribute('aria-sort')).toBe('descending');
     await review.getByRole('button', { name: /^Value/ }).click();
-    expect(await reviewOrder(page)).toEqual(['Ice', 'Oil', 'Rice', 'Salt', 'Flour', 'Sugar']);
+    await expect.poll(() => reviewOrder(page), { timeout: 15_000 }).toEqual(['Ice', 'Oil', 'Rice', 'Salt', 'Flour', 'Sugar']);
     await review.getByRole('button', { name: /^Difference/ }).click();
-    expect(await reviewOrder(page)).toEqual(['Flour', 'Rice', 'Salt', 'Sugar', 'Ice', 'Oil']);
+    await expect.poll(() => reviewOrder(page), { timeout: 15_000 }).toEqual(['Flour', 'Rice', 'Salt', 'Sugar', 'Ice', 'Oil']);
     await shootAll(page, 'stocktake-review');
 
     // Staff count blind and keep their count rows first.
@@ -188,7 +188,7 @@ describe('stocktake review, start dialog and who counted (issue 31, item 7)', BR
     expect(await peasReview.getByTestId('variance-who').textContent()).toBe('counted by Sam Staff · approved by Mia Manager');
     // The count row names the counter of the kept count, not whoever counted last.
     const peasRow = page.getByTestId('count-row').filter({ hasText: 'Peas' });
-    await expect.poll(() => peasRow.getByTestId('counted-value').textContent()).toBe('6 · Sam Staff');
+    await expect.poll(() => peasRow.getByTestId('counted-value').textContent(), { timeout: 15_000 }).toBe('6 · Sam Staff');
     await expect.poll(() => clerk.page.getByTestId('count-row').filter({ hasText: 'Peas' }).getByTestId('counted-value').textContent(), { timeout: 15_000 }).toBe('6 · Sam Staff');
 
     // The item's history: the count is Sam's, posting it the manager's.

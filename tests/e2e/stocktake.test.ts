@@ -125,7 +125,7 @@ describe('stocktake (issue 15)', BROWSER_TESTS, () => {
       (async () => {
         await page.locator('h1').click(); // no field focused: the page hears the scanner
         await typeLikeScanner(page, '4006381333931');
-        await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Count of Rose Wine');
+        await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 15_000 }).toBe('Count of Rose Wine');
         await page.keyboard.type('3');
         await page.keyboard.press('Enter');
         // The header's Scan button opens the count's camera (not the quick sheet): White Wine, 5.
@@ -148,7 +148,7 @@ describe('stocktake (issue 15)', BROWSER_TESTS, () => {
     await conflict.waitFor({ timeout: 15_000 });
     await seeText(clerk.page, '1 counted twice');
     const totals = page.getByTestId('variance-totals');
-    await expect.poll(() => totals.textContent()).toBe('Totals1412−2−$22.00');
+    await expect.poll(() => totals.textContent(), { timeout: 15_000 }).toBe('Totals1412−2−$22.00');
     expect(await page.getByRole('button', { name: 'Approve all' }).isDisabled()).toBe(true);
     expect(await clerk.page.getByTestId('variance-totals').count()).toBe(0);
     const session = await server.api<StocktakeSession>('GET', `/stocktakes/${sessionId}`, manager.idToken);

@@ -53,7 +53,7 @@ describe('store currency', BROWSER_TESTS, () => {
     const { page } = managerPage;
     await signIn(page, manager.email!, manager.password!);
     await page.goto('/settings');
-    await expect.poll(() => page.getByTestId('money-sample').textContent()).toBe('$1,234.50');
+    await expect.poll(() => page.getByTestId('money-sample').textContent(), { timeout: 15_000 }).toBe('$1,234.50');
     await page.getByLabel('Currency').selectOption('EUR');
     await page.getByLabel('Number Format').selectOption('fr-FR');
     expect(await page.getByTestId('money-sample').textContent()).toBe(`1${NNBSP}234,50${NBSP}€`);
