@@ -81,7 +81,7 @@ describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TES
     // Nothing chosen yet: the file is what it always was.
     const plain = await downloadedBytes(page, () => page.getByRole('button', { name: 'Export CSV', exact: true }).click());
     expect([...plain.bytes.subarray(0, 3)]).not.toEqual(BOM);
-    expect(utf8Lines(plain.bytes)[0]).toBe('name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url');
+    expect(utf8Lines(plain.bytes)[0]).toBe('name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url,currency');
 
     await formatMenu(page).click();
     const menu = page.getByRole('menu', { name: 'File format' });
@@ -95,8 +95,8 @@ describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TES
     expect(excel.name).toMatch(/^inventory-\d{4}-\d{2}-\d{2}\.csv$/);
     expect([...excel.bytes.subarray(0, 3)]).toEqual(BOM);
     const lines = utf8Lines(excel.bytes);
-    expect(lines[0]).toBe('name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url');
-    expect(lines[1]).toMatch(/^"Crème fraîche";"CRÈ-[a-z0-9]+";"";"Crèmerie";12;4,5;2;"";"";""$/);
+    expect(lines[0]).toBe('name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url;currency');
+    expect(lines[1]).toMatch(/^"Crème fraîche";"CRÈ-[a-z0-9]+";"";"Crèmerie";12;4,5;2;"";"";"";"USD"$/);
     expect((await server.api<{ exportFormat: string }>('GET', '/settings', staff.idToken)).exportFormat).toBe('excel');
     expect(errors).toEqual([]);
   }, 120_000);
