@@ -5,8 +5,6 @@
 // member's count ("Keep 6") leaves the count theirs on the session page, in the item's
 // history and in the activity log, with the approval the manager's. Screenshots of the start
 // dialog and the session page in both themes at desktop and phone width.
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Category, Item } from '../../shared/inventory.js';
@@ -17,7 +15,6 @@ import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
 
-const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
 describe('stocktake review, start dialog and who counted (issue 31, item 7)', BROWSER_TESTS, () => {
   let server: E2EServer;
@@ -70,15 +67,13 @@ describe('stocktake review, start dialog and who counted (issue 31, item 7)', BR
 
   const sessions = async () => (await server.api<{ stocktakes: StocktakeSummary[] }>('GET', '/stocktakes', manager.idToken)).stocktakes;
 
-  /** The page in light and dark, at desktop and phone width, saved as <name>-<theme>-<device>.png (also under /tmp/shots/stocktake). */
+  /** The page in light and dark, at desktop and phone width, saved as <name>-<theme>-<device>.png in test-results/screenshots. */
   const shootAll = async (page: Page, name: string) => {
-    mkdirSync('/tmp/shots/stocktake', { recursive: true });
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
-      for (const [device, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      for (const viewport of [DESKTOP, PHONE]) {
         await page.setViewportSize(viewport);
         await screenshot(page, name);
-        copyFileSync(`${SHOTS}${name}-${colorScheme}-${device}.png`, `/tmp/shots/stocktake/${name}-${colorScheme}-${device}.png`);
       }
     }
     await page.emulateMedia({ colorScheme: 'light' });
