@@ -151,7 +151,7 @@ export function CsvExportButton({ label, busyLabel = 'Exporting...', defaultChoi
                 type="button"
                 role="menuitemradio"
                 aria-checked={option.choice === chosen}
-                className="csv-export-option"
+                className="action-menu-item csv-export-option"
                 onClick={() => void save(option.choice)}
               >
                 <Icon name="check" size={16} className="csv-export-check" />
