@@ -5,6 +5,7 @@
 //
 // Server, lowest first; a file may import its own layer and those below, never above:
 //   core      errors, config, db, eventstore, secrets
+//   subscriptions  what runs after commit subscribes there (it reads the event store)
 //   platform  http, auth, app-context (what every feature is built from)
 //   features  one folder each; features may use one another
 //   history   reads across features (as-of, revert, changes); no feature imports it
@@ -16,6 +17,7 @@ import { readdirSync } from 'node:fs';
 
 const SERVER_LAYERS = [
   ['errors.ts', 'config.ts', 'db', 'eventstore', 'secrets'],
+  ['subscriptions'],
   ['http', 'auth', 'app-context.ts'],
   ['accounts', 'activity', 'alerts', 'api-tokens', 'categories', 'dashboard', 'import', 'inventory', 'realtime', 'stocktake', 'webhooks'],
   ['history'],

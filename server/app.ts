@@ -4,7 +4,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from './app-context.js';
+import type { AppContext, AppParts } from './app-context.js';
 import { DomainError, ValidationError } from './errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './db/database-unavailable.js';
 import { authPlugin } from './auth/auth-plugin.js';
@@ -18,15 +18,16 @@ import { apiDocs } from './http/api-docs.js';
 import { clientInlineScriptSources } from './http/inline-script-hashes.js';
 import { createPrincipalResolver, registerFeatures } from './features.js';
 import { apiTokenSignIn } from './api-tokens/api-tokens-feature.js';
+import { subscriptionsFor } from './subscriptions/database-subscriptions.js';
 
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
-      level: ctx.config.logLevel,
+      level: parts.config.logLevel,
       // Tokens and passwords never reach the log.
       redact: ['req.headers.authorization', 'req.headers["sec-websocket-protocol"]', '*.password', '*.token'],
-      ...(ctx.logStream ? { stream: ctx.logStream } : {}),
+      ...(parts.logStream ? { stream: parts.logStream } : {}),
     },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -38,11 +39,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       logger.level === 'silent' && !options.level ? logger : logger.child(bindings, options),
     bodyLimit: 1024 * 1024,
     // Behind a reverse proxy (TRUST_PROXY), request.ip is the client's address from X-Forwarded-For.
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: parts.config.trustProxy,
     // Long path ids reach the schema (a clear 400) instead of the router's bare 414.
     routerOptions: { maxParamLength: 1000 },
     ajv: { customOptions: { removeAdditional: false } },
   });
+  // What runs after commit (the feed, the principal cache, webhooks) subscribes in its
+  // feature's wiring; reading starts once every feature is wired, and stops with the app.
+  const subscriptions =
+    parts.subscriptions ??
+    subscriptionsFor(parts.database, parts.store, { pollMs: parts.config.realtime.pollMs, log: app.log.child({ feature: 'subscriptions' }) });
+  const ctx: AppContext = { ...parts, subscriptions };
+  app.addHook('onReady', async () => subscriptions.start());
+  app.addHook('onClose', async () => subscriptions.stop());
   app.setValidatorCompiler(validatorCompiler);
   // A body's schema error names its field too ({ error, field }), so a form can mark that input.
   app.setSchemaErrorFormatter(

@@ -106,15 +106,15 @@ const resolvers = new WeakMap<AppContext, PrincipalResolver>();
 /**
  * How a verified token becomes a principal (role and permissions) for every request: from
  * the accounts feature's projections, kept in a per-process cache that the user, role and
- * settings events the feed dispatcher reads (from every instance) invalidate. Routes that
- * take a cached principal check it in their own statement (auth/principal-cache.ts). One
- * resolver per app, shared by the HTTP routes and the feed.
+ * settings events committed on any instance invalidate (it subscribes to their batches).
+ * Routes that take a cached principal check it in their own statement
+ * (auth/principal-cache.ts). One resolver per app, shared by the HTTP routes and the feed.
  */
 export function createPrincipalResolver(ctx: AppContext): PrincipalResolver {
   let resolver = resolvers.get(ctx);
   if (!resolver) {
     resolver = cachePrincipals(createAccountsPrincipalResolver(ctx.store.db), {
-      subscribe: (listener) => ctx.store.onDispatched(listener),
+      subscribe: (listener) => ctx.subscriptions.subscribe(listener),
     });
     resolvers.set(ctx, resolver);
   }

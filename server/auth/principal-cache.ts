@@ -4,15 +4,15 @@
 //
 // A cache alone cannot promise that a role change or a disable made on another instance
 // takes effect on the very next request here: this process hears of other instances'
-// events through the feed dispatcher, which reads them shortly after a NOTIFY, and a
+// events through its subscription to committed events, read shortly after a NOTIFY, and a
 // request may arrive in between. So a cached principal is only ever tentative. It carries
 // the versions of the rows it was made from (its stamp, see principal.ts), and the route
 // that accepts a cached principal reads the current versions in the same statement as its
 // own query (principal-check.ts): three primary-key lookups riding along, no extra round
 // trip. If they differ, the request resolves the principal afresh and checks its
 // permissions again before it answers or writes anything. Every other route resolves
-// afresh, as before. The event-driven invalidation (user, role and settings events read by
-// the dispatcher, from every instance) and the TTL only keep the cache from going stale for
+// afresh, as before. The event-driven invalidation (user, role and settings events read
+// after commit, from every instance) and the TTL only keep the cache from going stale for
 // long, so the stamp check rarely has to fall back.
 import type { StoredEvent } from '../eventstore/types.js';
 import type { Principal, PrincipalResolver } from './principal.js';
@@ -23,7 +23,7 @@ export interface PrincipalCacheOptions {
   ttlMs?: number;
   /** Most users kept; the oldest entry goes first (default 10,000). */
   maxEntries?: number;
-  /** Where committed events arrive from every instance (the feed dispatcher's reads). */
+  /** Where committed events arrive from every instance, batch by batch (server/subscriptions). */
   subscribe?: (listener: (events: StoredEvent[]) => void) => () => void;
   now?: () => number;
 }

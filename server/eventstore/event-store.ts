@@ -175,7 +175,6 @@ const batchForms = (projection: Projection): BatchProjection[] =>
 export class EventStore {
   private readonly handlers = new Map<string, Array<Projection['handlers'][string]>>();
   private readonly committedListeners = new Set<() => void>();
-  private readonly dispatchedListeners = new Set<(events: StoredEvent[], after?: Cursor) => void>();
   private readonly prepared = new PreparedStatements();
 
   constructor(
@@ -198,27 +197,17 @@ export class EventStore {
     }
   }
 
-  /** Called after every commit that wrote events (the realtime feed's in-process wake-up). */
+  /**
+   * The store's one after-commit signal: called after every commit that wrote events. The
+   * subscriptions module (server/subscriptions) listens to it; what runs after commit
+   * subscribes there, never here.
+   */
   onCommitted(listener: () => void): () => void {
     this.committedListeners.add(listener);
     return () => this.committedListeners.delete(listener);
   }
 
-  /**
-   * Called by this process's feed dispatcher with every batch of events it reads, from every
-   * instance, and the cursor it read after (the batch is every event after it, up to its last).
-   */
-  onDispatched(listener: (events: StoredEvent[], after?: Cursor) => void): () => void {
-    this.dispatchedListeners.add(listener);
-    return () => this.dispatchedListeners.delete(listener);
-  }
-
-  /** The feed dispatcher's report of what it read (committed events, in commit-safe order). */
-  dispatched(events: StoredEvent[], after?: Cursor): void {
-    for (const listener of this.dispatchedListeners) listener(events, after);
-  }
-
-  /** Tells the after-commit listeners (feed wake-up, NOTIFY) that events were committed. */
+  /** Raises the after-commit signal (callers that commit their own transactions call it after commit). */
   committed(): void {
     for (const listener of this.committedListeners) listener();
   }

@@ -38,7 +38,7 @@ export interface FeedContext {
   labels: ItemLabels;
   /** Bounds concurrent catch-up reads across all connections. */
   readLimiter: Limiter;
-  /** The dispatcher's cursor: everything up to it has been published to the hub. */
+  /** The live cursor (live-feed.ts): everything up to it has been published to the hub. */
   liveCursor(): Cursor;
   join(connection: FeedConnection): void;
   leave(connection: FeedConnection): void;
@@ -91,7 +91,7 @@ export class FeedConnection {
     return this.identity?.token.uid ?? null;
   }
 
-  /** Called by the hub with every batch the dispatcher read. */
+  /** Called by the hub with every batch of committed events the live feed handed it. */
   deliver(batch: PublishedBatch): void {
     if (this.state === 'live') {
       // Nothing may follow a close frame, and the close handshake can be under way.
@@ -272,7 +272,7 @@ export class FeedConnection {
         const events = await this.ctx.readLimiter.run(() => this.ctx.store.readAfter(from, CATCH_UP_BATCH));
         if (this.state !== 'catching-up') return false;
         if (events.length === 0) {
-          // The dispatcher already read up to target, so it is readable; wait out a moment's lag.
+          // The live feed already read up to target, so it is readable; wait out a moment's lag.
           if (++emptyReads > 50) throw new FeedClose(1011, 'Catch-up stalled; reconnect');
           await sleep(20);
           continue;

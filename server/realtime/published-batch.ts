@@ -1,4 +1,4 @@
-// One batch the dispatcher read, as the hub hands it to every connection. For each
+// One batch of committed events, as the hub hands it to every connection. For each
 // permission mask in use, the frames a client with that mask may see are joined into one
 // Buffer, once: a live client then costs one socket write per batch, however many events.
 import type { Cursor } from '../eventstore/types.js';

@@ -1,21 +1,20 @@
 // GET /api/ws: the live feed. Public at the HTTP level (a browser can't set headers on a
 // WebSocket); the connection authenticates itself with the ID token in its first message or
-// the Sec-WebSocket-Protocol header. Wires one dispatcher, one hub and the after-commit
-// NOTIFY for this server, started when the app is ready and stopped when it closes.
+// the Sec-WebSocket-Protocol header. Wires one hub for this server, fed by the live feed's
+// subscription to committed events (live-feed.ts), started when the app is ready and
+// stopped when it closes.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
-import { sql } from 'kysely';
 import { CLOSE_CODES, FEED_PROTOCOL } from '../../shared/realtime.js';
 import { apiTokenSignIn } from '../api-tokens/api-tokens-feature.js';
 import type { AppContext } from '../app-context.js';
 import type { PrincipalResolver } from '../auth/principal.js';
-import { createCommitNotifier, EVENTS_CHANNEL } from './commit-notifier.js';
 import { tokenFromProtocols } from './feed-auth.js';
 import { FeedConnection, type FeedContext } from './feed-connection.js';
-import { FeedDispatcher } from './feed-dispatcher.js';
 import { FeedHub } from './feed-hub.js';
 import { createItemLabels } from './item-labels.js';
 import { createLimiter } from './limiter.js';
+import { LiveFeed } from './live-feed.js';
 import { checkResumeCursor } from './resume-cursor.js';
 
 export interface RealtimeRoutesOptions {
@@ -30,27 +29,13 @@ const AUTH_TIMEOUT_MS = 10_000;
 const MAX_BUFFERED_EVENTS = 5000;
 
 export const realtimeRoutes: FastifyPluginAsync<RealtimeRoutesOptions> = async (app, { ctx, resolvePrincipal }) => {
-  const { config, database, store, verifier } = ctx;
+  const { config, database, store, verifier, subscriptions } = ctx;
   const settings = config.realtime;
   const log = app.log.child({ feature: 'realtime' });
   const labels = createItemLabels(database.db, store);
   const hub = new FeedHub({ heartbeatMs: HEARTBEAT_MS, recheckMs: RECHECK_MS, log });
-  // PGlite lives in this one process: the in-process wake-up already reaches every reader.
-  const shared = database.kind === 'postgres';
-  const dispatcher = new FeedDispatcher({
-    store,
-    labels,
-    publish: (batch) => hub.publish(batch),
-    listen: shared ? (onNotify) => database.listen(EVENTS_CHANNEL, onNotify) : undefined,
-    pollMs: settings.pollMs,
-    onError: (error) => log.error({ err: error }, 'feed read failed; retrying on the next wake-up'),
-  });
-  const notifier = shared
-    ? createCommitNotifier(
-        async () => void (await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(database.db)),
-        (error) => log.warn({ err: error }, 'pg_notify failed; other instances poll'),
-      )
-    : null;
+  const live = new LiveFeed({ labels, publish: (batch) => hub.publish(batch), startCursor: () => subscriptions.cursor });
+  const unsubscribe = subscriptions.subscribe((events, after) => live.take(events, after));
   const feed: FeedContext = {
     store,
     checkResume: (cursor, target) => checkResumeCursor(database.db, cursor, target, settings.maxCatchUpEvents),
@@ -59,7 +44,7 @@ export const realtimeRoutes: FastifyPluginAsync<RealtimeRoutesOptions> = async (
     apiTokens: apiTokenSignIn(ctx, resolvePrincipal),
     labels,
     readLimiter: createLimiter(4),
-    liveCursor: () => dispatcher.cursor,
+    liveCursor: () => live.cursor,
     join: (connection) => hub.join(connection),
     leave: (connection) => hub.leave(connection),
     settings: {
@@ -70,17 +55,10 @@ export const realtimeRoutes: FastifyPluginAsync<RealtimeRoutesOptions> = async (
     log,
   };
 
-  let stopNotifying: (() => unknown) | undefined;
-  app.addHook('onReady', async () => {
-    await dispatcher.start();
-    if (notifier) stopNotifying = store.onCommitted(() => notifier.poke());
-    hub.start();
-  });
+  app.addHook('onReady', async () => hub.start());
   app.addHook('onClose', async () => {
-    stopNotifying?.();
+    unsubscribe();
     hub.stop();
-    await dispatcher.stop();
-    await notifier?.idle();
   });
 
   await app.register(websocket, {

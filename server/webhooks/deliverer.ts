@@ -18,6 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { WebhookConfig } from '../config.js';
 import type { EventStore } from '../eventstore/event-store.js';
+import type { CommitSubscriptions } from '../subscriptions/subscriptions.js';
 import { CursorStore, type DueEndpoint } from './cursor-store.js';
 import { trimDeliveryLog } from './delivery-log-trim.js';
 import { EndpointRun, type RunHost } from './endpoint-run.js';
@@ -28,6 +29,8 @@ import type { SecretBox } from '../secrets/secret-box.js';
 export interface DelivererOptions {
   db: Kysely<any>;
   store: EventStore;
+  /** Where this process hears of its commits and takes every instance's committed events. */
+  subscriptions: CommitSubscriptions;
   config: WebhookConfig;
   log: FastifyBaseLogger;
   /** Switches an endpoint off for good (an event, so every screen and instance sees it). */
@@ -86,7 +89,7 @@ export class WebhookDeliverer {
   private lastTrimAt = 0;
   /** When this instance last started a run of each endpoint due lately: the longest waiting go first. */
   private readonly startedAt = new Map<string, number>();
-  /** The feed dispatcher has handed over a batch: it runs in this process. */
+  /** A batch of committed events has come: this process reads and hands them on. */
   private feedRuns = false;
   private stopped = false;
   private readonly cleanups: Array<() => unknown> = [];
@@ -113,14 +116,14 @@ export class WebhookDeliverer {
   }
 
   start(): void {
-    const { store, config } = this.options;
-    // New events come in the batches the feed dispatcher reads (every instance's: it is woken
-    // by their NOTIFY), which runs take instead of reading the log again; a commit here only
-    // tells them a batch is coming (and makes them read the log if it does not come soon, or
-    // if no dispatcher runs here). The poll: retries that fall due, a lost wake-up.
-    this.cleanups.push(store.onCommitted(() => this.wake({ newEvents: true, committed: true })));
+    const { subscriptions, config } = this.options;
+    // New events come in the batches this process's subscriptions read (every instance's:
+    // they are woken by their NOTIFY), which runs take instead of reading the log again; a
+    // commit here only tells them a batch is coming (and makes them read the log if it does
+    // not come soon, or if no batch has come yet). The poll: retries that fall due, a lost wake-up.
+    this.cleanups.push(subscriptions.onCommitted(() => this.wake({ newEvents: true, committed: true })));
     this.cleanups.push(
-      store.onDispatched((events, after) => {
+      subscriptions.subscribe((events, after) => {
         this.feedRuns = true;
         for (const worker of this.running.values()) worker.run.feed(events, after);
         this.wake({ newEvents: true, fed: true });

@@ -13,7 +13,7 @@ import { createSecretBox } from '../secrets/secret-box.js';
 import { secretsKeyFor } from '../secrets/secrets-key.js';
 
 export const webhooksFeature: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const { config, database, store } = ctx;
+  const { config, database, store, subscriptions } = ctx;
   const settings = config.webhooks;
   const secrets = createSecretBox(await secretsKeyFor(config));
   const sealed = await sealStoredWebhookSecrets(database.db, secrets);
@@ -21,6 +21,7 @@ export const webhooksFeature: FastifyPluginAsync<{ ctx: AppContext }> = async (a
   const deliverer = new WebhookDeliverer({
     db: database.db,
     store,
+    subscriptions,
     config: settings,
     log: app.log.child({ feature: 'webhooks' }),
     disable: (id, reason) => webhooks.disable(id, reason),

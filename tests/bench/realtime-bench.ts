@@ -9,12 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { sql } from 'kysely';
 import { buildApp } from '../../server/app.js';
 import type { Database } from '../../server/db/database.js';
-import { createCommitNotifier, EVENTS_CHANNEL } from '../../server/realtime/commit-notifier.js';
-import { FeedDispatcher } from '../../server/realtime/feed-dispatcher.js';
 import { createItemLabels } from '../../server/realtime/item-labels.js';
+import { LiveFeed } from '../../server/realtime/live-feed.js';
+import { subscriptionsFor } from '../../server/subscriptions/database-subscriptions.js';
 import { loadConfig } from '../../server/config.js';
 import type { TokenVerifier } from '../../server/auth/verify-token.js';
 import { UnauthorizedError } from '../../server/errors.js';
@@ -38,25 +37,16 @@ const benchVerifier: TokenVerifier = {
   async close() {},
 };
 
-/** The dispatcher and after-commit notifier as the server wires them, with nobody to fan out to. */
+/** The subscriptions (reader and after-commit NOTIFY) and the live feed as the server wires them, with nobody to fan out to. */
 async function startFeedMachinery(database: Database, store: EventStore): Promise<() => Promise<void>> {
-  const shared = database.kind === 'postgres';
-  const dispatcher = new FeedDispatcher({
-    store,
-    labels: createItemLabels(database.db, store),
-    publish: () => undefined,
-    listen: shared ? (onNotify) => database.listen(EVENTS_CHANNEL, onNotify) : undefined,
+  const subscriptions = subscriptionsFor(database, store, {
     pollMs: 1500,
-    onError: (error) => log(`feed error: ${String(error)}`),
+    log: { error: (found: { err?: unknown }) => log(`feed error: ${String(found.err)}`), warn: () => undefined },
   });
-  const notifier = createCommitNotifier(async () => void (await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(database.db)), () => undefined);
-  await dispatcher.start();
-  const off = shared ? store.onCommitted(() => notifier.poke()) : () => undefined;
-  return async () => {
-    off();
-    await dispatcher.stop();
-    await notifier.idle();
-  };
+  const live = new LiveFeed({ labels: createItemLabels(database.db, store), publish: () => undefined, startCursor: () => subscriptions.cursor });
+  subscriptions.subscribe((events, after) => live.take(events, after));
+  await subscriptions.start();
+  return () => subscriptions.stop();
 }
 
 /** Memory after garbage collection has settled (a few full collections, a pause between). */

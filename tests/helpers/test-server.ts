@@ -2,7 +2,7 @@
 // the test emulator. Tests call it over real HTTP.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
-import type { AppContext } from '../../server/app-context.js';
+import type { AppParts } from '../../server/app-context.js';
 import { exposeEmulatorToFirebaseAdmin, loadConfig, type Config } from '../../server/config.js';
 import { createTokenVerifier, type TokenVerifier } from '../../server/auth/verify-token.js';
 import { openTestStore, type Backend, type TestStore } from './backends.js';
@@ -43,7 +43,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 
 export async function startTestServer(
   backend: Backend,
-  options: { env?: Record<string, string>; store?: TestStore; context?: Partial<AppContext> } = {},
+  options: { env?: Record<string, string>; store?: TestStore; context?: Partial<AppParts> } = {},
 ): Promise<TestServer> {
   const config = testConfig(options.env);
   exposeEmulatorToFirebaseAdmin(config);

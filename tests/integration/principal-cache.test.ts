@@ -11,9 +11,10 @@ import { createAccountsPrincipalResolver } from '../../server/accounts/principal
 import { cachePrincipals, type CachingResolver } from '../../server/auth/principal-cache.js';
 import type { PrincipalResolver } from '../../server/auth/principal.js';
 import type { StoredEvent } from '../../server/eventstore/types.js';
+import { subscriptionsFor } from '../../server/subscriptions/database-subscriptions.js';
 import { backends, openTestStore, type TestStore } from '../helpers/backends.js';
 import { openSecondInstanceStore } from '../helpers/second-instance-store.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { startTestServer, testConfig, type TestServer } from '../helpers/test-server.js';
 import { newMember, type SignedIn } from './accounts-fixtures.js';
 
 describe.each(backends())('cached principals across instances on $name', { timeout: 120_000 }, (backend) => {
@@ -26,8 +27,10 @@ describe.each(backends())('cached principals across instances on $name', { timeo
   let resolvedOnB = 0;
   let manager: SignedIn;
   let itemId: string;
-  /** B's dispatcher reports events here instead of to B's cache while held. */
+  /** B's subscriptions hand committed events here instead of to B's cache while held. */
   let held: StoredEvent[][] | null = null;
+  /** How B's cache takes a batch. */
+  let toCacheB: (events: StoredEvent[]) => void = () => undefined;
 
   beforeAll(async () => {
     storeA = await openTestStore(backend, { poolSize: 10 });
@@ -38,11 +41,19 @@ describe.each(backends())('cached principals across instances on $name', { timeo
       resolvedOnB++;
       return accounts(token, options);
     };
-    cacheB = cachePrincipals(counted, { subscribe: (listener) => storeB.store.onDispatched(listener) });
-    const dispatched = storeB.store.dispatched.bind(storeB.store);
-    storeB.store.dispatched = (events) => (held ? held.push(events) : dispatched(events));
+    // B's subscriptions as buildApp makes them, made here so B's cache can subscribe before B is built.
+    const subscriptionsB = subscriptionsFor(storeB.database, storeB.store, {
+      pollMs: testConfig().realtime.pollMs,
+      log: { error: () => undefined, warn: () => undefined },
+    });
+    cacheB = cachePrincipals(counted, {
+      subscribe: (listener) => {
+        toCacheB = listener;
+        return subscriptionsB.subscribe((events) => void (held ? held.push(events) : listener(events)));
+      },
+    });
     a = await startTestServer(backend, { store: storeA });
-    b = await startTestServer(backend, { store: storeB, context: { resolvePrincipal: cacheB } });
+    b = await startTestServer(backend, { store: storeB, context: { resolvePrincipal: cacheB, subscriptions: subscriptionsB } });
     manager = await newMember(a, { name: 'Morgan Manager' });
     const category = await a.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Cache aisle' } });
     const item = await a.request('POST', '/api/inventory', {
@@ -70,7 +81,7 @@ describe.each(backends())('cached principals across instances on $name', { timeo
   async function warmOnB(member: SignedIn) {
     expect((await read(member)).status).toBe(200);
     expect((await adjust(member)).status).toBe(200);
-    // B's dispatcher may still be reporting the new member's own events (each drops the
+    // B's subscriptions may still be handing on the new member's own events (each drops the
     // member's entry) on a loaded machine: a few more pairs, until one is served from the cache.
     for (let tries = 1; ; tries++) {
       const before = resolvedOnB;
@@ -84,7 +95,7 @@ describe.each(backends())('cached principals across instances on $name', { timeo
     }
   }
 
-  /** Runs `change` on A while B hears nothing of it; then lets B's dispatcher report again. */
+  /** Runs `change` on A while B's cache hears nothing of it; then hands it what it missed. */
   async function whileBHasNotHeard(work: () => Promise<void>) {
     held = [];
     try {
@@ -92,7 +103,7 @@ describe.each(backends())('cached principals across instances on $name', { timeo
     } finally {
       const events = held;
       held = null;
-      for (const batch of events) storeB.store.dispatched(batch);
+      for (const batch of events) toCacheB(batch);
     }
   }
 
@@ -160,11 +171,11 @@ describe.each(backends())('cached principals across instances on $name', { timeo
     });
   });
 
-  it("drops a user's cached principal when B's dispatcher reads their events", async () => {
+  it("drops a user's cached principal when B reads their events after commit", async () => {
     const member = await newMember(a, { name: 'Ivy Invalidated' });
     await warmOnB(member);
     expect(cacheB.has(member.uid)).toBe(true);
-    // No further request from the member: only the event, read by B's feed dispatcher after
+    // No further request from the member: only the event, read by B's subscriptions after
     // A's NOTIFY (or its poll), can remove the entry.
     expect((await a.request('PUT', `/api/users/${member.uid}/role`, { token: manager.idToken, body: { role: 'manager' } })).status).toBe(200);
     await expect.poll(() => cacheB.has(member.uid), { timeout: 10_000 }).toBe(false);

@@ -1,7 +1,7 @@
 // The after-commit NOTIFY is coalesced: however many commits arrive while one notification
 // is in flight, exactly one more follows it; a failed one does not stop the next.
 import { describe, expect, it } from 'vitest';
-import { createCommitNotifier } from '../../server/realtime/commit-notifier.js';
+import { createCommitNotifier } from '../../server/subscriptions/commit-notifier.js';
 
 function controlledSend() {
   const pending: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
