@@ -7,6 +7,8 @@
 // (server/auth/guest-view.ts).
 import type { ApprovedLine } from './stocktake.js';
 import { importedFrom } from './import.js';
+import type { MoneyFormat } from './money-format.js';
+import { moneyText } from './money-text.js';
 
 export type SentenceRole = 'subject' | 'delta' | 'field' | 'old' | 'new' | 'who' | 'note';
 
@@ -31,6 +33,11 @@ export interface ChangeFacts {
   importFile?: string | null;
   /** Set when the event reverts another: that event's facts (null: no longer known), and why. */
   revert?: { original: ChangeFacts | null; reason: string | null };
+  /**
+   * The store's currency and locale as they were when the event happened: its prices are
+   * written in them ("4,50 €"). Without one (a caller that knows no store), plain two decimals.
+   */
+  money?: MoneyFormat;
 }
 
 /** How many approved lines a stocktake approval names before "and N more". */
@@ -43,11 +50,8 @@ const part = (text: string, role?: SentenceRole): SentencePart => (role ? { text
 /** A stock change as people write it: -5, +12, ±0. */
 export const signedDelta = (n: number) => (n > 0 ? `+${n}` : n === 0 ? '±0' : String(n));
 
-/**
- * A price, two decimals. Plain on purpose: when the store has a currency, this is the one
- * place the sentences' money gets it.
- */
-export const sentenceMoney = (value: unknown) => Number(value).toFixed(2);
+/** A price in the store's money format of the event, or two plain decimals when none is known. */
+export const sentenceMoney = (value: unknown, money: MoneyFormat | undefined) => (money ? moneyText(value, money) : Number(value).toFixed(2));
 
 const cut = (text: string) => (text.length > TEXT_MAX ? `${text.slice(0, TEXT_MAX - 1)}…` : text);
 
@@ -68,16 +72,16 @@ const FIELD_LABELS: Record<string, string> = {
 type Change = { from?: unknown; to?: unknown };
 
 /** One field's value as the sentence shows it. */
-function valueText(field: string, value: unknown, names: Record<string, string>): string {
+function valueText(field: string, value: unknown, names: Record<string, string>, money: MoneyFormat | undefined): string {
   if (value === null || value === undefined || value === '') return '(none)';
-  if (field === 'price') return sentenceMoney(value);
+  if (field === 'price') return sentenceMoney(value, money);
   if (field === 'categoryId') return names[String(value)] ?? 'a deleted category';
   if (field === 'description') return `“${cut(String(value))}”`;
   return cut(String(value));
 }
 
-/** "Price 4.50 → 4.90, Threshold 5 → 8": each changed field, old → new. */
-function fieldDiffs(changes: Record<string, Change>, names: Record<string, string>): SentencePart[] {
+/** "Price $4.50 → $4.90, Threshold 5 → 8": each changed field, old → new. */
+function fieldDiffs(changes: Record<string, Change>, names: Record<string, string>, money: MoneyFormat | undefined): SentencePart[] {
   const fields = Object.keys(changes).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const parts: SentencePart[] = [];
   fields.forEach((field, i) => {
@@ -91,8 +95,8 @@ function fieldDiffs(changes: Record<string, Change>, names: Record<string, strin
       parts.push(part(label, 'field'), part(has && !had ? ' added' : had && !has ? ' removed' : ' changed'));
       return;
     }
-    parts.push(part(label, 'field'), part(' '), part(valueText(field, change.from, names), 'old'), part(' → '));
-    parts.push(part(valueText(field, change.to, names), 'new'));
+    parts.push(part(label, 'field'), part(' '), part(valueText(field, change.from, names, money), 'old'), part(' → '));
+    parts.push(part(valueText(field, change.to, names, money), 'new'));
   });
   return parts;
 }
@@ -133,7 +137,7 @@ function mainClause(facts: ChangeFacts): SentencePart[] {
     case 'StockAdjusted':
       return adjustment(facts);
     case 'ItemUpdated':
-      return [part('Edited '), subject(facts), part(': '), ...fieldDiffs(d.changes ?? {}, names)];
+      return [part('Edited '), subject(facts), part(': '), ...fieldDiffs(d.changes ?? {}, names, facts.money)];
     case 'ItemCreated':
       return [
         part('Created '),
@@ -141,7 +145,7 @@ function mainClause(facts: ChangeFacts): SentencePart[] {
         part(` in ${names[d.categoryId] ?? 'a deleted category'}: `),
         part(String(d.quantity), 'new'),
         part(' in stock, price '),
-        part(sentenceMoney(d.price), 'new'),
+        part(sentenceMoney(d.price, facts.money), 'new'),
         part(', threshold '),
         part(String(d.threshold), 'new'),
       ];
@@ -150,7 +154,7 @@ function mainClause(facts: ChangeFacts): SentencePart[] {
     case 'CategoryCreated':
       return [part('Created category '), subject(facts)];
     case 'CategoryUpdated':
-      return [part('Edited category '), subject(facts), part(': '), ...fieldDiffs(d.changes ?? {}, names)];
+      return [part('Edited category '), subject(facts), part(': '), ...fieldDiffs(d.changes ?? {}, names, facts.money)];
     case 'CategoryDeleted':
       return [part('Deleted category '), subject(facts)];
     case 'ItemWentLow':
@@ -205,12 +209,12 @@ function revertedNoun(original: ChangeFacts | null, fallbackSubject: string): Se
   }
 }
 
-/** "Reverted -5 (sale) Milk"; a revert that edits says what it put back: "Reverted edit of Milk: Price 4.90 → 4.50". */
+/** "Reverted -5 (sale) Milk"; a revert that edits says what it put back: "Reverted edit of Milk: Price $4.90 → $4.50". */
 function revertClause(facts: ChangeFacts, revert: NonNullable<ChangeFacts['revert']>): SentencePart[] {
   const parts = [part('Reverted '), ...revertedNoun(revert.original, facts.subject)];
   const changes = dataOf(facts).changes;
   if ((facts.type === 'ItemUpdated' || facts.type === 'CategoryUpdated') && changes) {
-    parts.push(part(': '), ...fieldDiffs(changes, facts.names ?? {}));
+    parts.push(part(': '), ...fieldDiffs(changes, facts.names ?? {}, facts.money));
   }
   return parts;
 }

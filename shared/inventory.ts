@@ -1,6 +1,7 @@
 // Inventory and category shapes shared by server and client: API responses, event data,
 // and the adjustment reasons. The API's field names follow spec section 3.
 import type { SentencePart } from './change-sentence.js';
+import type { MoneyFormat } from './money-format.js';
 
 export const ADJUST_REASONS = ['sale', 'restock', 'correction', 'damage', 'count'] as const;
 export type AdjustReason = (typeof ADJUST_REASONS)[number];
@@ -104,6 +105,8 @@ export interface HistoryEntry {
   reverts?: { eventId: string; summary: string; reason: string | null } | null;
   /** This change was reverted since: by whom and when. */
   revertedBy?: { name: string; at: string } | null;
+  /** On an entry that sets a price: the store's currency and locale when it happened, the price's own. */
+  money?: MoneyFormat;
 }
 
 export type ActivityAction = 'create' | 'update' | 'delete';

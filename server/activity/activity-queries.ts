@@ -63,8 +63,13 @@ function where(filter: ActivityFilter): RawBuilder<unknown> {
   if (filter.resourceType) parts.push(sql`resource_type = ${filter.resourceType}`);
   if (filter.userId) parts.push(sql`user_id = ${filter.userId}`);
   const q = filter.q?.trim().toLowerCase();
-  const searched = filter.hideNames ? sql`lower(details)` : sql`lower(details || ' ' || user_name)`;
-  if (q) parts.push(sql`${searched} like ${`%${likeEscape(q)}%`}`);
+  if (q) {
+    // The words each entry shows and the people it names (search-words.ts), along their index;
+    // a guest's match must be in the words alone, names being hidden from guests.
+    const pattern = `%${likeEscape(q)}%`;
+    parts.push(sql`(search_text || ' ' || search_who) like ${pattern}`);
+    if (filter.hideNames) parts.push(sql`search_text like ${pattern}`);
+  }
   return sql.join(parts, sql` and `);
 }
 

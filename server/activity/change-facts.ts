@@ -2,14 +2,18 @@
 // at once: the events a revert takes back (and theirs, for a revert of a revert), and every
 // name an event refers to as it was when the event happened, from the history projection's
 // versions (an item renamed or deleted since is still called what it was called then).
+// Prices are written in the store's currency and locale as they were when the event happened.
 // A handful of statements per page, whatever its size; none for what the caller already knows.
 import { sql, type Kysely } from 'kysely';
 import { describeChange, type ChangeFacts, type SentencePart } from '../../shared/change-sentence.js';
 import type { ApprovedLine } from '../../shared/stocktake.js';
+import { storeMoneyAt } from '../accounts/settings/store-money-at.js';
 
 /** An event of the log, as the events table holds it. */
 export interface LoggedEvent {
   position: number;
+  /** Its transaction, when the reader has it: where it stands in the log beside a settings change. */
+  txId?: string | null;
   eventId: string;
   streamId: string;
   type: string;
@@ -41,9 +45,18 @@ const streamKind = (streamId: string): Kind | null =>
 const streamIdOf = (streamId: string) => streamId.slice(streamId.indexOf('-') + 1);
 const key = (id: string, position: number) => `${id.toLowerCase()}@${position}`;
 
-export function toLoggedEvent(row: { position: unknown; event_id: string; stream_id: string; type: string; data: unknown; metadata: unknown }): LoggedEvent {
+export function toLoggedEvent(row: {
+  position: unknown;
+  tx_id?: string | null;
+  event_id: string;
+  stream_id: string;
+  type: string;
+  data: unknown;
+  metadata: unknown;
+}): LoggedEvent {
   return {
     position: Number(row.position),
+    txId: row.tx_id ?? null,
     eventId: row.event_id,
     streamId: row.stream_id,
     type: row.type,
@@ -208,6 +221,10 @@ function factsOf(event: LoggedEvent, all: Map<string, LoggedEvent>, found: Found
   return facts;
 }
 
+/** Does the event's sentence write a price (a creation's, an edit's)? */
+const showsPrice = (event: LoggedEvent) =>
+  (event.type === 'ItemCreated' && event.data?.price !== undefined) || (event.type === 'ItemUpdated' && event.data?.changes?.price !== undefined);
+
 /**
  * Each event's sentence, by event id. `who` names whoever made it (null: nobody); `subjects`
  * gives names already known, by the event's position (an activity entry's resource name:
@@ -224,9 +241,10 @@ export async function describeEvents(
   const all = await revertedEvents(db, events);
   const wants = new Wants();
   for (const event of all.values()) wantsOf(event, subjects, wants);
-  const found = await lookUp(db, wants);
+  const [found, moneyAt] = await Promise.all([lookUp(db, wants), storeMoneyAt(db, events.filter(showsPrice))]);
   for (const event of events) {
     const facts = factsOf(event, all, found, subjects);
+    if (showsPrice(event)) facts.money = moneyAt(event);
     sentences.set(event.eventId, describeChange(facts, NOBODY.has(event.type) ? null : who(event)));
   }
   return sentences;

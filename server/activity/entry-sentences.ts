@@ -7,8 +7,8 @@ import { sentenceText, type SentencePart } from '../../shared/change-sentence.js
 import { describeEvents, toLoggedEvent, type LoggedEvent } from './change-facts.js';
 
 /** The columns of the entry's event, from `left join events e on e.position = <entry>.position`. */
-export const entryEventColumns = sql`e.event_id::text as event_id, e.stream_id as event_stream_id, e.type as event_type,
-  e.data as event_data, e.metadata as event_metadata`;
+export const entryEventColumns = sql`e.event_id::text as event_id, e.tx_id::text as event_tx_id, e.stream_id as event_stream_id,
+  e.type as event_type, e.data as event_data, e.metadata as event_metadata`;
 
 export interface EntryEventRow {
   position: number | string;
@@ -16,6 +16,7 @@ export interface EntryEventRow {
   resource_name: string;
   details: string;
   event_id?: string | null;
+  event_tx_id?: string | null;
   event_stream_id?: string | null;
   event_type?: string | null;
   event_data?: unknown;
@@ -39,6 +40,7 @@ export async function entrySentences(db: Kysely<any>, rows: EntryEventRow[]): Pr
     if (!row.event_id || !row.event_type || !row.event_stream_id) continue;
     const event = toLoggedEvent({
       position: row.position,
+      tx_id: row.event_tx_id,
       event_id: row.event_id,
       stream_id: row.event_stream_id,
       type: row.event_type,

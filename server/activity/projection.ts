@@ -1,7 +1,8 @@
 // The activity log: one entry per create, update or delete of an item or category, worded
 // as the spec words it. Entry ids come from event ids so a rebuild produces the same rows.
-// What an entry shows is built when it is read, from its event (entry-sentences.ts); the
-// `details` stored here are what the log's search matches (names, barcodes, import files).
+// What an entry shows is built when it is read, from its event (entry-sentences.ts); what
+// the log's search matches are the words of that sentence, stored beside it (search-words.ts).
+// The `details` stored here are the entry's older wording, kept for CSVs of old reports.
 import { sql } from 'kysely';
 import type { ActivityAction, ResourceType } from '../../shared/inventory.js';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
@@ -9,6 +10,7 @@ import type { Projection, StoredEvent, Transaction } from '../eventstore/types.j
 import { importedFrom } from '../../shared/import.js';
 import { revertedDetails, revertedDetailsOf } from './reverted-details.js';
 import { fieldAt, itemBatchSteps } from '../inventory/item-batch-steps.js';
+import { searchColumnNames, searchColumns, searchColumnsOf } from './search-words.js';
 
 type Data<T extends InventoryEvent['type']> = Extract<InventoryEvent, { type: T }>['data'];
 
@@ -47,23 +49,35 @@ async function record(
     typeof name === 'string' ? sql`${name}::text` : sql`coalesce((select name from ${sql.table(name.table)} where id = ${resourceId}), '')`;
   const details = `${verbs[action]} ${nouns[resourceType]}: `;
   await sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id, resource_name,
-      timestamp, details)
+      timestamp, details, ${searchColumnNames})
     select ${event.eventId.replace(/-/g, '').slice(0, 16)}, ${event.position}, ${actor.uid}, ${actor.name}, ${action},
       ${resourceType}, ${resourceId}, n.name, ${event.createdAt},
-      ${revertedDetails(event, sql`${details}::text || n.name || ${note + importNote(event)}::text`)}
+      ${revertedDetails(event, sql`${details}::text || n.name || ${note + importNote(event)}::text`)},
+      ${searchColumnsOf(event, action, sql`n.name`, sql`null::text`)}
     from (select ${resourceName} as name) n`.execute(trx);
 }
 
+/** An event row's parts as the search words take them, from the set-based forms' row `alias`. */
+const fromEvent = (alias: string) => ({
+  type: sql.ref(`${alias}.type`),
+  data: sql.ref(`${alias}.data`),
+  metadata: sql.ref(`${alias}.metadata`),
+  userName: sql`${sql.ref(`${alias}.metadata`)} -> 'actor' ->> 'name'`,
+  // Item entries take no words from their details.
+  details: sql`null::text`,
+});
+
 // Parts both set-based forms below share.
 const activityCreated = sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id,
-      resource_name, timestamp, details)
+      resource_name, timestamp, details, ${searchColumnNames})
     select left(replace(n.event_id::text, '-', ''), 16), n.position, n.metadata -> 'actor' ->> 'uid',
       n.metadata -> 'actor' ->> 'name', 'create', 'inventory', substr(n.stream_id, 6), n.data ->> 'name', n.created_at,
       ${revertedDetailsOf(
         sql`n.metadata`,
         sql`${`${verbs.create} ${nouns.inventory}: `}::text || (n.data ->> 'name')
         || coalesce(' (Imported from ' || nullif(n.metadata ->> 'importFile', '') || ')', '')`,
-      )}
+      )},
+      ${searchColumns({ ...fromEvent('n'), action: sql`'create'::text`, name: sql`n.data ->> 'name'` })}
     from new_events n
     where n.type = 'ItemCreated'`;
 
@@ -89,14 +103,15 @@ export const activityProjection: Projection = {
       ctes: {
         activity_created: activityCreated,
         activity_adjusted: sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id,
-            resource_name, timestamp, details)
+            resource_name, timestamp, details, ${searchColumnNames})
           select left(replace(n.event_id::text, '-', ''), 16), n.position, n.metadata -> 'actor' ->> 'uid',
             n.metadata -> 'actor' ->> 'name', 'update', 'inventory', substr(n.stream_id, 6), coalesce(i.name, ''), n.created_at,
             ${revertedDetailsOf(
               sql`n.metadata`,
               sql`${`${verbs.update} ${nouns.inventory}: `}::text || coalesce(i.name, '')
               || coalesce(' (Imported from ' || (n.metadata ->> 'importFile') || ')', '')`,
-            )}
+            )},
+            ${searchColumns({ ...fromEvent('n'), action: sql`'update'::text`, name: sql`coalesce(i.name, '')` })}
           from new_events n left join items i on i.id = substr(n.stream_id, 6)::uuid
           where n.type = 'StockAdjusted'`,
       },
@@ -112,14 +127,15 @@ export const activityProjection: Projection = {
         activity_created: activityCreated,
         activity_steps: itemBatchSteps,
         activity_changed: sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id,
-            resource_name, timestamp, details)
+            resource_name, timestamp, details, ${searchColumnNames})
           select left(replace(s.event_id::text, '-', ''), 16), s.position, s.metadata -> 'actor' ->> 'uid',
             s.metadata -> 'actor' ->> 'name', 'update', 'inventory', substr(s.stream_id, 6), s.name, s.created_at,
             ${revertedDetailsOf(
               sql`s.metadata`,
               sql`${`${verbs.update} ${nouns.inventory}: `}::text || s.name || s.barcode_note
               || coalesce(' (Imported from ' || nullif(s.metadata ->> 'importFile', '') || ')', '')`,
-            )}
+            )},
+            ${searchColumns({ ...fromEvent('s'), action: sql`'update'::text`, name: sql`s.name` })}
           from (select s.*, ${fieldAt(sql`s.state`, 'name', sql`coalesce(i.name, '')`)} as name,
               case when s.type = 'ItemUpdated' and s.data -> 'changes' ? 'barcode' then
                 case when jsonb_typeof(s.data -> 'changes' -> 'barcode' -> 'to') = 'null'

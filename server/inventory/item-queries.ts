@@ -12,6 +12,7 @@ import { evolveItem, type ItemState } from './item-state.js';
 import { itemColumns, stateToItem, toItem, type ItemRow } from './item-rows.js';
 import { historyEntry } from './item-history.js';
 import { withReverts } from './item-history-reverts.js';
+import { withMoney } from './history-money.js';
 import { correctionsOf } from './search-words.js';
 import { checkBarcode } from '../../shared/barcode.js';
 import { exportedItems, type ExportedItem, type ItemExportFilter } from './item-export.js';
@@ -209,7 +210,7 @@ export class ItemQueries {
   async history(id: string): Promise<HistoryEntry[]> {
     const events = await this.store.readStream(`item-${id}`);
     if (events.length === 0) throw new NotFoundError('Item not found');
-    return withReverts(events, historyEntry);
+    return withMoney(this.db, events, withReverts(events, historyEntry));
   }
 
   /** The item as it was at a moment, folded from its events up to then. */

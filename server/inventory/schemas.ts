@@ -150,6 +150,7 @@ export const historySchema = {
         ],
       },
       revertedBy: { anyOf: [{ type: 'null' }, { type: 'object', properties: { name: { type: 'string' }, at: { type: 'string' } } }] },
+      money: { type: 'object', properties: { currency: { type: 'string' }, locale: { type: 'string' } } },
     },
   },
 } as const;

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { ApprovedLine, StocktakeEvent } from '../../shared/stocktake.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
+import { searchColumnNames, searchColumnsOf } from '../activity/search-words.js';
 
 type Data<T extends StocktakeEvent['type']> = Extract<StocktakeEvent, { type: T }>['data'];
 
@@ -13,14 +14,15 @@ async function bump(trx: Transaction, event: StoredEvent) {
   await sql`update stocktakes set version = ${event.streamVersion} where id = ${idOf(event.streamId)}`.execute(trx);
 }
 
-/** One activity entry, worded after the session's name (and an item's, for a count). */
+/** One activity entry, worded after the session's name (and an item's, for a count), with its search words. */
 async function logActivity(trx: Transaction, event: StoredEvent, action: 'create' | 'update', details: ReturnType<typeof sql>) {
   const id = idOf(event.streamId);
   await sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id, resource_name,
-      timestamp, details)
+      timestamp, details, ${searchColumnNames})
     select ${event.eventId.replace(/-/g, '').slice(0, 16)}, ${event.position}, ${event.metadata.actor.uid},
-      ${event.metadata.actor.name}, ${action}, 'stocktake', ${id}, s.name, ${event.createdAt}, ${details}
-    from stocktakes s where s.id = ${id}`.execute(trx);
+      ${event.metadata.actor.name}, ${action}, 'stocktake', ${id}, s.name, ${event.createdAt}, d.details,
+      ${searchColumnsOf(event, action, sql`s.name`, sql`d.details`)}
+    from stocktakes s cross join lateral (select ${details} as details) d where s.id = ${id}`.execute(trx);
 }
 
 /**

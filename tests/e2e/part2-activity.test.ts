@@ -66,7 +66,7 @@ describe('activity log', BROWSER_TESTS, () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 2, null, { timeout: 10_000 });
     expect(await rows(page).locator('.activity-details-text').allTextContents()).toEqual([
       `Deleted Gadget (SKU ${gadget.sku}), by Lena Ledger`,
-      'Created Gadget in Tools: 10 in stock, price 2.00, threshold 1, by Lena Ledger',
+      'Created Gadget in Tools: 10 in stock, price $2.00, threshold 1, by Lena Ledger',
     ]);
 
     await page.getByLabel('Filter by action').selectOption({ label: 'Created' });

@@ -47,7 +47,7 @@ describe('dashboard and wall display, live', BROWSER_TESTS, () => {
     expect(await stat('total-value').textContent()).toBe('$67');
     expect(await stat('low-stock').textContent()).toBe('0');
     await seeText(dashboard.page, 'Expires in 10 days');
-    await seeText(dashboard.page, 'Created Green Tea in Drinks: 20 in stock, price 2.00, threshold 3, by Mona Manager');
+    await seeText(dashboard.page, 'Created Green Tea in Drinks: 20 in stock, price $2.00, threshold 3, by Mona Manager');
     await seeText(dashboard.page, 'No sales in the last 30 days');
     expect(await dashboard.page.getByRole('img', { name: /Stock value over the last 30 days/ }).count()).toBe(1);
     expect(dashboard.errors).toEqual([]);

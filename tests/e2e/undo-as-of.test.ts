@@ -117,14 +117,14 @@ describe('undo, revert and as-of (issue 14)', BROWSER_TESTS, () => {
     await page.goto(`${server.url}/activity`);
     await page.getByLabel('Search activity').fill('Spirit Level');
     // Otto's newest entry on the item (newest first): his price change.
-    const row = page.getByTestId('activity-row').filter({ hasText: 'Edited Spirit Level: Price 20.00 → 200.00, by Otto Other' }).first();
-    await row.getByRole('button', { name: 'Revert: Edited Spirit Level: Price 20.00 → 200.00, by Otto Other' }).click();
+    const row = page.getByTestId('activity-row').filter({ hasText: 'Edited Spirit Level: Price $20.00 → $200.00, by Otto Other' }).first();
+    await row.getByRole('button', { name: 'Revert: Edited Spirit Level: Price $20.00 → $200.00, by Otto Other' }).click();
     const dialog = page.getByRole('dialog');
     await seeText(dialog, 'Updated Spirit Level: price');
     await dialog.getByLabel('Why').fill('price typo');
     await dialog.getByRole('button', { name: 'Restore selected' }).click();
     // The reverting entry arrives live on top; the reverted one says so.
-    const reverting = page.getByTestId('activity-row').filter({ hasText: 'Reverted edit of Spirit Level: Price 200.00 → 20.00, by Uma Undo, why: price typo' });
+    const reverting = page.getByTestId('activity-row').filter({ hasText: 'Reverted edit of Spirit Level: Price $200.00 → $20.00, by Uma Undo, why: price typo' });
     await reverting.waitFor({ timeout: 15_000 });
     expect(await reverting.textContent()).toContain('Uma Undo');
     await row.getByTestId('activity-reverted').waitFor();

@@ -1,8 +1,10 @@
-// What a change says, on both backends (issue 31, item 5): a creation, a sale with its note,
-// an edit of several fields, a move to another category and the sale's revert read the same
-// in GET /api/activity, the CSV export, the dashboard, the wall display's snapshot and the
-// summary of each delivered webhook; entries keep the item's name as it was then after a
-// rename; a guest reads the same sentences naming nobody; projections still match a replay.
+// What a change says, on both backends (issue 31, items 5 and 9): a creation, a sale with its
+// note, an edit of several fields, a move to another category, the sale's revert and a price
+// change after the store moved to euros read the same in GET /api/activity, the CSV export,
+// the dashboard, the wall display's snapshot and the summary of each delivered webhook;
+// entries keep the item's name as it was then after a rename, and prices the currency the
+// store had then ($4.50 in dollars, 5,00 € once in euros for France); a guest reads the same
+// sentences naming nobody; projections still match a replay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.js';
 import { accountWithRole } from '../helpers/accounts-with-roles.js';
@@ -52,14 +54,14 @@ describe.each(backends())('what changes say on $name', { timeout: 180_000 }, (ba
       name: 'Crème fraîche 1 kg', sku: `CF-${backend.name}`, category_id: dairy.id, quantity: 12, price: 4.5, threshold: 5,
     });
     itemId = created.id;
-    said.set(await eventAt(1), `Created Crème fraîche 1 kg in ${dairy.name}: 12 in stock, price 4.50, threshold 5, by Mona Manager`);
+    said.set(await eventAt(1), `Created Crème fraîche 1 kg in ${dairy.name}: 12 in stock, price $4.50, threshold 5, by Mona Manager`);
 
     const sale = await call(staff, 'POST', `/api/inventory/${itemId}/adjust`, { delta: -5, reason: 'sale', note: 'table 4, two tubs' });
     const saleEvent = await eventAt(sale.version);
     said.set(saleEvent, '-5 (sale) Crème fraîche 1 kg, by Sam Seller, note: table 4, two tubs');
 
     const edited = await call(manager, 'PUT', `/api/inventory/${itemId}`, { price: 4.9, threshold: 8, description: 'Full fat' });
-    said.set(await eventAt(edited.version), 'Edited Crème fraîche 1 kg: Price 4.50 → 4.90, Threshold 5 → 8, Description (none) → “Full fat”, by Mona Manager');
+    said.set(await eventAt(edited.version), 'Edited Crème fraîche 1 kg: Price $4.50 → $4.90, Threshold 5 → 8, Description (none) → “Full fat”, by Mona Manager');
 
     const moved = await call(manager, 'PUT', `/api/inventory/${itemId}`, { category_id: chilled.id, name: 'Crème fraîche 2 kg' });
     said.set(await eventAt(moved.version), `Edited Crème fraîche 2 kg: Name Crème fraîche 1 kg → Crème fraîche 2 kg, Category ${dairy.name} → ${chilled.name}, by Mona Manager`);
@@ -68,6 +70,13 @@ describe.each(backends())('what changes say on $name', { timeout: 180_000 }, (ba
     const revertEvent = reverted.revertingEventIds[0] as string;
     // Named as it was when it was sold: the rename came after the sale.
     said.set(revertEvent, 'Reverted -5 (sale) Crème fraîche 1 kg, by Mona Manager, why: rang up the wrong item');
+
+    // The store moves to euros, written for France: prices set from then on say so (Intl's
+    // French format: a comma, and a no-break space before the sign); those set before
+    // keep their dollars, as the webhooks sent then said them.
+    await call(manager, 'PUT', '/api/settings', { currency: 'EUR', locale: 'fr-FR' });
+    const repriced = await call(manager, 'PUT', `/api/inventory/${itemId}`, { price: 5 });
+    said.set(await eventAt(repriced.version), 'Edited Crème fraîche 2 kg: Price 4,90\u00a0€ → 5,00\u00a0€, by Mona Manager');
 
     const log = await entriesOfItem();
     expect(log.map((e) => [e.eventId, e.details])).toEqual([...said]);
@@ -79,6 +88,12 @@ describe.each(backends())('what changes say on $name', { timeout: 180_000 }, (ba
       ['note', 'table 4, two tubs'],
     ]);
     expect(sold.reverted).toBe(true);
+
+    // The item's history carries each price's own money format, for the page to write it in.
+    const history = (await call(manager, 'GET', `/api/inventory/${itemId}/history`)) as any[];
+    expect(history.find((h) => h.type === 'ItemCreated').money).toEqual({ currency: 'USD', locale: 'en-US' });
+    expect(history.find((h) => h.version === repriced.version).money).toEqual({ currency: 'EUR', locale: 'fr-FR' });
+    expect(history.find((h) => h.type === 'StockAdjusted').money).toBeUndefined();
   });
 
   it('says the same on the dashboard, the wall display and in the CSV export', async () => {

@@ -222,8 +222,8 @@ describe.each(all.map((b) => ({ ...b, rows: b === big ? 10_000 : 600 })))('CSV i
       const forL1 = log.body.entries.filter((e: any) => e.resourceId === l1.id).map((e: any) => e.details);
       expect(forL1).toEqual([
         '-9 (count) Desk lamp LED, by Mia Manager (Imported from lamps.csv)',
-        `Edited Desk lamp LED: Name Desk lamp → Desk lamp LED, Price 20.00 → 22.50, Barcode (none) → ${fixtureEan(8_000_002)}, by Mia Manager (Imported from lamps.csv)`,
-        'Created Desk lamp in Lamps: 10 in stock, price 20.00, threshold 2, by Mia Manager',
+        `Edited Desk lamp LED: Name Desk lamp → Desk lamp LED, Price $20.00 → $22.50, Barcode (none) → ${fixtureEan(8_000_002)}, by Mia Manager (Imported from lamps.csv)`,
+        'Created Desk lamp in Lamps: 10 in stock, price $20.00, threshold 2, by Mia Manager',
       ]);
       const l3 = await item('L-3');
       expect(log.body.entries.find((e: any) => e.resourceId === l3.id).details).toBe(
@@ -305,7 +305,7 @@ describe.each(all.map((b) => ({ ...b, rows: b === big ? 10_000 : 600 })))('CSV i
     const updated = (await server.request('GET', `/api/inventory/search?q=${fixtureSku(30)}`, { token: manager.idToken })).body[0];
     expect(updated).toMatchObject({ price: 30.5, quantity: 30 });
     const activity = await server.request('GET', '/api/activity?limit=3', { token: manager.idToken });
-    expect(activity.body.entries[0].details).toMatch(/^Created Widget \d+ in .+: \d+ in stock, price \d+\.\d\d, threshold \d+, by Mia Manager \(Imported from stock\.csv\)$/);
+    expect(activity.body.entries[0].details).toMatch(/^Created Widget \d+ in .+: \d+ in stock, price \$\d+\.\d\d, threshold \d+, by Mia Manager \(Imported from stock\.csv\)$/);
     const imported = await sql<{ n: number }>`select count(*)::int as n from events where metadata ->> 'correlationId' = ${importId}`.execute(
       server.store.database.db,
     );

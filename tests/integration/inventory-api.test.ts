@@ -94,7 +94,7 @@ describe.each(backends())('inventory API on $name', (backend) => {
       (e: any) => e.resourceId === id,
     );
     expect(entry).toEqual([]); // details mention the name, not the SKU
-    expect(log).toMatchObject({ userId: staff.uid, userName: 'Stan Staff', details: 'Created Laptop Stand in Computers: 12 in stock, price 39.90, threshold 4, by Stan Staff' });
+    expect(log).toMatchObject({ userId: staff.uid, userName: 'Stan Staff', details: 'Created Laptop Stand in Computers: 12 in stock, price $39.90, threshold 4, by Stan Staff' });
 
     expect((await as(guest).get(`/api/inventory/${id}`)).body.name).toBe('Laptop Stand');
     expect((await as(manager).get('/api/categories')).body.find((c: any) => c.id === category.id).itemCount).toBe(1);

@@ -114,7 +114,7 @@ describe.each(backends())('item barcodes on $name', (backend) => {
     const log = await call(manager, 'GET', '/api/activity?resourceType=inventory&sort=timestamp&order=asc&limit=500');
     const mine = log.body.entries.filter((e: any) => e.resourceId === item.id).map((e: any) => e.details);
     expect(mine).toEqual([
-      'Created Milk Jug in Kitchen: 6 in stock, price 12.00, threshold 2, by Bea Manager',
+      'Created Milk Jug in Kitchen: 6 in stock, price $12.00, threshold 2, by Bea Manager',
       `Edited Milk Jug: Barcode ${first} → ${shelfLabel}, by Bea Manager`,
       `Edited Milk Jug: Barcode ${shelfLabel} → (none), by Bea Manager`,
       `Edited Milk Jug: Barcode (none) → ${again}, by Bea Manager`,

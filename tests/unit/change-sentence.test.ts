@@ -1,6 +1,7 @@
 // The sentence a change reads as, everywhere it is shown (shared/change-sentence.ts): an
-// adjustment's delta, reason, item, who and note; an edit's fields old → new; a revert
-// naming what it takes back; and a guest's copy naming nobody.
+// adjustment's delta, reason, item, who and note; an edit's fields old → new, prices in the
+// store's currency and locale; a revert naming what it takes back; and a guest's copy naming
+// nobody.
 import { describe, expect, it } from 'vitest';
 import { describeChange, sentenceText, withoutAuthor, type ChangeFacts } from '../../shared/change-sentence.js';
 
@@ -45,6 +46,20 @@ describe('the sentence of a change', () => {
       'Edited Cream: Category Dairy → Chilled, Price 4.50 → 4.90, Threshold 5 → 8, Barcode (none) → 4006381333931, ' +
         'Description (none) → “A very long description that goes on an…”, Picture removed, by Sam',
     );
+  });
+
+  it("writes prices in the store's currency and locale of the change", () => {
+    const edit: ChangeFacts = { type: 'ItemUpdated', data: { changes: { price: { from: 4.5, to: 1234.5 } } }, subject: 'Cream' };
+    expect(say({ ...edit, money: { currency: 'USD', locale: 'en-US' } })).toBe('Edited Cream: Price $4.50 → $1,234.50, by Sam');
+    // French: a decimal comma, a narrow no-break space to group, a no-break space before the sign.
+    expect(say({ ...edit, money: { currency: 'EUR', locale: 'fr-FR' } })).toBe('Edited Cream: Price 4,50\u00a0€ → 1\u202f234,50\u00a0€, by Sam');
+    expect(say({ ...edit, money: { currency: 'EUR', locale: 'en-IE' } })).toBe('Edited Cream: Price €4.50 → €1,234.50, by Sam');
+    // A currency without minor units is written without them.
+    const yen = { type: 'ItemCreated', data: { name: 'Tea', categoryId: 'c1', quantity: 3, price: 450, threshold: 1 }, subject: 'Tea', names: { c1: 'Drinks' } };
+    expect(say({ ...yen, money: { currency: 'JPY', locale: 'ja-JP' } })).toBe('Created Tea in Drinks: 3 in stock, price ￥450, threshold 1, by Sam');
+    // A revert that puts a price back says it in the same money.
+    const back: ChangeFacts = { ...edit, data: { changes: { price: { from: 5, to: 4.5 } } }, revert: { original: edit, reason: null }, money: { currency: 'GBP', locale: 'en-GB' } };
+    expect(say(back, 'Mona')).toBe('Reverted edit of Cream: Price £5.00 → £4.50, by Mona');
   });
 
   it('says creations and deletions with what they held', () => {

@@ -1,4 +1,5 @@
-// An item's history: each event with who, when and what changed, newest first.
+// An item's history: each event with who, when and what changed, newest first; prices in
+// the store's currency as it was when each was set.
 import type { FieldChange, HistoryEntry } from '../../../../shared/inventory';
 import type { MoneyFormat } from '../../../../shared/money-format';
 import { Icon, type IconName } from '../../../components/icons';
@@ -41,9 +42,8 @@ function title(entry: HistoryEntry): string {
   }
 }
 
-function Change({ change, created, categoryNames }: { change: FieldChange; created: boolean; categoryNames: Record<string, string> }) {
+function Change({ change, created, categoryNames, money }: { change: FieldChange; created: boolean; categoryNames: Record<string, string>; money: MoneyFormat }) {
   const label = FIELD_LABELS[change.field] ?? change.field;
-  const money = useStoreMoney();
   return (
     <li>
       <span className="history-field">{label}</span>{' '}
@@ -75,6 +75,8 @@ export function ItemHistory({
   const [reverting, setReverting] = useState<string | null>(null);
   const canRevertAny = useCan('changes:revert');
   const me = useSession().user?.id;
+  // A price is written in the currency the store had when it was set (the entry's own), else today's.
+  const storeMoney = useStoreMoney();
   return (
     <section className="card detail-card" aria-labelledby="history-title">
       <h2 id="history-title" className="card-title">
@@ -110,7 +112,13 @@ export function ItemHistory({
                 {changes.length ? (
                   <ul className="history-changes">
                     {changes.map((change) => (
-                      <Change key={change.field} change={change} created={entry.type === 'ItemCreated'} categoryNames={categoryNames} />
+                      <Change
+                        key={change.field}
+                        change={change}
+                        created={entry.type === 'ItemCreated'}
+                        categoryNames={categoryNames}
+                        money={entry.money ?? storeMoney}
+                      />
                     ))}
                   </ul>
                 ) : null}
