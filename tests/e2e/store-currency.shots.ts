@@ -1,6 +1,6 @@
 // Screenshots of a store that prices in euros written for France (issue 31, item 9): the
 // Settings screen with its currency and number format, the Inventory and category pages,
-// the dashboard and the labels, in the light and dark theme at desktop and phone width,
+// the dashboard, the labels, the activity log and an item's history (price changes in euros), in the light and dark theme at desktop and phone width,
 // and the wall display at 1920x1080, saved to test-results/screenshots as currency-*.png.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ describe('screenshots of a store in euros', () => {
   let browser: Browser;
   let manager: TestAccount;
   let bakery: Category;
+  let celebrationCake: Item;
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startE2EServer(), launchBrowser()]);
@@ -40,6 +41,8 @@ describe('screenshots of a store in euros', () => {
     items.push(await addItem(server, token, pantry, { name: 'Olive Oil 1 l', quantity: 18, threshold: 5, price: 12.5 }));
     await server.api('PUT', `/inventory/${items[0]!.id}`, token, { barcode: '4006381333931' });
     for (const [item, units] of [[items[0]!, 9], [items[1]!, 35], [items[3]!, 4]] as const) await adjust(server, token, item, -units, 'sale');
+    await server.api('PUT', `/inventory/${items[2]!.id}`, token, { price: 1299, threshold: 1 });
+    celebrationCake = items[2]!;
   }, 240_000);
 
   afterAll(async () => {
@@ -66,6 +69,15 @@ describe('screenshots of a store in euros', () => {
     await seeText(page, 'sold');
     await screenshot(page, 'currency-dashboard');
 
+    await page.goto('/activity');
+    await seeText(page, 'Price 1\u202f249,50\u00a0€ → 1\u202f299,00\u00a0€');
+    await screenshot(page, 'currency-activity');
+
+    await page.goto(`/inventory/${celebrationCake.id}`);
+    await seeText(page, '1\u202f299,00\u00a0€');
+    await page.getByRole('heading', { name: 'History' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'currency-item-history');
+
     await page.goto(`/inventory/labels?category=${bakery.id}`);
     await page.getByRole('region', { name: 'Preview' }).locator('img').first().waitFor();
     await screenshot(page, 'currency-labels');
@@ -73,7 +85,7 @@ describe('screenshots of a store in euros', () => {
 
   for (const theme of THEMES) {
     for (const [device, viewport] of DEVICES) {
-      it(`shoots settings, inventory, dashboard and labels in ${theme} at ${device} width`, async () => {
+      it(`shoots settings, inventory, dashboard, activity, item history and labels in ${theme} at ${device} width`, async () => {
         const { context, page } = await openPage(browser, server, { theme, viewport });
         await signIn(page, manager.email!, manager.password!);
         await shootScreens(page);
