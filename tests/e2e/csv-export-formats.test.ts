@@ -16,7 +16,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, DESKTOP, PHONE, screenshot, seeText, watchErrors } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, signIn } from './part2-support.js';
+import { addCategory, addItem, signIn } from './shared-steps.js';
 
 const BOM = [0xef, 0xbb, 0xbf];
 

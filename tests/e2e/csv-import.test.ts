@@ -14,7 +14,7 @@ import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { apiAccount, newAppContext, screenshot, seeText, watchErrors } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { stockFile } from '../helpers/import-fixture.js';
-import { signIn } from './part2-support.js';
+import { signIn } from './shared-steps.js';
 
 describe('CSV import in the browser', BROWSER_TESTS, () => {
   let server: E2EServer;

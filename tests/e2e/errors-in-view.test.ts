@@ -15,7 +15,7 @@ import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import type { Category, Item } from '../../shared/inventory.js';
-import { openPage, signIn, type OpenPage } from './part2-support.js';
+import { openPage, signIn, type OpenPage } from './shared-steps.js';
 
 const shotsDir = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 

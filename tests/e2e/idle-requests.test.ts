@@ -16,7 +16,7 @@ import { apiAccount, newAppContext, screenshot, seeText } from '../helpers/e2e-a
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { busyShare, openAndWatchIdle, TabPool, type IdleOptions } from '../helpers/idle-requests.js';
-import { addCategory, addItem, adjust, signIn } from './part2-support.js';
+import { addCategory, addItem, adjust, signIn } from './shared-steps.js';
 
 /** Tabs watched at once (one signed-in context): each screen is still watched alone in its tab. */
 const TABS = 3;

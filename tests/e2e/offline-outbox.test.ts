@@ -16,7 +16,7 @@ import { apiAccount, DESKTOP, newAppContext, PHONE, screenshot, seeText } from '
 import { buildClientForTests } from '../helpers/e2e-build.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, signIn } from './part2-support.js';
+import { addCategory, addItem, signIn } from './shared-steps.js';
 
 describe('offline: installable app and outbox (issue 15)', BROWSER_TESTS, () => {
   let clientDir: string;

@@ -15,7 +15,7 @@ import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { typeLikeScanner } from '../helpers/hardware-scanner.js';
 import { writeFakeCameraVideo } from '../helpers/fake-camera-video.js';
-import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 const WHITE_EAN = '5901234123457';
 

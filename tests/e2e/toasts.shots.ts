@@ -10,7 +10,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { apiAccount, DESKTOP, PHONE, screenshot } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, adjust, openPage, signIn } from './part2-support.js';
+import { addCategory, addItem, adjust, openPage, signIn } from './shared-steps.js';
 
 const THEMES = ['light', 'dark'] as const;
 const DEVICES = [

@@ -11,7 +11,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, PHONE } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 const DESKTOP_800 = { width: 1280, height: 800 };
 type Box = { x: number; y: number; width: number; height: number };

@@ -10,7 +10,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, screenshot, seeText } from '../helpers/e2e-app.js';
 import { refreshIdToken, type TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 describe('undo, revert and as-of (issue 14)', BROWSER_TESTS, () => {
   let server: E2EServer;

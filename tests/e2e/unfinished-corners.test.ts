@@ -15,7 +15,7 @@ import { apiAccount, DESKTOP, PHONE, screenshot, seeText } from '../helpers/e2e-
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { typeLikeScanner } from '../helpers/hardware-scanner.js';
-import { addCategory, adjust, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, adjust, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 const TEA_CODE = '5901234123457';
 

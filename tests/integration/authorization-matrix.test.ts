@@ -125,7 +125,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/activity': everyone(200),
   'GET /api/activity.csv': { ...everyone(200), guest: 403 },
 
-  // Dashboard, wall display and alerts (front end part 2): View reports, which guests have too.
+  // Dashboard, wall display and alerts: View reports, which guests have too.
   'GET /api/dashboard': everyone(200),
   'GET /api/dashboard/display': everyone(200),
   'GET /api/alerts': everyone(200),

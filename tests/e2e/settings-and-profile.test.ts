@@ -12,7 +12,7 @@ import { uniqueEmail, type TestAccount } from '../helpers/emulator-accounts.js';
 import { emailChangeLinks, followOobCode } from '../helpers/emulator-oob.js';
 import { backdateSignIn, expireBrowserToken } from '../helpers/emulator-sign-in-age.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { openPage, signIn, type OpenPage } from './part2-support.js';
+import { openPage, signIn, type OpenPage } from './shared-steps.js';
 
 describe('settings and profile', BROWSER_TESTS, () => {
   let server: E2EServer;
