@@ -1,5 +1,6 @@
 // The activity log: one entry per create, update or delete of an item or category, worded
-// as the spec words it. Entry ids come from event ids so a rebuild produces the same rows.
+// as the Activity Log screen shows it. Entry ids come from event ids so a rebuild produces
+// the same rows.
 // What an entry shows is built when it is read, from its event (entry-sentences.ts); the
 // `details` stored here are what the log's search matches (names, barcodes, import files).
 import { sql } from 'kysely';
@@ -30,7 +31,7 @@ function barcodeNote(event: StoredEvent): string {
   return ` (barcode ${change.from} changed to ${change.to})`;
 }
 
-/** A CSV import's changes say where they came from (issue 13). */
+/** A CSV import's changes say where they came from, so the log tells them from hand edits. */
 const importNote = (event: StoredEvent) => (event.metadata.importFile ? ` (${importedFrom(event.metadata.importFile)})` : '');
 
 async function record(

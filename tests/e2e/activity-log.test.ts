@@ -14,7 +14,7 @@ import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from '.
 
 const rows = (page: Page) => page.getByTestId('activity-row');
 const cell = (page: Page, row: number, column: number) => rows(page).nth(row).locator('td').nth(column);
-/** The Details column's text, without the Revert button beside it (issue 14). */
+/** The Details column's text, without the Revert button beside it. */
 const details = (page: Page, row: number) => rows(page).nth(row).locator('.activity-details-text');
 
 describe('activity log', BROWSER_TESTS, () => {

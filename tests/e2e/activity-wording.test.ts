@@ -1,4 +1,4 @@
-// End to end in Chromium (issue 31, item 5): a sale made in the Adjust stock dialog by one
+// End to end in Chromium: a sale made in the Adjust stock dialog by one
 // person reads "-5 (sale) Crème fraîche 1 kg, by Sam Seller, note: table 4" on the wall
 // display and in the activity log another person has open, live, the delta set apart; a
 // sale sent through the API reads the same way, on the dashboard too.

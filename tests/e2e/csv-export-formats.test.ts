@@ -1,4 +1,4 @@
-// CSV exports as Excel on a French or German PC reads them (issue 31, item 4), in headless
+// CSV exports as Excel on a French or German PC reads them, in headless
 // Chromium against the real server: a manager's browser set to German downloads the items
 // as they always were (comma, no BOM), then picks "Excel" from the export menu and gets a
 // file starting with the UTF-8 byte-order mark, split by semicolons, prices with decimal
@@ -35,7 +35,7 @@ async function menuViolations(page: Page): Promise<string[]> {
 
 const utf8Lines = (bytes: Buffer) => bytes.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
 
-describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TESTS, () => {
+describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

@@ -1,5 +1,5 @@
 // CSV import in headless Chromium against the real server: a manager opens Import from the
-// Inventory page, drops a 10,000-row file with 35 bad rows of every kind (the file;
+// Inventory page, drops a 10,000-row file with 35 bad rows of every kind (the shared fixture;
 // tests/integration/import-api.test.ts runs it through the API too), sees those 35 rows with
 // their row numbers, confirms the new
 // categories, closes the tab in the middle of the commit, reopens the page, resumes, and

@@ -1,4 +1,4 @@
-// End to end in Chromium: the wall display fits the screen it is on (issue 31, item 2). At
+// End to end in Chromium: the wall display fits the screen it is on. At
 // 1920x1080, 1280x720, 3840x2160 and portrait 1080x1920, in both themes: the page does not
 // scroll either way, every row on view sits wholly inside its list (none cut mid-row), the
 // ticker is on screen, type grows with the screen, and the long lists turn their pages by

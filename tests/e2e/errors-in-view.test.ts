@@ -1,4 +1,4 @@
-// End to end in Chromium (issue 31, item 8): an error shows where the user is looking. A bad
+// End to end in Chromium: an error shows where the user is looking. A bad
 // EAN check digit, a negative quantity and a refusal the server names a field for show under
 // that input, which takes focus and is in view (not in a box at the top, scrolled away); a
 // second revert says who reverted the change and when, readably, with Revert disabled; a
@@ -56,7 +56,7 @@ async function expectErrorAtField(page: Page, inputId: string, message: string |
   expect(await page.locator('.error-box').count()).toBe(0);
 }
 
-describe('errors shown where the user looks (issue 31, item 8)', BROWSER_TESTS, () => {
+describe('errors shown where the user looks', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let receiver: Receiver;

@@ -1,4 +1,4 @@
-// End to end in Chromium (issue 23, item 9): no screen keeps asking the server for nothing.
+// End to end in Chromium: no screen keeps asking the server for nothing.
 // Every route of the client's route table (client/app/route-table.ts), bare and with each of
 // its optional query parameters, is opened as a typed address by a signed-in manager; once
 // the network is quiet the page is left alone for a few seconds, and the API requests it

@@ -15,7 +15,7 @@ import type { Category } from '../../shared/inventory.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { openPage, signIn, type OpenPage } from './shared-steps.js';
 
-describe('integrations (issue 16)', BROWSER_TESTS, () => {
+describe('integrations', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let receiver: Receiver;

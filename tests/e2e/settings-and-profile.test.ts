@@ -96,7 +96,7 @@ describe('settings and profile', BROWSER_TESTS, () => {
     expect(await staffPage.page.getByLabel('Store Name').inputValue()).toBe('Harbour Street Store');
     expect(await staffPage.page.getByLabel('Store Name').isDisabled()).toBe(true);
     expect(await staffPage.page.getByRole('button', { name: 'Save Changes' }).count()).toBe(0);
-    // The Permissions tab is for managers only (spec section 2, issue 11).
+    // The Permissions tab is for managers only.
     expect(await staffPage.page.getByRole('tab').allTextContents()).toEqual(['General', 'Notifications', 'Appearance']);
     await staffPage.context.close();
   }, 60_000);

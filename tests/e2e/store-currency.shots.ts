@@ -1,4 +1,4 @@
-// Screenshots of a store that prices in euros written for France (issue 31, item 9): the
+// Screenshots of a store that prices in euros written for France: the
 // Settings screen with its currency and number format, the Inventory and category pages,
 // the dashboard and the labels, in the light and dark theme at desktop and phone width,
 // and the wall display at 1920x1080, saved to test-results/screenshots as currency-*.png.

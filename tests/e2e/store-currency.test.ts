@@ -1,4 +1,4 @@
-// End to end in Chromium (issue 31, item 9): a manager chooses euros written for France in
+// End to end in Chromium: a manager chooses euros written for France in
 // Settings; the Inventory screens, the dashboard, the wall display and printed labels then
 // show euro amounts (12,50 €), a staff member's open category page too, live, without a
 // reload; and a returning user's first screen starts in euros.

@@ -1,4 +1,4 @@
-// Screenshots of toasts (issue 31, item 6) in the light and dark theme at desktop and phone
+// Screenshots of toasts in the light and dark theme at desktop and phone
 // width, saved to test-results/screenshots: a category page after three stock saves and a
 // low-stock alert (named Undos, under the header), and a stocktake count made offline (counts
 // waiting on their rows, one toast for all of them).

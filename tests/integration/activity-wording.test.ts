@@ -1,4 +1,4 @@
-// What a change says, on both backends (issue 31, item 5): a creation, a sale with its note,
+// What a change says, on both backends: a creation, a sale with its note,
 // an edit of several fields, a move to another category and the sale's revert read the same
 // in GET /api/activity, the CSV export, the dashboard, the wall display's snapshot and the
 // summary of each delivered webhook; entries keep the item's name as it was then after a
