@@ -6,7 +6,7 @@
 // The PWA plugin writes the web app manifest and a generated Workbox service
 // worker (sw.js): the build's files precached, API GETs cached network-first, a new
 // version waiting for the user's "Reload" (registered from the signed-in shell, see
-// client/offline/service-worker.ts). docs/features.md, "Offline", says why generateSW.
+// client/offline/service-worker.ts). docs/stocktake-and-offline.md, "Offline", says why generateSW.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
