@@ -3,10 +3,10 @@
 // Every text file of the build also gets .br and .gz copies, which the server sends by
 // Accept-Encoding (server/http/static-client.ts): compressed once at the highest settings,
 // never per request.
-// The PWA plugin (issue 15) writes the web app manifest and a generated Workbox service
+// The PWA plugin writes the web app manifest and a generated Workbox service
 // worker (sw.js): the build's files precached, API GETs cached network-first, a new
 // version waiting for the user's "Reload" (registered from the signed-in shell, see
-// client/offline/service-worker.ts). README "Offline" says why generateSW.
+// client/offline/service-worker.ts). docs/stocktake-and-offline.md, "Offline", says why generateSW.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';

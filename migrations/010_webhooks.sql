@@ -1,4 +1,4 @@
--- Outgoing webhooks (issue 16). webhook_endpoints is a projection of the webhook-<id>
+-- Outgoing webhooks. webhook_endpoints is a projection of the webhook-<id>
 -- streams (rebuilt from events like the others). The rest is delivery state, not a
 -- projection: the signing secret (never in an event, so never on the feed or in a
 -- rebuild's input), each endpoint's cursor in the event log with its lease and retry

@@ -1,4 +1,4 @@
--- API tokens (issue 16): a projection of the api-token-<id> streams. Only the sha256 of a
+-- API tokens: a projection of the api-token-<id> streams. Only the sha256 of a
 -- token is stored; the token itself is shown once. Last use is delivery-style state kept
 -- beside it (not rebuilt from events: a use is not an event).
 create table api_tokens (

@@ -1,4 +1,4 @@
--- History projections (issue 14): every version an item or category had, with the event
+-- History projections: every version an item or category had, with the event
 -- positions and times it was valid between, so "the store as of t" is an index lookup
 -- instead of a fold of the log; and the reverts ledger, whose primary key lets a change be
 -- undone only once. All three are rebuilt from events by `npm run projections:rebuild`;

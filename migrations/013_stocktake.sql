@@ -1,4 +1,4 @@
--- Stocktakes (issue 15): projections of the stocktake-<id> streams, rebuilt from events like
+-- Stocktakes: projections of the stocktake-<id> streams, rebuilt from events like
 -- the others. A count's expected quantity is not stored with it: it is read from
 -- item_versions at the count's moment (countedAt) when the session is shown, so it is right
 -- whatever order counts and sales reach the server in; the approval event records the

@@ -1,4 +1,4 @@
--- Sales roll-ups for the dashboard's revenue and top sellers (issue 14), so a 30- or 60-day
+-- Sales roll-ups for the dashboard's revenue and top sellers, so a 30- or 60-day
 -- window at any moment reads day rows plus the sales of the partial days at its edges,
 -- instead of every sale in the window. Kept by the dashboard projection; rebuilt from events
 -- by `npm run projections:rebuild`. A sale is a stock movement with reason 'sale', counted as

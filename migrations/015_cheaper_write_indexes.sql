@@ -1,4 +1,4 @@
--- Fewer index writes on the hot write path (issue 12). Every event and every keyed write
+-- Fewer index writes on the hot write path. Every event and every keyed write
 -- paid for these; no read needs them in this shape.
 --
 -- events (stream_type, position): no statement selects events by stream type (readers go by

@@ -1,4 +1,4 @@
--- The webhook delivery log (issue 16) is written for every message delivered, and on an
+-- The webhook delivery log is written for every message delivered, and on an
 -- embedded (PGlite) store that write runs on the app's own thread: each index is one more
 -- B-tree insert per message (~5 us of that thread each, measured on PGlite). Nothing looks a
 -- row up by its id alone: every read and the trim go by endpoint, newest first

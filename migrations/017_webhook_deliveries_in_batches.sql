@@ -1,5 +1,5 @@
 -- Successful webhook deliveries, one row per progress write of an endpoint's run (every
--- 200 ms or so) with its messages in arrays, in the order they were answered (issue 16).
+-- 200 ms or so) with its messages in arrays, in the order they were answered.
 -- On an embedded (PGlite) store the delivery log is written on the app's own thread, where
 -- a row per message (heap tuple, two index entries, its JSON parsed) cost ~21-25 us of it
 -- per message, about a third of what delivery costs that thread; a row per write costs a

@@ -1,4 +1,4 @@
--- Guest (anonymous) sign-in is off unless a manager turned it on (issue 23): anyone with the
+-- Guest (anonymous) sign-in is off unless a manager turned it on, because anyone with the
 -- public web API key can sign in anonymously. The default in shared/accounts.ts is now off; a
 -- settings row written under the old default (on) carries that default as if chosen, so it is
 -- turned off here unless a SettingsChanged event ever set allowGuests: then the row already

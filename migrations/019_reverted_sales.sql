@@ -1,4 +1,4 @@
--- A reverted sale is not a sale (issue 31): reverting one wrote a 'correction' that put the
+-- A reverted sale is not a sale: reverting one wrote a 'correction' that put the
 -- stock back, but revenue, units sold, top sellers and the forecast kept the sale. The
 -- dashboard projection now takes a reverted sale out of its own day's roll-ups, at its own
 -- price, and keeps each such revert here with the time it was made, so a window read as of a

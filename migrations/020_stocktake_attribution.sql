@@ -1,4 +1,4 @@
--- Who counted and who approved (issue 31, item 7): approving a line ("Keep 38", Approve) is
+-- Who counted and who approved: approving a line ("Keep 38", Approve) is
 -- the manager's act, the count stays the counter's. A count now keeps its counter's uid
 -- beside the name (the approval stamps the posted adjustment with it), and an approved line
 -- keeps the name of whoever approved it. The fills below bring stores written before this to

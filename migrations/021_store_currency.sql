@@ -1,4 +1,4 @@
--- The store's currency and the locale prices are written for (issue 31, item 9). Existing
+-- The store's currency and the locale prices are written for. Existing
 -- stores keep what every screen showed so far: US dollars written for en-US, the defaults of
 -- shared/accounts.ts; a rebuild of the projection from events gives the same row.
 alter table settings add column currency text not null default 'USD';

@@ -1,6 +1,6 @@
 // What a change says to a person, in one sentence: "-5 (sale) Crème fraîche 1 kg, by Sam,
 // note: table 4". The activity log, the dashboard's recent activity, the wall display and
-// webhooks' summaries all say it with this function (issue 31, item 5), built from the event
+// webhooks' summaries all say it with this function, so they never disagree, built from the event
 // itself and the names it refers to as they were when it happened. The sentence comes as
 // parts with a role each, so a screen can emphasise the numbers and names; the plain text
 // is the parts joined. Who made the change is a part of its own: a guest's copy replaces it

@@ -126,7 +126,7 @@ export interface DisplaySnapshot {
 }
 
 /**
- * Days of history a revenue forecast waits for (issue 31, item 10). Projected from a few
+ * Days of history a revenue forecast waits for. Projected from a few
  * hours, one morning's sales became a month's revenue; below a week there is no forecast
  * (forecastNext30Days is null) and the card says how many days there are so far instead.
  */
@@ -135,7 +135,7 @@ export const MIN_FORECAST_DAYS = 7;
 /** Days a near-expiry list looks ahead. */
 export const NEAR_EXPIRY_DAYS = 30;
 
-/** 'Expires in N days', the spec's wording, with today and tomorrow said plainly. */
+/** 'Expires in N days', with today and tomorrow said plainly. */
 export function expiryText(daysLeft: number): string {
   if (daysLeft <= 0) return 'Expires today';
   if (daysLeft === 1) return 'Expires in 1 day';

@@ -1,4 +1,4 @@
-// Undo, revert, as-of and compare (issue 14): the shapes the API and the client share.
+// Undo, revert, as-of and compare: the shapes the API and the client share.
 
 /** Body of POST /api/events/{eventId}/revert. */
 export interface RevertBody {
@@ -95,7 +95,7 @@ export interface ChangesReport {
 /** Fields of an item compared by GET /api/changes, in display order. */
 export const COMPARED_FIELDS = ['name', 'sku', 'description', 'categoryId', 'price', 'threshold', 'imageUrl', 'expiryDate', 'barcode'] as const;
 
-/** The issue's window for the time control's scrubber. */
+/** How far back the time control's scrubber reaches, in days. */
 export const AS_OF_SCRUB_DAYS = 90;
 
 /** Daily event counts for the scrubber: GET /api/history/activity. */

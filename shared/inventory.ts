@@ -1,12 +1,13 @@
 // Inventory and category shapes shared by server and client: API responses, event data,
-// and the adjustment reasons. The API's field names follow spec section 3.
+// and the adjustment reasons. The field names are the public API's: renaming one breaks
+// the scripts and tills that call it.
 import type { SentencePart } from './change-sentence.js';
 import type { MoneyFormat } from './money-format.js';
 
 export const ADJUST_REASONS = ['sale', 'restock', 'correction', 'damage', 'count'] as const;
 export type AdjustReason = (typeof ADJUST_REASONS)[number];
 
-/** An inventory item as the API returns it (spec fields, plus version and expiry). */
+/** An inventory item as the API returns it (with its version, for optimistic concurrency). */
 export interface Item {
   id: string;
   name: string;
@@ -40,7 +41,7 @@ export interface Category {
   version: number;
 }
 
-/** Body of POST /api/inventory (snake_case as in the spec; created_by is ignored). */
+/** Body of POST /api/inventory (snake_case; created_by is ignored: the server knows who asks). */
 export interface CreateItemBody {
   name: string;
   description?: string;
@@ -135,7 +136,7 @@ export interface ActivityPage {
   nextCursor: string | null;
 }
 
-/** Stock status of spec section 4: at or below threshold critical, up to twice it low. */
+/** Stock status: at or below threshold critical, up to twice it low, healthy above. */
 export type StockStatus = 'critical' | 'low' | 'healthy';
 
 export function isLowStock(item: { quantity: number; threshold: number }): boolean {

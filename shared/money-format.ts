@@ -1,4 +1,4 @@
-// The store's money format (issue 31, item 9): the currency every price and value is in (an
+// The store's money format: the currency every price and value is in (an
 // ISO 4217 code) and the locale it is written for (a BCP 47 tag: decimal mark, grouping,
 // where the symbol goes). Prices are plain numbers in that currency: choosing another
 // currency relabels them, it converts nothing. Checked here, with the JavaScript engine's

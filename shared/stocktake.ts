@@ -1,10 +1,11 @@
-// Stocktakes (issue 15): a count session's events and the API's shapes. A session's stream
+// Stocktakes: a count session's events and the API's shapes. A session's stream
 // is `stocktake-{id}`. Counts carry the moment they were counted (the counting phone's
 // clock), because a count is compared with the stock the item had at that moment, not
 // with the stock when the count reaches the server: sales made meanwhile stay counted once.
 
 // 'categories' counts several categories at once; 'low-stock' the items at or below their
-// threshold when the count starts (issue 31: the manager chooses what to count).
+// threshold when the count starts. The manager chooses the scope: a count that started on
+// the first category by itself counted what nobody asked for.
 export const STOCKTAKE_SCOPES = ['category', 'categories', 'items', 'low-stock', 'store'] as const;
 export type StocktakeScope = (typeof STOCKTAKE_SCOPES)[number];
 

@@ -1,4 +1,5 @@
-// What a user without the permission sees on /users and /roles (spec section 2).
+// What a user without the permission sees on /users and /roles: said in place, so the
+// address they opened stays in the bar.
 import { Link } from 'react-router-dom';
 import { Icon } from '../components/icons';
 

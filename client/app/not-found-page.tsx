@@ -1,4 +1,4 @@
-// The 404 page for any path the router does not know (spec section 2).
+// The 404 page for any path the router does not know.
 import { Link } from 'react-router-dom';
 import { Icon } from '../components/icons';
 

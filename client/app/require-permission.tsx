@@ -1,5 +1,5 @@
 // Guard for manager routes: without the permission, either redirect to /dashboard
-// (add and edit item) or show 'Access Denied' in place (users, roles), as spec section 2 says.
+// (add and edit item) or show 'Access Denied' in place (users, roles).
 import { useContext } from 'react';
 import { Navigate, Outlet } from 'react-router-dom';
 import { hasPermission, type PermissionNeed } from '../../shared/permissions';

@@ -37,7 +37,8 @@ export const APP_ROUTES = [
   { path: '/inventory', group: 'signedIn', query: { asOf: '{moment}', barcode: '4006381333931' } },
   { path: '/inventory/category/:categoryId', group: 'signedIn', params: { categoryId: '{category}' }, query: { asOf: '{moment}' } },
   { path: '/inventory/labels', group: 'signedIn', query: { category: '{category}', items: '{item}' } },
-  // Without ?from= the report starts a week back (issue 23: a default that moved with every render).
+  // Without ?from= the report starts a week back, fixed once (a default that moved with
+  // every render made the page ask the server again and again).
   { path: '/inventory/changes', group: 'signedIn', query: { from: '{moment}', to: '{moment}' } },
   { path: '/inventory/:id', group: 'signedIn', params: { id: '{item}' }, query: { asOf: '{moment}' } },
   { path: '/alerts', group: 'signedIn' },

@@ -1,5 +1,6 @@
-// Every route of spec section 2. The landing page, the sign-in pages and the signed-in app
-// are separate chunks: a visitor on / downloads neither Firebase nor the signed-in app.
+// Every route of the app (route-table.ts lists them). The landing page, the sign-in pages
+// and the signed-in app are separate chunks: a visitor on / downloads neither Firebase nor
+// the signed-in app.
 // Guards: signed-in routes sit under the signed-in app (redirect to /login); manager
 // routes check permissions (redirect to /dashboard, or 'Access Denied' on /users, /roles).
 import type { ComponentType, ReactElement } from 'react';

@@ -15,7 +15,7 @@ export function sameGrant(a: Grant, b: Grant): boolean {
 }
 
 // The last session grant (POST /api/session's answer) this browser got, per user, so a
-// signed-in user can open the app with no network (issue 15): Firebase restores the user
+// signed-in user can open the app with no network: Firebase restores the user
 // from IndexedDB, and the grant says what the shell may show. It only decides what to
 // render; the server checks permissions on every request it does receive. It can also let
 // an online boot paint at once and refresh in the background (cachedGrant + saveGrant).

@@ -27,7 +27,7 @@ export function SignedInApp() {
   useEffect(() => {
     if (status === 'signedOut') void clearApiCache();
   }, [status]);
-  // Prices on every screen follow the store's currency (issue 31, item 9).
+  // Prices on every screen follow the store's currency, learned once signed in.
   const signedIn = status === 'signedIn';
   useEffect(() => (signedIn ? followStoreMoney() : undefined), [signedIn]);
 

@@ -1,4 +1,4 @@
-// The store as of a moment (issue 14): the time control (date and time picker plus a
+// The store as of a moment: the time control (date and time picker plus a
 // scrubber over the last 90 days with each day's changes marked), the banner that says which
 // moment is shown and returns to live, and links that keep the moment (?asOf= in the URL).
 import { useEffect, useState } from 'react';

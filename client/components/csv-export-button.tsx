@@ -1,4 +1,4 @@
-// An export button with a format menu beside it (issue 31, item 4): the button saves the
+// An export button with a format menu beside it: the button saves the
 // file in the store's remembered format at once; the menu shows that format checked and
 // offers the others: the standard CSV (comma, UTF-8), Excel (UTF-8 with a BOM and this
 // computer's list separator), and the imported file's own delimiter and encoding. Picking

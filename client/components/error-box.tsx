@@ -1,4 +1,5 @@
-// The red box the spec uses for every failure, with an optional Retry button.
+// The red box every screen uses for a failure, so failures look alike everywhere, with an
+// optional Retry button.
 import { Icon } from './icons';
 
 export function ErrorBox({ message, onRetry, title }: { message: string; onRetry?: () => void; title?: string }) {

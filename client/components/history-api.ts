@@ -1,4 +1,4 @@
-// Undo, revert, as-of and compare calls (issue 14), used by several features: shared UI code
+// Undo, revert, as-of and compare calls, used by several features: shared UI code
 // lives here so features never import each other.
 import type { ChangesReport, EventCountsByDay, RevertBody, RevertPlan, RevertResult } from '../../shared/inventory-history';
 import { api } from '../lib/api-client';

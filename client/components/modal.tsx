@@ -1,5 +1,6 @@
 // A modal dialog on the native <dialog> element (focus kept inside, Escape closes, the page
-// behind is inert), at most 500px wide (spec section 9). Closing is the caller's decision.
+// behind is inert), at most 500px wide so a form stays one readable column. Closing is the
+// caller's decision.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Icon } from './icons';
 

@@ -1,4 +1,4 @@
-// Numbered page buttons (spec: category page, 12 items a page), with previous/next and
+// Numbered page buttons (the category page shows 12 items a page), with previous/next and
 // ellipses when there are many pages.
 import { Icon } from './icons';
 

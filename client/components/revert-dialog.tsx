@@ -1,4 +1,4 @@
-// The Revert dialog (issue 14) for an entry of an item's history or of the activity log:
+// The Revert dialog for an entry of an item's history or of the activity log:
 // what the change was, what reverting does, and for an edit each field with "changed since
 // by {name} on {date}" where a later edit touched it; the manager restores the untouched
 // fields, picks fields, or restores anyway. Reverting a create deletes the item, so it asks.

@@ -1,4 +1,4 @@
-// The light/dark switch (spec section 4): flips the theme, saves it, updates <html>'s class.
+// The light/dark switch: flips the theme, saves it, updates <html>'s class.
 import { toggleTheme, useTheme } from '../lib/theme';
 import { Icon } from './icons';
 

@@ -1,5 +1,5 @@
 // Renders the toasts top-right, under the header so they never cover Scan, Live or the user
-// menu (spec section 9, issue 31); each can be closed early. A repeated message shows its
+// menu; each can be closed early. A repeated message shows its
 // count instead of another toast. Resting the pointer on them, or focus in one, keeps them.
 import { dismissToast, holdToasts, useToasts } from '../lib/toasts';
 import { Icon } from './icons';

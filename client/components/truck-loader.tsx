@@ -1,4 +1,4 @@
-// The loading screen of spec section 1: a small truck driving along a road (the drawing is
+// The loading screen: a small truck driving along a road (the drawing is
 // truck-scene.ts, shared with the copy index.html shows before any script has run).
 import { TRUCK_SCENE_HTML } from './truck-scene';
 

@@ -1,10 +1,10 @@
-// Undo of the user's own last change (issue 14): the success toast carries Undo for 10 s,
+// Undo of the user's own last change: the success toast carries Undo for 10 s,
 // and Ctrl+Z (Cmd+Z) does the same on the page where the change was made, as long as the
 // toast could still be clicked. Undo reverts exactly the change the user's write made (the
 // server appends compensating events; nothing is deleted): a write sent with a kept
 // Idempotency-Key is found by that key, so someone else's later change to the same item is
 // never the one undone; a create or category edit is found by the version its answer carried.
-// Each Undo button names the change it undoes ("Undo -1 Crème fraîche 1 kg", issue 31): with
+// Each Undo button names the change it undoes ("Undo -1 Crème fraîche 1 kg"): with
 // several toasts showing, each takes back its own change and no other.
 import { useEffect } from 'react';
 import { currentToasts, showToast, toast } from '../lib/toasts';

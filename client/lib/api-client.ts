@@ -1,7 +1,8 @@
 // The one way the client talks to /api: sends the Firebase ID token, an Idempotency-Key on
 // every write (the same key on each retry of one call, so a retry never applies twice),
-// retries as spec section 7 says (3 attempts, waiting 1 s x attempt; a 429 or 503 waits for
-// its Retry-After), and turns failures into the spec's transport messages:
+// retries a failed call (3 attempts, waiting 1 s x attempt, so a server restarting or a
+// dropped connection is ridden out; a 429 or 503 waits for its Retry-After), and turns
+// failures into messages a screen can show as they are:
 //   - the `error` field of a JSON error body when there is one;
 //   - 'HTTP error! status: N' when the error body is JSON without an `error` field;
 //   - 'Network error' when a response body is not JSON;

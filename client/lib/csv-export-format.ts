@@ -1,5 +1,5 @@
-// The CSV formats the export buttons offer, and the store's remembered choice (issue 31,
-// item 4). "Excel" is decided here, in the browser, because the spreadsheet that opens
+// The CSV formats the export buttons offer, and the store's remembered choice. "Excel" is
+// decided here, in the browser, because the spreadsheet that opens
 // the file runs on this computer: its list separator is ";" where the decimal sign is ","
 // (French, German, Spanish...; Windows derives one from the other the same way), and a
 // UTF-8 file needs its byte-order mark or Excel reads it as the Windows code page.

@@ -1,5 +1,5 @@
-// Number and date formatting used across screens: prices (spec section 9: 2 decimals in
-// dollars; a store's own currency has its own minor units), whole-amount totals, counts,
+// Number and date formatting used across screens: prices (2 decimals in dollars; a store's
+// own currency has its own minor units), whole-amount totals, counts,
 // readable dates and relative times.
 //
 // Money, counts and calendar dates are written here rather than by Intl: a page's first Intl
@@ -7,8 +7,8 @@
 // (four times that on Lighthouse's slow phone), and every signed-in first screen showed a
 // price or a count. They give exactly what Intl's en-US formats give
 // (tests/unit/format.test.ts compares them on random values). That fast path is for US
-// dollars written for en-US, the default store; any other currency or locale (issue 31,
-// item 9) is written by Intl.NumberFormat, one per currency, locale and precision, kept.
+// dollars written for en-US, the default store; any other currency or locale is written by
+// Intl.NumberFormat, one per currency, locale and precision, kept.
 // Times of day stay with Intl, created on first use.
 import { DEFAULT_MONEY, type MoneyFormat } from '../../shared/money-format';
 
@@ -117,7 +117,7 @@ let dateTimeSeconds: Intl.DateTimeFormat | null = null;
 /**
  * A moment to the second, written the way formatDateTime writes one (Jul 14, 2026, 3:02:45
  * PM): for the store as of a moment, which is picked to the second. Every date on screen is
- * written by this file's functions, in one style (issue 31, item 10).
+ * written by this file's functions, in one style.
  */
 export function formatDateTimeSeconds(iso: string | null | undefined): string {
   if (!iso) return '—';

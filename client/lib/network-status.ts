@@ -1,4 +1,4 @@
-// Whether the server answers, as the app's own requests tell (issue 31, item 10). The
+// Whether the server answers, as the app's own requests tell. The
 // header's badge said Online for up to a minute after the network went: the browser's
 // offline event does not fire for every loss (a Wi-Fi with no way out, a server out of
 // reach), and an open WebSocket notices only when its pings go unanswered. A request that

@@ -186,7 +186,7 @@ export function feedStatusOf(value: unknown): FeedStatus {
 /**
  * What the badge shows: Offline whenever the network is down (the browser's offline event, or
  * a request that got no answer), whatever the feed says; an open socket can take a minute to
- * notice it is dead, and said Live all that while (issue 31, item 10).
+ * notice it is dead, and said Live all that while.
  */
 export function shownFeedStatus(status: FeedStatus, networkUp: boolean): FeedStatus {
   return networkUp ? status : 'offline';

@@ -1,4 +1,4 @@
-// The store's money format on this device (issue 31, item 9): the currency and locale every
+// The store's money format on this device: the currency and locale every
 // screen writes prices in. Learned from the server (GET /api/settings once signed in, a
 // change pushed over the live feed, the dashboard's and the display's own answers) and
 // remembered in localStorage, so a returning user's first screen shows the store's currency

@@ -1,4 +1,4 @@
-// Theme preference (spec section 4): the stored choice if it is exactly 'light' or 'dark',
+// Theme preference: the stored choice if it is exactly 'light' or 'dark',
 // else the operating system preference, else light. The class on <html> follows it and the
 // choice is saved under the `theme` key. 'System' (from Settings) is stored as 'system':
 // not light or dark, so the start-up rule follows the device, and Settings can tell it
@@ -34,7 +34,7 @@ export function resolveTheme(stored: string | null | undefined, system: Theme | 
   return parseStoredTheme(stored) ?? system ?? 'light';
 }
 
-/** The choice Settings shows: the stored one, else the theme in use (spec: default light). */
+/** The choice Settings shows: the stored one, else the theme in use (light by default). */
 export function storedChoice(): ThemeChoice {
   const stored = storage()?.getItem(THEME_STORAGE_KEY);
   if (stored === 'system') return 'system';

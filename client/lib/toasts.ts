@@ -1,6 +1,6 @@
-// App-wide toasts (spec section 9): shown top-right, under the header, for 3 s; a few at once
+// App-wide toasts: shown top-right, under the header, for 3 s; a few at once
 // (the oldest goes first). Any module can raise one; the viewport component renders them.
-// Repeats collapse (issue 31): the same message raised again while it shows counts up on the
+// Repeats collapse: the same message raised again while it shows counts up on the
 // one toast, and raises of one group (queued counts, low-stock alerts) share one toast whose
 // text sums them up ("3 counts waiting to send"), instead of a toast each.
 import { useSyncExternalStore } from 'react';
@@ -20,7 +20,7 @@ export interface Toast {
 }
 
 export const TOAST_DURATION_MS = 3000;
-/** Enough for a few Undos side by side; more would cover the page (the spec allows up to 20). */
+/** Enough for a few Undos side by side; more would cover the page. */
 export const MAX_TOASTS = 5;
 
 let toasts: Toast[] = [];

@@ -1,4 +1,4 @@
-// The app's offline outbox (issue 15): writes that must not be lost when the network is.
+// The app's offline outbox: writes that must not be lost when the network is.
 //
 // HOW TO USE IT (stock adjustments, counts, item edits; e.g. the stocktake's offline counts):
 //

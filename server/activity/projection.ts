@@ -1,5 +1,5 @@
 // The activity log: one entry per create, update or delete of an item or category, worded
-// as the spec words it. Entry ids come from event ids so a rebuild produces the same rows.
+// as the Activity Log screen shows it. Entry ids come from event ids so a rebuild produces the same rows.
 // What an entry shows is built when it is read, from its event (entry-sentences.ts); what
 // the log's search matches are the words of that sentence, stored beside it (search-words.ts).
 // The `details` stored here are the entry's older wording, kept for CSVs of old reports.
@@ -32,7 +32,7 @@ function barcodeNote(event: StoredEvent): string {
   return ` (barcode ${change.from} changed to ${change.to})`;
 }
 
-/** A CSV import's changes say where they came from (issue 13). */
+/** A CSV import's changes say where they came from, so the log tells them from hand edits. */
 const importNote = (event: StoredEvent) => (event.metadata.importFile ? ` (${importedFrom(event.metadata.importFile)})` : '');
 
 async function record(

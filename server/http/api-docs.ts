@@ -1,4 +1,4 @@
-// The API reference (issue 31, item 10): the OpenAPI document @fastify/swagger builds from the
+// The API reference: the OpenAPI document @fastify/swagger builds from the
 // routes' schemas, as a page people can read at /api/docs (@fastify/swagger-ui) and as JSON
 // at /api/docs/json (YAML at /api/docs/yaml) for tools and tests. The page's scripts,
 // styles and icons come from this server (the package's own files), never a CDN, so it

@@ -11,7 +11,7 @@ export function historyEntry(stored: StoredEvent): HistoryEntry | null {
     actor: stored.metadata.actor,
     timestamp: stored.createdAt.toISOString(),
     reason: null,
-    // A CSV import's changes say where they came from (issue 13).
+    // A CSV import's changes say where they came from, so the history tells them from hand edits.
     note: stored.metadata.importFile ? importedFrom(stored.metadata.importFile) : null,
     delta: null,
   };

@@ -1,5 +1,5 @@
-// JSON schemas for the inventory and category routes: request bodies in the spec's
-// snake_case, responses in the entity shapes of spec section 3.
+// JSON schemas for the inventory and category routes: request bodies in snake_case,
+// responses in the shapes of shared/inventory.ts.
 import { ADJUST_REASONS } from '../../shared/inventory.js';
 import { namingParams } from '../http/validation.js';
 

@@ -1,4 +1,4 @@
-// First start of a store: the spec's sample store, written as events through the event
+// First start of a store: the demo store (demo-store.ts), written as events through the event
 // store (never SQL inserts), and the demo accounts. Runs once: a store with events is left alone.
 import type { Auth } from 'firebase-admin/auth';
 import { sql } from 'kysely';

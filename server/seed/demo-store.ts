@@ -1,4 +1,4 @@
-// The spec's sample store, written through the same services (so as events) as any user's
+// The demo store, written through the same services (so as events) as any user's
 // writes: categories Electronics, Clothing, Food & Beverages and three items with
 // thresholds 5, 10 and 5, two of them already low so alerts have something to show. Each
 // carries a real EAN-13 (check digit right), so scanning and labels can be tried at once.

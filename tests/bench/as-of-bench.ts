@@ -1,4 +1,4 @@
-// As-of reads (issue 14) at 1,000,000 events over 10,000 items: the as-of listing and the
+// As-of reads at 1,000,000 events over 10,000 items: the as-of listing and the
 // as-of dashboard (target p95 <= 100 ms) and a month's compare (p95 <= 300 ms), each beside
 // the live listing measured in the same run on the same store. The store holds 90 days of
 // history written with the times it would have had (as-of-fill.ts), and a sample of it is
@@ -68,7 +68,7 @@ async function measure(backend: BenchBackend, events: number, log: (s: string) =
     // every later moment: unvacuumed, a lookup at one moment visits ~all of them (PGlite:
     // listing p95 490 ms, compare 1,021 ms; after VACUUM 33 and 203). PostgreSQL's autovacuum
     // keeps up in a store that lives for months; PGlite has no autovacuum, so the app has to
-    // vacuum item_versions itself for these numbers to hold (see the report of issue 14).
+    // vacuum item_versions itself for these numbers to hold (server/db/pglite-vacuum.ts).
     await sql`vacuum analyze`.execute(bench.database.db);
     await checkSample(bench, fill);
     return await timeReads(bench, backend.name, events);

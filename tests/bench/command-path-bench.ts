@@ -1,5 +1,5 @@
 // The command and read paths over HTTP beside a bare Fastify + pg server on the same
-// database (issue 12): stock adjustments on one hot item, adjustments spread over 1,000
+// database: stock adjustments on one hot item, adjustments spread over 1,000
 // items, and GET by id. autocannon (32 connections) drives the servers, which run in a
 // child process (command-path-server.ts) so the load generator does not share their event
 // loop. Each case alternates app, bare, app, bare, so drift on a shared machine hits both.

@@ -1,4 +1,4 @@
-// Webhook delivery (issue 16): the stock-adjustment write rate through the API with no
+// Webhook delivery: the stock-adjustment write rate through the API with no
 // endpoint and with one endpoint receiving every event (target: with >= 0.9 x without, so
 // delivery does not slow the app), delivery throughput, and lag from commit to arrival at a
 // local receiver while writes come at a steady 200 events/s (target: p99 <= 1 s).

@@ -1,9 +1,10 @@
-// Accessibility: axe-core (WCAG 2 A and AA rules) on every screen of the app, part 1's and
-// part 2's, in the light and the dark theme, with the main dialogs open too. A serious or
-// critical violation fails the test and is listed with where it is. Each screen is opened
-// once: all rules run in the light theme, then the device switches to dark (no theme is
-// stored, so the app follows it live) and the rules that depend on colour run again. The
-// theme changes only colours, so the structural rules would find the same things twice.
+// Accessibility: axe-core (WCAG 2 A and AA rules) on every screen of the app, the inventory
+// screens and the report and account screens alike, in the light and the dark theme, with the
+// main dialogs open too. A serious or critical violation fails the test and is listed with
+// where it is. Each screen is opened once: all rules run in the light theme, then the device
+// switches to dark (no theme is stored, so the app follows it live) and the rules that depend
+// on colour run again. The theme changes only colours, so the structural rules would find the
+// same things twice.
 import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -12,7 +13,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, adjust, daysFromNow, openPage, signIn } from './part2-support.js';
+import { addCategory, addItem, adjust, daysFromNow, openPage, signIn } from './shared-steps.js';
 
 interface Screen {
   name: string;

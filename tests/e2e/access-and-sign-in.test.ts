@@ -1,7 +1,7 @@
 // End to end: who may see and do what, and every way in. A staff member is sent away from
 // manager pages ('Access Denied' on /users and /roles); a guest sees items but can't
 // change stock; Google sign-in runs through the emulator's own account page in a real
-// popup; sign-in failures show the spec's messages in the red box; logout ends the session.
+// popup; sign-in failures show their messages in the red box; logout ends the session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Category, Item } from '../../shared/inventory.js';
@@ -61,7 +61,7 @@ describe('access rules and sign-in flows', BROWSER_TESTS, () => {
     await server?.close();
   });
 
-  it('shows the spec messages for failed sign-ins in the red box', async () => {
+  it('shows the messages for failed sign-ins in the red box', async () => {
     const page = await freshPage();
     await page.goto('/login');
     await page.getByLabel('Email').fill(managerEmail);

@@ -1,4 +1,4 @@
-// End to end in Chromium (issue 31, item 5): a sale made in the Adjust stock dialog by one
+// End to end in Chromium: a sale made in the Adjust stock dialog by one
 // person reads "-5 (sale) Crème fraîche 1 kg, by Sam Seller, note: table 4" on the wall
 // display and in the activity log another person has open, live, the delta set apart; a
 // sale sent through the API reads the same way, on the dashboard too.
@@ -9,7 +9,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 describe('what a sale says on screen', BROWSER_TESTS, () => {
   let server: E2EServer;

@@ -1,4 +1,4 @@
-// End to end in Chromium (issue 13, parts 1 and 3): a manager adds an item with a barcode
+// End to end in Chromium: a manager adds an item with a barcode
 // on the add page (a wrong check digit is refused with the shared check's message, a right
 // one saves), sees it on the item page and edits it; the scanner's link for an unknown code
 // (/inventory/add?barcode=...) fills the field in; Export CSV on the Inventory and Category
@@ -11,14 +11,14 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, screenshot, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 async function downloaded(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), click()]);
   return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') };
 }
 
-describe('barcodes and CSV export in the browser (issue 13)', BROWSER_TESTS, () => {
+describe('barcodes and CSV export in the browser', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

@@ -1,4 +1,4 @@
-// CSV exports as Excel on a French or German PC reads them (issue 31, item 4), in headless
+// CSV exports as Excel on a French or German PC reads them, in headless
 // Chromium against the real server: a manager's browser set to German downloads the items
 // as they always were (comma, no BOM), then picks "Excel" from the export menu and gets a
 // file starting with the UTF-8 byte-order mark, split by semicolons, prices with decimal
@@ -16,7 +16,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, DESKTOP, PHONE, screenshot, seeText, watchErrors } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, signIn } from './part2-support.js';
+import { addCategory, addItem, signIn } from './shared-steps.js';
 
 const BOM = [0xef, 0xbb, 0xbf];
 
@@ -35,7 +35,7 @@ async function menuViolations(page: Page): Promise<string[]> {
 
 const utf8Lines = (bytes: Buffer) => bytes.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
 
-describe('CSV exports in the format Excel reads (issue 31, item 4)', BROWSER_TESTS, () => {
+describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

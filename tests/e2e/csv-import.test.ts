@@ -1,5 +1,5 @@
 // CSV import in headless Chromium against the real server: a manager opens Import from the
-// Inventory page, drops a 10,000-row file with 35 bad rows of every kind (the file;
+// Inventory page, drops a 10,000-row file with 35 bad rows of every kind (the shared fixture;
 // tests/integration/import-api.test.ts runs it through the API too), sees those 35 rows with
 // their row numbers, confirms the new
 // categories, closes the tab in the middle of the commit, reopens the page, resumes, and
@@ -14,7 +14,7 @@ import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { apiAccount, newAppContext, screenshot, seeText, watchErrors } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { stockFile } from '../helpers/import-fixture.js';
-import { signIn } from './part2-support.js';
+import { signIn } from './shared-steps.js';
 
 describe('CSV import in the browser', BROWSER_TESTS, () => {
   let server: E2EServer;

@@ -1,4 +1,4 @@
-// End to end in Chromium: the wall display fits the screen it is on (issue 31, item 2). At
+// End to end in Chromium: the wall display fits the screen it is on. At
 // 1920x1080, 1280x720, 3840x2160 and portrait 1080x1920, in both themes: the page does not
 // scroll either way, every row on view sits wholly inside its list (none cut mid-row), the
 // ticker is on screen, type grows with the screen, and the long lists turn their pages by
@@ -15,7 +15,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, adjust, openPage, signIn } from './part2-support.js';
+import { addCategory, addItem, adjust, openPage, signIn } from './shared-steps.js';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 const SIZES = [

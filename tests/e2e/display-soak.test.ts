@@ -34,7 +34,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { buildClientForTests } from '../helpers/e2e-build.js';
 import { refreshIdToken, signUp, type TestAccount } from '../helpers/emulator-accounts.js';
 import { testConfig } from '../helpers/test-server.js';
-import { signIn } from './part2-support.js';
+import { signIn } from './shared-steps.js';
 
 const EVENTS = 2000;
 const WARM_UP_EVENTS = 200;

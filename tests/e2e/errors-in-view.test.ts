@@ -1,4 +1,4 @@
-// End to end in Chromium (issue 31, item 8): an error shows where the user is looking. A bad
+// End to end in Chromium: an error shows where the user is looking. A bad
 // EAN check digit, a negative quantity and a refusal the server names a field for show under
 // that input, which takes focus and is in view (not in a box at the top, scrolled away); a
 // second revert says who reverted the change and when, readably, with Revert disabled; a
@@ -15,7 +15,7 @@ import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import type { Category, Item } from '../../shared/inventory.js';
-import { openPage, signIn, type OpenPage } from './part2-support.js';
+import { openPage, signIn, type OpenPage } from './shared-steps.js';
 
 const shotsDir = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
@@ -56,7 +56,7 @@ async function expectErrorAtField(page: Page, inputId: string, message: string |
   expect(await page.locator('.error-box').count()).toBe(0);
 }
 
-describe('errors shown where the user looks (issue 31, item 8)', BROWSER_TESTS, () => {
+describe('errors shown where the user looks', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let receiver: Receiver;

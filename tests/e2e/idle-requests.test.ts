@@ -1,4 +1,4 @@
-// End to end in Chromium (issue 23, item 9): no screen keeps asking the server for nothing.
+// End to end in Chromium: no screen keeps asking the server for nothing.
 // Every route of the client's route table (client/app/route-table.ts), bare and with each of
 // its optional query parameters, is opened as a typed address by a signed-in manager; once
 // the network is quiet the page is left alone for a few seconds, and the API requests it
@@ -16,7 +16,7 @@ import { apiAccount, newAppContext, screenshot, seeText } from '../helpers/e2e-a
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { busyShare, openAndWatchIdle, TabPool, type IdleOptions } from '../helpers/idle-requests.js';
-import { addCategory, addItem, adjust, signIn } from './part2-support.js';
+import { addCategory, addItem, adjust, signIn } from './shared-steps.js';
 
 /** Tabs watched at once (one signed-in context): each screen is still watched alone in its tab. */
 const TABS = 3;

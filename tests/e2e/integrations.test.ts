@@ -13,9 +13,9 @@ import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import type { Category } from '../../shared/inventory.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { openPage, signIn, type OpenPage } from './part2-support.js';
+import { openPage, signIn, type OpenPage } from './shared-steps.js';
 
-describe('integrations (issue 16)', BROWSER_TESTS, () => {
+describe('integrations', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let receiver: Receiver;

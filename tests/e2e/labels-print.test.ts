@@ -2,8 +2,8 @@
 // barcode of their own text or a UPC-A, the rest with only a SKU) printed to PDF by Chromium
 // with the page's own CSS page size, each PDF page rendered with pdf.js, and every label's
 // QR code and linear code decoded back with zxing: they must be the item's URL and its
-// barcode (or SKU), an EAN-13 symbol for an EAN-13 barcode (what a till expects, issue 31
-// item 9) and Code 128 for anything else. Where each label lands is checked against the
+// barcode (or SKU), an EAN-13 symbol for an EAN-13 barcode (what a till expects)
+// and Code 128 for anything else. Where each label lands is checked against the
 // label stock's published geometry, written out here, not against the app's preset table.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

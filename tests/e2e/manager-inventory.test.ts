@@ -198,7 +198,7 @@ describe('manager inventory flow', BROWSER_TESTS, () => {
     await a.goto('/inventory/add');
     await a.getByRole('heading', { name: 'Add New Item' }).waitFor();
     await a.getByRole('button', { name: 'Add Item' }).click();
-    // The message sits at the first empty required input, which takes focus (issue 31, item 8).
+    // The message sits at the first empty required input, which takes focus.
     await seeText(a, 'Please fill in all required fields');
     expect(await a.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     await a.getByLabel('Name', { exact: true }).fill('Green Tea');

@@ -1,4 +1,4 @@
-// Offline in Chromium (issue 15), on a copy of the production build served by the real
+// Offline in Chromium, on a copy of the production build served by the real
 // server: after a first visit the app opens with no network (service worker + cached
 // session grant + cached API reads); two stock adjustments made offline survive a closed
 // tab, show as "2 changes waiting" and Pending, and reach the server exactly once when the
@@ -16,9 +16,9 @@ import { apiAccount, DESKTOP, newAppContext, PHONE, screenshot, seeText } from '
 import { buildClientForTests } from '../helpers/e2e-build.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, signIn } from './part2-support.js';
+import { addCategory, addItem, signIn } from './shared-steps.js';
 
-describe('offline: installable app and outbox (issue 15)', BROWSER_TESTS, () => {
+describe('offline: installable app and outbox', BROWSER_TESTS, () => {
   let clientDir: string;
   let server: E2EServer;
   let browser: Browser;

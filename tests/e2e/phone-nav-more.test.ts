@@ -1,5 +1,5 @@
 // End to end in Chromium at phone width (390x844): every destination a role has is within
-// reach (issue 31, item 3). The bottom bar shows four entries and a More button; More opens
+// reach. The bottom bar shows four entries and a More button; More opens
 // a modal sheet (a dialog: focus moves in, Escape closes it and gives focus back to More)
 // with the rest. A manager reaches all eight destinations, each click landing on its page;
 // a staff member reaches exactly theirs. Nothing in the bar is squeezed to zero size.
@@ -14,11 +14,11 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, DESKTOP, PHONE } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { openPage, signIn } from './part2-support.js';
+import { openPage, signIn } from './shared-steps.js';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
-/** Every destination of the main navigation (spec section 2) and where it leads. */
+/** Every destination of the main navigation and where it leads. */
 const MANAGER_DESTINATIONS: Record<string, string> = {
   Dashboard: '/dashboard',
   Items: '/inventory',

@@ -1,4 +1,4 @@
-// The stocktake review in Chromium (issue 31, item 7): "Start a count" asks what to count and
+// The stocktake review in Chromium: "Start a count" asks what to count and
 // starts nothing until the manager chooses (two categories here, then the low-stock items);
 // the manager's session page has the review above the count rows, sorted by size of
 // variance and re-sortable by value; staff still see their count rows first; keeping a staff
@@ -13,10 +13,10 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, DESKTOP, PHONE, screenshot, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 
-describe('stocktake review, start dialog and who counted (issue 31, item 7)', BROWSER_TESTS, () => {
+describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

@@ -1,4 +1,4 @@
-// Stocktake in Chromium (issue 15): a manager starts a count of a category; a manager and a
+// Stocktake in Chromium: a manager starts a count of a category; a manager and a
 // staff member count it at once in two browser contexts, the staff phone offline (its counts
 // wait in the outbox), the manager with a hardware scanner; a sale made after the shelf was
 // counted reaches the server before the offline counts; back online the counts merge on both
@@ -15,11 +15,11 @@ import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { typeLikeScanner } from '../helpers/hardware-scanner.js';
 import { writeFakeCameraVideo } from '../helpers/fake-camera-video.js';
-import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 const WHITE_EAN = '5901234123457';
 
-describe('stocktake (issue 15)', BROWSER_TESTS, () => {
+describe('stocktake', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

@@ -1,4 +1,4 @@
-// Screenshots of a store that prices in euros written for France (issue 31, item 9): the
+// Screenshots of a store that prices in euros written for France: the
 // Settings screen with its currency and number format, the Inventory and category pages,
 // the dashboard, the labels, the activity log and an item's history (price changes in euros), in the light and dark theme at desktop and phone width,
 // and the wall display at 1920x1080, saved to test-results/screenshots as currency-*.png.
@@ -11,7 +11,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { apiAccount, DESKTOP, PHONE, screenshot, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, adjust, openPage, signIn } from './part2-support.js';
+import { addCategory, addItem, adjust, openPage, signIn } from './shared-steps.js';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 const THEMES = ['light', 'dark'] as const;

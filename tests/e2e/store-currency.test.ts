@@ -1,4 +1,4 @@
-// End to end in Chromium (issue 31, item 9): a manager chooses euros written for France in
+// End to end in Chromium: a manager chooses euros written for France in
 // Settings; the Inventory screens, the dashboard, the wall display and printed labels then
 // show euro amounts (12,50 €), a staff member's open category page too, live, without a
 // reload; and a returning user's first screen starts in euros.
@@ -9,7 +9,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 /** What Intl writes between a French amount and its € sign, and between its thousands. */
 const NBSP = '\u00a0';

@@ -1,4 +1,4 @@
-// Screenshots of toasts (issue 31, item 6) in the light and dark theme at desktop and phone
+// Screenshots of toasts in the light and dark theme at desktop and phone
 // width, saved to test-results/screenshots: a category page after three stock saves and a
 // low-stock alert (named Undos, under the header), and a stocktake count made offline (counts
 // waiting on their rows, one toast for all of them).
@@ -10,7 +10,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { apiAccount, DESKTOP, PHONE, screenshot } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, adjust, openPage, signIn } from './part2-support.js';
+import { addCategory, addItem, adjust, openPage, signIn } from './shared-steps.js';
 
 const THEMES = ['light', 'dark'] as const;
 const DEVICES = [

@@ -1,4 +1,4 @@
-// Toasts in Chromium (issue 31, item 6): several stock saves each offer an Undo that names its
+// Toasts in Chromium: several stock saves each offer an Undo that names its
 // change, and undoing the older one takes back that change only; low-stock alerts in a row
 // collapse into one toast with a count; at 1280x800 and 390x844 no toast covers the header's
 // Scan, Live, theme or user menu; and on a phone without signal each count shows "Waiting to
@@ -11,7 +11,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, PHONE } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 const DESKTOP_800 = { width: 1280, height: 800 };
 type Box = { x: number; y: number; width: number; height: number };
@@ -50,7 +50,7 @@ async function toastsOverHeader(page: Page): Promise<string[]> {
   return clashes;
 }
 
-describe('toasts (issue 31, item 6)', BROWSER_TESTS, () => {
+describe('toasts', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

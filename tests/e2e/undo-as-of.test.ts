@@ -1,4 +1,4 @@
-// End to end in Chromium (issue 14): Undo from the toast after a +1 on the category page; Undo
+// End to end in Chromium: Undo from the toast after a +1 on the category page; Undo
 // after an adjustment on the Item page takes back mine even when someone else changed the
 // item since; a manager reverts an edit from the item's history and one from the activity
 // log; the inventory page and the Item page as of an earlier moment show that moment's
@@ -10,9 +10,9 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, screenshot, seeText } from '../helpers/e2e-app.js';
 import { refreshIdToken, type TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, openPage, signIn, type OpenPage } from './shared-steps.js';
 
-describe('undo, revert and as-of (issue 14)', BROWSER_TESTS, () => {
+describe('undo, revert and as-of', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

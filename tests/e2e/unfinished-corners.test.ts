@@ -1,5 +1,5 @@
-// End to end in Chromium, issue 31 item 10, "unfinished corners", as a user would notice
-// them: a barcode scanned on the dashboard opens the item; the header says Offline in words
+// End to end in Chromium, small things a user would notice on several screens: a barcode
+// scanned on the dashboard opens the item; the header says Offline in words
 // at once when the network goes (the browser's offline event, or a request that gets no
 // answer) and Online when it is back; the store as of a moment shows padded category cards
 // saying '1 item'; /api/docs is a page listing the operations, drawn from this server alone;
@@ -15,7 +15,7 @@ import { apiAccount, DESKTOP, PHONE, screenshot, seeText } from '../helpers/e2e-
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { typeLikeScanner } from '../helpers/hardware-scanner.js';
-import { addCategory, adjust, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, adjust, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 const TEA_CODE = '5901234123457';
 
@@ -49,7 +49,7 @@ function contrastOf(locator: Locator): Promise<number> {
   });
 }
 
-describe('unfinished corners (issue 31, item 10)', BROWSER_TESTS, () => {
+describe('details across screens: scanning, Offline, as-of cards, API docs, forecast, badges', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;

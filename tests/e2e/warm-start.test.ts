@@ -1,4 +1,4 @@
-// Warm start (issue 10: the signed-in first paint on a phone). A returning user's page shows
+// Warm start (the signed-in first paint on a phone). A returning user's page shows
 // its data from this device's last session grant and Firebase's stored token, without
 // waiting for Firebase to ask the auth server who they are. Shown by making that question
 // hang: with the grant the category page fills in (in its first render: its reads were asked

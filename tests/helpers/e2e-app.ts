@@ -17,7 +17,7 @@ export async function newAppContext(
   server: E2EServer,
   options: { theme?: 'light' | 'dark'; viewport?: { width: number; height: number }; serviceWorkers?: 'allow' | 'block' } = {},
 ): Promise<BrowserContext> {
-  // The offline service worker (issue 15) is blocked unless a test asks for it: it would
+  // The offline service worker is blocked unless a test asks for it: it would
   // precache the whole app in every context, and page.route cannot see requests it answers.
   const context = await browser.newContext({ baseURL: server.url, viewport: options.viewport ?? DESKTOP, serviceWorkers: options.serviceWorkers ?? 'block' });
   if (options.theme) await context.addInitScript((theme) => localStorage.setItem('theme', theme), options.theme);

@@ -1,4 +1,4 @@
-// Guest (anonymous) sign-in is off by default (issue 23): tests that sign in as a guest
+// Guest (anonymous) sign-in is off by default: tests that sign in as a guest
 // switch it on first, as a manager would in Settings. Written as the same SettingsChanged
 // event the settings page appends; nothing is written when it is on already.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Manage users is not a way to become manager (issue 23): a custom role with only View users
+// Manage users is not a way to become manager: a custom role with only View users
 // and Manage users cannot make itself or anyone else manager, create a manager, or widen a
 // role; an API token, whatever its permissions, never changes roles, edits roles or creates
 // accounts. A manager still does all of it. Real emulator accounts, both backends.
@@ -44,7 +44,7 @@ describe.each(backends())('no escalation through Manage users on $name', (backen
     return users.find((u) => u.id === uid)!.role;
   }
 
-  it('refuses the holder making themself manager (the reported attack)', async () => {
+  it('refuses the holder making themself manager (the most direct way up)', async () => {
     const res = await server.request('PUT', `/api/users/${hr.uid}/role`, { token: hr.idToken, body: { role: 'manager' } });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'You cannot change your own role' });

@@ -1,6 +1,6 @@
 // The profile API with real emulator accounts: the name persisted at once, a new email only
 // through a confirmation link its owner follows (asked for by the person themself, freshly
-// signed in, never by an API token: issue 23), alert preferences per user.
+// signed in, never by an API token), alert preferences per user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyProjections } from '../../server/eventstore/rebuild-projections.js';
 import { backends } from '../helpers/backends.js';

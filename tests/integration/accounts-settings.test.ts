@@ -9,13 +9,13 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { newGuest, newMember, type SignedIn } from './accounts-fixtures.js';
 
 /**
- * A new store's settings, written out from the spec rather than taken from the app's own
- * DEFAULT_SETTINGS: product-spec.md "Settings defaults: low-stock threshold 10; store name
- * 'My Store'; ... both notification toggles on"; guest sign-in off until a manager turns it
- * on (issue 23, migrations/018_guest_access_off.sql); no contact email until one is entered.
+ * A new store's settings, written out here rather than taken from the app's own
+ * DEFAULT_SETTINGS (a change there must fail this): low-stock threshold 10, store name
+ * 'My Store', both notification toggles on; guest sign-in off until a manager turns it
+ * on (migrations/018_guest_access_off.sql); no contact email until one is entered.
  * Matched with toMatchObject: fields added later do not break this.
  */
-const SPEC_DEFAULTS = {
+const NEW_STORE_SETTINGS = {
   storeName: 'My Store',
   email: '',
   lowStockThreshold: 10,
@@ -40,7 +40,7 @@ describe.each(backends())('settings API on $name', (backend) => {
     for (const who of [manager, staff]) {
       const res = await server.request('GET', '/api/settings', { token: who.idToken });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject(SPEC_DEFAULTS);
+      expect(res.body).toMatchObject(NEW_STORE_SETTINGS);
     }
     expect((await server.request('GET', '/api/settings')).status).toBe(401);
     const anonymous = await server.request('GET', '/api/settings', { token: (await signInAnonymously()).idToken });
@@ -54,7 +54,7 @@ describe.each(backends())('settings API on $name', (backend) => {
       body: { storeName: '  Corner Shop ', lowStockThreshold: 10, email: 'Shop@Example.com' },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ...SPEC_DEFAULTS, storeName: 'Corner Shop', email: 'shop@example.com' });
+    expect(res.body).toMatchObject({ ...NEW_STORE_SETTINGS, storeName: 'Corner Shop', email: 'shop@example.com' });
     const events = await server.store.store.readStream('settings');
     expect(events.map((e) => [e.type, e.data])).toEqual([['SettingsChanged', { changes: { storeName: 'Corner Shop', email: 'shop@example.com' } }]]);
     expect(events[0]!.metadata.actor.uid).toBe(manager.uid);

@@ -1,4 +1,4 @@
-// What a change says, on both backends (issue 31, items 5 and 9): a creation, a sale with its
+// What a change says, on both backends: a creation, a sale with its
 // note, an edit of several fields, a move to another category, the sale's revert and a price
 // change after the store moved to euros read the same in GET /api/activity, the CSV export,
 // the dashboard, the wall display's snapshot and the summary of each delivered webhook;

@@ -105,7 +105,7 @@ describe.each(backends())('alerts API on $name', (backend) => {
     });
     const missing = '00000000-0000-4000-8000-000000000000';
     expect(await call(staff, 'POST', `/api/alerts/${missing}/dismiss`)).toMatchObject({ status: 404, body: { error: 'Item not found' } });
-    // An id that is not a uuid names no item either (issue 11).
+    // An id that is not a uuid names no item either: the same 404, not a 400 about its format.
     expect(await call(staff, 'POST', '/api/alerts/not-a-uuid/dismiss')).toMatchObject({ status: 404, body: { error: 'Item not found' } });
     expect(await call(staff, 'POST', `/api/alerts/${plenty}/dismiss`, { note: 'x' })).toMatchObject({ status: 400, body: { error: 'Unknown field: note' } });
     expect((await call(staff, 'POST', `/api/alerts/${plenty}/restore`)).status).toBe(404);

@@ -1,4 +1,4 @@
-// The API reference (issue 31, item 10): /api/docs is a page people read, not raw JSON; the
+// The API reference: /api/docs is a page people read, not raw JSON; the
 // JSON stays at /api/docs/json for tools; both need no sign-in; every file the page loads
 // comes from this server (no CDN, so it works offline), under the same Content-Security-
 // Policy as the rest of the app (nothing relaxed for it).

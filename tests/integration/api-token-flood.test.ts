@@ -1,6 +1,6 @@
 // Guessing API tokens: every srk_ token is looked up in the database, so a flood of made-up
 // ones must not cost a query each. Once an address has spent its budget on failed sign-ins,
-// its srk_ requests are answered 429 before any lookup (issue 23). Lookups are counted by
+// its srk_ requests are answered 429 before any lookup. Lookups are counted by
 // watching the app's own queries go by (a Kysely plugin that only counts).
 import { randomBytes } from 'node:crypto';
 import type { KyselyPlugin, RootOperationNode } from 'kysely';

@@ -46,7 +46,7 @@ const MATRIX: Record<string, Entry> = {
   // Public
   'GET /api/health': { ...everyone(200), public: true },
   'GET /api/client-config': { ...everyone(200), public: true },
-  // The API reference (issue 31, item 10): the page, its own files, and the document as JSON and YAML.
+  // The API reference: the page, its own files, and the document as JSON and YAML.
   'GET /api/docs': { ...everyone(200), public: true },
   'GET /api/docs/': { ...everyone(200), public: true },
   'GET /api/docs/json': { ...everyone(200), public: true },
@@ -62,7 +62,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/me': everyone(200),
   'POST /api/session': { ...everyone(200), body: () => ({}) },
 
-  // Accounts (this issue)
+  // Accounts: users, roles, settings and the session
   'GET /api/users': managersOnly(200),
   'POST /api/users': {
     ...managersOnly(201),
@@ -91,7 +91,7 @@ const MATRIX: Record<string, Entry> = {
   'PUT /api/profile': { guest: 403, staff: 200, manager: 200, body: () => ({ name: `Matrix ${unique()}` }) },
   'PUT /api/profile/preferences': { ...everyone(200), body: () => ({ browserNotifications: true }) },
 
-  // Inventory (the inventory issue): guests read, staff create and adjust, managers everything.
+  // Inventory: guests read, staff create and adjust, managers everything.
   'GET /api/inventory': everyone(200),
   'POST /api/inventory': {
     guest: 403,
@@ -101,7 +101,7 @@ const MATRIX: Record<string, Entry> = {
   },
   'GET /api/inventory/low-stock': everyone(200),
   'GET /api/inventory/search': { ...everyone(200), path: () => '/api/inventory/search?q=matrix' },
-  // Exports are never for guests (issue 23): a copy of the store leaves with no one anonymous.
+  // Exports are never for guests: a copy of the store leaves with no one anonymous.
   'GET /api/inventory/export.csv': { ...everyone(200), guest: 403 },
   // A code no item carries: anyone who may read items gets the lookup's 404.
   'GET /api/inventory/by-barcode/:code': { ...everyone(404), path: () => '/api/inventory/by-barcode/4006381333931' },
@@ -125,7 +125,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/activity': everyone(200),
   'GET /api/activity.csv': { ...everyone(200), guest: 403 },
 
-  // Dashboard, wall display and alerts (front end part 2): View reports, which guests have too.
+  // Dashboard, wall display and alerts: View reports, which guests have too.
   'GET /api/dashboard': everyone(200),
   'GET /api/dashboard/display': everyone(200),
   'GET /api/alerts': everyone(200),
@@ -185,7 +185,7 @@ const MATRIX: Record<string, Entry> = {
   },
   'DELETE /api/tokens/:id': { ...managersOnly(404), path: (f) => `/api/tokens/${f.missingUuid}` },
 
-  // Stocktakes (issue 15): staff see sessions and count; Run stocktakes (managers) starts and approves.
+  // Stocktakes: staff see sessions and count; Run stocktakes (managers) starts and approves.
   'GET /api/stocktakes': { guest: 403, staff: 200, manager: 200 },
   'POST /api/stocktakes': { ...managersOnly(201), body: (f) => ({ scope: 'category', categoryId: f.categoryId }) },
   'GET /api/stocktakes/:id': { guest: 403, staff: 404, manager: 404, path: (f) => `/api/stocktakes/${f.missingUuid}` },

@@ -1,4 +1,4 @@
-// Bad input the API once answered with 500 (issue 23, item 7), each now a 400 that says
+// Bad input the API once answered with 500, each now a 400 that says
 // what is wrong, and a refusal that writes nothing: cursors PostgreSQL could not cast or
 // compare, text it cannot store (NUL, lone surrogates) in every kind of write and in query
 // strings, and moments outside any store's history. The API fuzz test (api-fuzz.test.ts)

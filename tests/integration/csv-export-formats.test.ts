@@ -1,4 +1,4 @@
-// CSV exports in the format a spreadsheet reads (issue 31, item 4), over real HTTP on every
+// CSV exports in the format a spreadsheet reads, over real HTTP on every
 // backend: ?delimiter= and ?encoding= on the item, activity and changes exports (bytes
 // checked: the BOM, the separator, decimal commas in a semicolon file, Windows-1252 bytes,
 // and UTF-8 with a BOM when a name does not fit Windows-1252); the store's remembered

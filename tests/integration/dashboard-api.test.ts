@@ -80,7 +80,7 @@ describe.each(backends())('dashboard API on $name', (backend) => {
     const d = await dashboard(staff);
     // Units: 12 + 8 + 13 + 6 + 0; value: 12*4.5 + 8*3.25 + 13*1.99 + 6*2 + 0
     expect(d.totals).toEqual({ items: 5, categories: 2, units: 39, value: 117.87, lowStock: 1 });
-    // The store is a day old: too little history to project a month from (issue 31, item 10).
+    // The store is a day old: too little history to project a month from.
     expect(d.revenue).toEqual({ last30Days: 42.5, previous30Days: 0, changePercent: null, unitsSold: 10, forecastNext30Days: null, forecastBasisDays: 1 });
     expect(d.topSelling).toEqual([
       { itemId: coffee.id, name: 'Cold Brew', category: 'Drinks', sold: 8, revenue: 36 },

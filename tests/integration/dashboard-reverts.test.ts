@@ -1,4 +1,4 @@
-// A reverted sale is not a sale, a reverted restock was not received (issue 31). Through the
+// A reverted sale is not a sale, a reverted restock was not received. Through the
 // API: a sale moves units sold, revenue, the top sellers and the forecast; its revert puts
 // every one of them back where it was (at the sale's price, though the price changed since),
 // and so the display's stock figures; as of a moment between the sale and the revert the

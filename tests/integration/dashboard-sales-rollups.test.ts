@@ -6,7 +6,7 @@
 // days, near midnights and on events' own times both the as-of and the live (clock set)
 // dashboard must give the sums and the ranking a scan of the raw events gives.
 // Sales and restocks are reverted now and then, days later, and some reverts reverted again
-// (issue 31): a sale counts at a moment unless an odd number of its chain's reverts were
+// a sale counts at a moment unless an odd number of its chain's reverts were
 // made by then, at its own time and price; a revert's batch may also sell the same item.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Refusals a screen can place (issue 31, item 8), on every backend over real HTTP: a 400 or
+// Refusals a screen can place, on every backend over real HTTP: a 400 or
 // 409 about one body field names it (`field`) so a form marks that input; a negative count
 // or price says it cannot be negative (not Ajv's '>= 0'); a second revert's 409 says who
 // reverted the change and when, as data a screen formats for its reader.

@@ -1,4 +1,4 @@
-// Guest (anonymous) sign-in (issue 23): anyone holding the public web API key can sign in
+// Guest (anonymous) sign-in: anyone holding the public web API key can sign in
 // anonymously, so a store starts with guests shut out, a manager switches them on in
 // Settings, and even then guests never learn who the staff are and never take an export.
 import { readFile } from 'node:fs/promises';

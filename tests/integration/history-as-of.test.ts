@@ -1,4 +1,4 @@
-// The store as of any moment, and what changed between two (issue 14), checked against a
+// The store as of any moment, and what changed between two, checked against a
 // fresh replay: a history of random commands is written through the API (creates, stock
 // moves, edits, moves between categories, deletes, reverts, category renames), then for 50
 // random instants the as-of listing, categories and dashboard totals must equal a pure fold

@@ -1,4 +1,4 @@
-// Undo and revert through the API (issue 14): every kind of change undone by its author,
+// Undo and revert through the API: every kind of change undone by its author,
 // a change undone only once (two at once: exactly one wins), edits reverted with and without
 // later edits of the same fields, a stock delta refused when it would now go below 0, a
 // delete reverted with its history, who may revert whose change, and how the log shows it.

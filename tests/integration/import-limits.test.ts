@@ -1,4 +1,4 @@
-// How big one import may be (issue 23): the dry run takes the whole file in one request, so
+// How big one import may be: the dry run takes the whole file in one request, so
 // IMPORT_MAX_ROWS and IMPORT_MAX_BYTES bound it, and past either the manager reads a 413
 // saying how big the file is and what the limit is (the import screen shows that sentence).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

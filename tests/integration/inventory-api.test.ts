@@ -1,4 +1,4 @@
-// The spec's inventory and category calls over real HTTP, on every backend: snake_case
+// The inventory and category calls over real HTTP, on every backend: snake_case
 // bodies, each error and status, and the activity entries each write produces.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.js';
@@ -71,7 +71,7 @@ describe.each(backends())('inventory API on $name', (backend) => {
     ]);
   });
 
-  it('creates an item from the spec body, ignoring created_by, and lists, searches and deletes it', async () => {
+  it('creates an item from a snake_case body, ignoring created_by, and lists, searches and deletes it', async () => {
     const category = (await as(manager).post('/api/categories', { name: 'Computers' })).body;
     const body = newItem(category.id);
     const created = await as(staff).post('/api/inventory', body);
@@ -126,7 +126,7 @@ describe.each(backends())('inventory API on $name', (backend) => {
       [{ quantity: 2.5 }, 'quantity must be integer'],
       [{ threshold: -1 }, 'threshold cannot be negative'],
       [{ image_url: 'ftp://x/y.png' }, 'image_url must be an https URL'],
-      // A picture over plain http is a tracking pixel on every wall display (issue 23).
+      // A picture over plain http is a tracking pixel on every wall display.
       [{ image_url: 'http://tracker.example/pixel.gif' }, 'image_url must be an https URL'],
       [{ category_id: 'not-a-uuid' }, 'category_id must match format "uuid"'],
       [{ category_id: '00000000-0000-4000-8000-000000000000' }, 'category_id: Category not found'],

@@ -242,7 +242,7 @@ describe.each(backends())('a storm of adjustments on one item on $name', (backen
       body: { name: `Item ${sku}`, sku, category_id: categoryId, quantity, price: 1.25, threshold: 0 },
     });
 
-  // The issue's 50 x 200 storm runs on PostgreSQL, where writers really overlap. PGlite runs
+  // The full 50 x 200 storm runs on PostgreSQL, where writers really overlap. PGlite runs
   // one statement at a time, so 50 x 40 shows the same batching and keeps CI inside its budget.
   const perClient = backend.name === 'pglite' ? 40 : 200;
   const total = 50 * perClient;

@@ -15,7 +15,7 @@ const HEADER = ['name', 'sku', 'barcode', 'category', 'quantity', 'price', 'thre
 describe.each(backends())('item CSV export on $name', (backend) => {
   let server: TestServer;
   let manager: TestAccount;
-  /** Staff: the fewest permissions that export (guests never do, issue 23). */
+  /** Staff: the fewest permissions that export (guests never do: no anonymous copy of the store). */
   let reader: TestAccount;
   let tools: string;
   let paint: string;

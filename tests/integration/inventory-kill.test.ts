@@ -1,4 +1,4 @@
-// "Never loses a change" with the group commit (issue 12): a server process doing batched
+// "Never loses a change" with the group commit: a server process doing batched
 // stock adjustments is killed with SIGKILL in the middle of a storm. Afterwards every
 // adjustment it acknowledged is in the store, nothing is there that was not sent, the item's
 // stock is exactly the sum of what is stored, and the projections equal a replay. PostgreSQL

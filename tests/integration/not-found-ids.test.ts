@@ -1,5 +1,5 @@
 // Every route with an item or category id in its path: an id that names nothing answers
-// 404 with the spec's message ('Item not found', 'Category not found'), whether it is a
+// 404 with the same message ('Item not found', 'Category not found'), whether it is a
 // well-formed uuid that was never used, one that was deleted, or not a uuid at all
 // (/inventory/abc used to answer 400 'id must match format "uuid"').
 import { randomUUID } from 'node:crypto';
@@ -30,7 +30,7 @@ const CATEGORY_ROUTES: Route[] = [
   ['DELETE', (id) => `/api/categories/${id}`],
 ];
 
-/** Ids that cannot name anything: the issue's own examples, near-misses of a uuid, and odd characters. */
+/** Ids that cannot name anything: the ones people type (abc, foo), near-misses of a uuid, and odd characters. */
 const MALFORMED = ['abc', 'foo', '123', 'not-a-uuid', `${randomUUID()}x`, randomUUID().slice(0, 35), '%20', 'a.b', "1'%20or%20'1'='1", 'x'.repeat(200)];
 
 describe.each(backends())('not-found ids on $name', (backend) => {

@@ -1,4 +1,4 @@
-// Cached principals (issue 12): two server instances on one database (two processes' worth
+// Cached principals: two server instances on one database (two processes' worth
 // of PostgreSQL connections; on PGlite, two apps on the one embedded database), each with its
 // principal cache. A role change, a change to a role's permissions and a disable made through
 // instance A take effect on the very next request to instance B, for the routes that serve

@@ -154,7 +154,7 @@ describe('serving the client and the API like production', () => {
     expect(res.body.toString('utf8')).toMatch(/^Disallow: \/api\/$/m);
   });
 
-  it('serves the service worker and the web app manifest with no-cache, so a new build is seen at once (issue 15)', async () => {
+  it('serves the service worker and the web app manifest with no-cache, so a new build is seen at once', async () => {
     expect(indexHtml.toString('utf8')).toContain('<link rel="manifest" href="/manifest.webmanifest">');
     const sw = await get(server.url, '/sw.js', { 'accept-encoding': 'br, gzip' });
     expect(sw.status).toBe(200);

@@ -1,4 +1,4 @@
-// Stocktakes through the API (issue 15): a count is compared with the stock the item had at
+// Stocktakes through the API: a count is compared with the stock the item had at
 // the moment it was counted, so a sale recorded after that moment (even one that reached the
 // server before the count did) is neither lost nor counted twice; counts that disagree are
 // flagged; single lines and whole sessions are approved by managers only; a repeated
@@ -72,7 +72,7 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     const posted = history.filter((h: any) => h.type === 'StockAdjusted').at(-1);
     expect(posted).toMatchObject({ reason: 'count', delta: -2, actor: { name: 'Mona Manager' } });
     expect(posted.note).toMatch(/Stocktake Count: Shelf/);
-    // The log says what the approval posted, line by line, and the adjustment it made (issue 31, item 5).
+    // The log says what the approval posted, line by line, and the adjustment it made.
     const log = (await call(manager, 'GET', `/api/activity?limit=20`)).entries.map((e: any) => e.details);
     expect(log).toContain(`Approved stocktake ${session.name}: ${item.name} -2, counted by Stan Staff, by Mona Manager`);
     expect(log).toContain(`-2 (count) ${item.name}, counted by Stan Staff, by Mona Manager, note: ${posted.note}`);

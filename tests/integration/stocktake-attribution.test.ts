@@ -1,4 +1,4 @@
-// Who counted and who approved (issue 31, item 7): when a manager keeps a staff member's count
+// Who counted and who approved: when a manager keeps a staff member's count
 // ("Keep 38") or approves it, the count stays the staff member's everywhere it is recorded (the
 // session, the events, the item's history, the activity log) and the approval is the manager's;
 // guests learn neither name. Also the scopes a count can now start on: several categories, and
@@ -88,7 +88,7 @@ describe.each(backends())('stocktake attribution and scopes on $name', (backend)
       ]);
       const approved = (await activity('Approved')).find((e) => e.resourceId === session.id);
       expect(approved).toMatchObject({ userName: 'Mona Manager', details: `Approved stocktake ${session.name}: ${item.name} -2, counted by Stan Staff, by Mona Manager` });
-      // The adjustment it posted says both too (issue 31, item 5).
+      // The adjustment it posted says both too.
       const postedEntry = (await activity(item.name)).find((e) => e.resourceId === item.id && e.details.includes('(count)'));
       expect(postedEntry).toMatchObject({ userName: 'Mona Manager', details: `-2 (count) ${item.name}, counted by Stan Staff, by Mona Manager, note: ${posted.note}` });
 

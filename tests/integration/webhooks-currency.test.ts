@@ -1,4 +1,4 @@
-// Webhooks name the currency of the prices they carry (issue 31, item 9): a new item's price
+// Webhooks name the currency of the prices they carry: a new item's price
 // and a changed price go out with `data.currency`, the store's currency at that event's place
 // in the log (a delivery replayed after the store moved to euros still says its price was in
 // dollars); events without a price are sent as they were.

@@ -1,4 +1,4 @@
-// Webhooks may not reach into the server's own network (issue 23, item 5). Two servers per
+// Webhooks may not reach into the server's own network. Two servers per
 // backend: one as in emulator/demo mode (loopback allowed, as the other webhook tests need)
 // and one whose webhooks run as outside it. Saving an endpoint refuses internal addresses in
 // any notation with a 400; sending refuses, before connecting, a name that resolves to one.

@@ -1,5 +1,5 @@
-// The Add Item wizard machine: Next/Back/Cancel between its three steps, the spec's
-// validation messages on Submit (sending the user to the step with the problem), values
+// The Add Item wizard machine: Next/Back/Cancel between its three steps, a validation
+// message per problem on Submit (sending the user to the step with the problem), values
 // converted for the API, and a failed create that keeps every input.
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
@@ -112,7 +112,7 @@ describe('item draft rules', () => {
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, quantity: '2.5' }, ids)?.field).toBe('quantity');
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, threshold: 'x' }, ids)?.field).toBe('threshold');
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'not a url' }, ids)?.message).toBe('Image URL must be a valid URL');
-    // Pictures only over https (issue 23): the form says so before the server would.
+    // Pictures only over https: the form says so before the server would.
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'http://tracker.example/pixel.gif' }, ids)?.message).toBe('Image URL must start with https://');
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'https://images.example/stand.png' }, ids)).toBeNull();
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, expiryDate: '2030-02-30' }, ids)?.field).toBe('expiryDate');

@@ -1,6 +1,6 @@
-// The API client's retry rules (spec section 7 and decisions.md): 3 attempts with
-// 1 s x attempt between them, 429 honoured with Retry-After, 4xx final, one Idempotency-Key
-// per call kept across its retries, and the spec's transport messages.
+// The API client's retry rules: 3 attempts with 1 s x attempt between them, 429 honoured
+// with Retry-After, 4xx final, one Idempotency-Key per call kept across its retries, and
+// the messages failures turn into.
 import { describe, expect, it } from 'vitest';
 import { ApiClient, ApiError, retryAfterMs } from '../../client/lib/api-client.js';
 

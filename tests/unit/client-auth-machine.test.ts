@@ -1,6 +1,6 @@
 // The auth machine: restoring a session, each sign-in flow through POST /api/session, the
 // token refresh when the server changed the role claim, the client-side password check,
-// the spec's error messages per flow, and logout.
+// the error messages of each flow, and logout.
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { ApiError } from '../../client/lib/api-client.js';
@@ -151,7 +151,7 @@ describe('auth machine', () => {
 });
 
 describe('auth error catalogue', () => {
-  it('maps login codes to the spec messages', () => {
+  it('maps login codes to their messages', () => {
     expect(loginErrorMessage('invalid-credential')).toBe('Invalid email or password');
     expect(loginErrorMessage('invalid-credential', ['google.com'])).toBe(AUTH_MESSAGES.googleAccountLogin);
     expect(loginErrorMessage('user-not-found')).toBe('No account found with this email');
@@ -160,7 +160,7 @@ describe('auth error catalogue', () => {
     expect(loginErrorMessage('something-else')).toBe('Failed to login');
   });
 
-  it('maps sign-up codes to the spec messages', () => {
+  it('maps sign-up codes to their messages', () => {
     expect(signupErrorMessage('email-already-in-use', ['google.com'])).toBe('This email is already registered with Google. Please sign in with Google.');
     expect(signupErrorMessage('email-already-in-use', ['password'])).toBe('An account already exists with this email. Please sign in instead.');
     expect(signupErrorMessage('email-already-in-use', ['facebook.com'])).toBe('An account already exists with this email using a different sign-in method.');
@@ -169,7 +169,7 @@ describe('auth error catalogue', () => {
     expect(signupErrorMessage('boom')).toBe('Failed to signup');
   });
 
-  it('maps Google codes to the spec messages', () => {
+  it('maps Google codes to their messages', () => {
     expect(googleErrorMessage('popup-closed-by-user', 'login')).toBe('Sign in was cancelled');
     expect(googleErrorMessage('popup-blocked', 'login')).toBe('Pop-up was blocked by the browser');
     expect(googleErrorMessage('account-exists-with-different-credential', 'login')).toBe(

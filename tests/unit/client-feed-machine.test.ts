@@ -139,7 +139,7 @@ describe('feed machine', () => {
     expect(shownFeedStatus('connecting', false)).toBe('offline');
     expect(shownFeedStatus('connecting', true)).toBe('connecting');
     expect(shownFeedStatus('live', true)).toBe('live');
-    // An open socket takes up to a minute to notice the network went (issue 31, item 10).
+    // An open socket takes up to a minute to notice the network went.
     expect(shownFeedStatus('live', false)).toBe('offline');
   });
 

@@ -1,5 +1,5 @@
 // A request that gets no answer marks the server unreachable at once (the header says
-// Offline, issue 31, item 10); any answer from the server, an error status included, marks
+// Offline); any answer from the server, an error status included, marks
 // it reachable again; a saved copy from the service worker is no answer from the server.
 import { describe, expect, it } from 'vitest';
 import { ApiClient, SAVED_COPY_HEADER } from '../../client/lib/api-client.js';

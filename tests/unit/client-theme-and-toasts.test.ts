@@ -1,6 +1,6 @@
-// Theme choice (spec section 4) and toasts (section 9): the stored value is used only if it
-// is exactly light or dark, else the OS preference, else light; toasts last 3 s, a few at most
-// (the spec's limit is 20; issue 31 keeps them from covering the page).
+// Theme choice and toasts: the stored value is used only if it is exactly light or dark,
+// else the OS preference, else light; toasts last 3 s, a few at most (never 20, and few
+// enough not to cover the page).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseStoredTheme, resolveTheme } from '../../client/lib/theme.js';
 import { currentToasts, dismissToast, MAX_TOASTS, showToast, TOAST_DURATION_MS } from '../../client/lib/toasts.js';
@@ -37,7 +37,7 @@ describe('toasts', () => {
     expect(currentToasts()).toHaveLength(0);
   });
 
-  it("keep a few at most (never more than the spec's 20), dropping the oldest", () => {
+  it('keep a few at most (never more than 20), dropping the oldest', () => {
     vi.useFakeTimers();
     expect(MAX_TOASTS).toBeLessThanOrEqual(20);
     for (let i = 1; i <= MAX_TOASTS + 5; i++) showToast(`Toast ${i}`);

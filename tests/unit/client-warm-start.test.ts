@@ -1,4 +1,4 @@
-// Warm start (issue 10's signed-in first paint): a returning user renders from this
+// Warm start (the signed-in first paint): a returning user renders from this
 // device's last grant and Firebase's stored token, then Firebase confirms, replaces or
 // ends it; and the stored Firebase record is read only when its token is still good.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// CSV formats (issue 31, item 4): the list separator a browser's locale implies, what each
+// CSV formats: the list separator a browser's locale implies, what each
 // store choice stands for, the export's query, Windows-1252 both ways, the bytes of the
 // rejected rows (BOM, Windows-1252, the fallback), and the settings decision that records
 // an imported file's format once.

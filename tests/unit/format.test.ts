@@ -1,7 +1,7 @@
 // client/lib/format.ts writes US-dollar money, counts and calendar dates without Intl (the
 // first Intl call of a page costs the main thread ICU's start-up): each must read exactly as
 // Intl's en-US format reads, on random values. A store with another currency or locale
-// (issue 31, item 9) gets Intl's own format for them: 12,50 € in fr-FR.
+// gets Intl's own format for them: 12,50 € in fr-FR.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { currencyDecimals, currencySymbol, formatCount, formatDate, formatPrice, formatWholeMoney } from '../../client/lib/format';

@@ -1,4 +1,4 @@
-// The cached session grant that lets a signed-in user open the app offline (issue 15):
+// The cached session grant that lets a signed-in user open the app offline:
 // kept per user, used only when no answer comes and only for a restore, never for a
 // sign-up (whose requested role must reach the server), and refreshed by every answer.
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The activity page takes stocktake entries live (issue 15): a count made on a phone shows on
+// The activity page takes stocktake entries live: a count made on a phone shows on
 // an open log without a reload, as item changes do.
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';

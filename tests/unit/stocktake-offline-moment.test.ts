@@ -1,4 +1,4 @@
-// An adjustment sent from the offline outbox says when it was made (issue 15): a stocktake takes
+// An adjustment sent from the offline outbox says when it was made: a stocktake takes
 // an offline sale made before a count as already counted, though it reaches the server later.
 import { describe, expect, it } from 'vitest';
 import { bodyToSend, withMoment } from '../../client/offline/outbox.js';

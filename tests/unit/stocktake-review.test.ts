@@ -1,4 +1,4 @@
-// The review's order (issue 31, item 7): by size of variance in units or money, largest first
+// The review's order: by size of variance in units or money, largest first
 // at first; and the start dialog's rules: nothing is chosen at first, and what each choice
 // sends to the server.
 import { describe, expect, it } from 'vitest';

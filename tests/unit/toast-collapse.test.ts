@@ -1,4 +1,4 @@
-// Toasts that repeat collapse into one (issue 31): the same message counts up on one toast,
+// Toasts that repeat collapse into one: the same message counts up on one toast,
 // raises of one group (counts kept offline, low-stock alerts) sum up in one text, a toast with
 // an Undo is never merged, and each Undo button names the change it takes back.
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -12,7 +12,7 @@ import type { FeedStatus } from '../../lib/realtime-feed.machine';
 
 export type IndicatorState = FeedStatus | 'saved';
 
-// In words with an icon (issue 31, item 10): a bare coloured dot said nothing to most people.
+// In words with an icon: a bare coloured dot said nothing to most people.
 const LABELS = { live: 'Online', saved: 'Saved copy', connecting: 'Reconnecting…', offline: 'Offline', stopped: 'Disconnected' } as const;
 const ICONS = { live: 'wifi', saved: 'clock', connecting: 'wifi', offline: 'wifi-off', stopped: 'wifi-off' } as const;
 const TITLES = {

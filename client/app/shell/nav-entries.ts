@@ -1,4 +1,4 @@
-// The dock's entries, labels and who sees them (spec section 2, Shared layout). "Managers
+// The dock's entries, labels and who sees them. "Managers
 // only" is decided by the users:manage permission, never by the role's name.
 import { hasPermission, SEE_STOCKTAKES, type PermissionNeed } from '../../../shared/permissions';
 import type { IconName } from '../../components/icons';
@@ -16,7 +16,7 @@ export const NAV_ENTRIES: NavEntry[] = [
   { to: '/users', label: 'Users', icon: 'users', permission: 'users:manage' },
   { to: '/activity', label: 'Logs', icon: 'list' },
   { to: '/alerts', label: 'Alerts', icon: 'bell' },
-  // Stocktake (issue 15): on a phone's bar (phoneBar below). For those who count and those
+  // Stocktake: on a phone's bar (phoneBar below). For those who count and those
   // who run counts (a role may have either).
   { to: '/stocktake', label: 'Count', icon: 'check-circle', permission: SEE_STOCKTAKES },
   { to: '/roles', label: 'Roles', icon: 'shield', permission: 'users:manage' },

@@ -1,7 +1,7 @@
 // Interrupts the user when the feed pushes a new low-stock alert, on any signed-in screen:
 // a browser notification when they allowed it, and an in-app toast when they want one.
 // With 'only when out of stock' chosen, it speaks up when an item's stock reaches 0 instead.
-// Alerts in a row share one toast ("3 items running low: …", issue 31); browser notifications,
+// Alerts in a row share one toast ("3 items running low: …"); browser notifications,
 // which the app cannot merge once shown, go through the burst gate instead.
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';

@@ -89,7 +89,7 @@ export function applyAlertWrite(draft: Draft<AlertsData>, _write: AlertWrite, re
   return 'applied';
 }
 
-/** Search by name or category (spec section 2), ignoring case and extra spaces. */
+/** Search by name or category, ignoring case and extra spaces. */
 export function filterAlerts(alerts: readonly LowStockAlert[], query: string): LowStockAlert[] {
   const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [...alerts];

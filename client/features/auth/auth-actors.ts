@@ -1,5 +1,6 @@
-// The auth machine's real actors: Firebase steps (with the sign-in method lookups the spec's
-// messages need) and POST /api/session. Kept apart from the machine so unit tests can run
+// The auth machine's real actors: Firebase steps (with the sign-in method lookups some
+// messages need, e.g. "this email signs in with Google") and POST /api/session. Kept apart
+// from the machine so unit tests can run
 // the machine with stand-ins.
 import { fromCallback, fromPromise } from 'xstate';
 import type { SessionBody, SessionResponse } from '../../../shared/accounts';
@@ -50,7 +51,7 @@ export const authActors = {
     } catch (error) {
       console.error('Login failed', error);
       const code = authErrorCode(error);
-      // The spec picks its message by the email's sign-in methods (a Google-only account).
+      // The message depends on the email's sign-in methods: a Google-only account is told to use Google.
       const methods = code === 'invalid-credential' || code === 'wrong-password' ? await signInMethods(input.email) : undefined;
       throw failure(error, methods);
     }

@@ -1,6 +1,6 @@
-// The spec's error catalogue (section 8) for sign-in flows, mapped from Firebase error
-// codes. Pure functions: the auth machine calls them with the code and, where the spec
-// says the flow looks them up, the email's registered sign-in methods.
+// The messages sign-in flows show, mapped from Firebase error codes: one plain sentence
+// per cause, never Firebase's own code. Pure functions: the auth machine calls them with
+// the code and, where a flow looks them up, the email's registered sign-in methods.
 
 export type AuthFlow = 'login' | 'signup' | 'google-login' | 'google-signup' | 'guest' | 'logout' | 'session';
 

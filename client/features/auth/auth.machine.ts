@@ -2,7 +2,7 @@
 // out, signing in (a Firebase credential step, then POST /api/session, then a token refresh
 // when the server changed the role claim), signed in, and error (signed out with the
 // message to show in the red box). Every Firebase step is an actor, so tests run the
-// machine without Firebase; error codes become the spec's catalogue messages here.
+// machine without Firebase; error codes become the messages of auth-errors.ts here.
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { SessionBody, SessionResponse } from '../../../shared/accounts';
 import { errorMessage } from '../../lib/api-client';

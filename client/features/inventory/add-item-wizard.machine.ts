@@ -1,8 +1,8 @@
-// The Add Item wizard (spec section 4): step 1 name, description, SKU, category; step 2
+// The Add Item wizard: step 1 name, description, SKU, category; step 2
 // price and image URL; step 3 initial quantity, stock threshold and an optional expiry
 // date. Next and Back move between steps, Cancel on step 1 (or closing) ends it, Submit
 // on step 3 validates everything and sends to the first step with a problem, showing the
-// spec's message. A failed create keeps every input and says why.
+// problem's message. A failed create keeps every input and says why.
 import { assign, fromPromise, setup } from 'xstate';
 import type { CreateItemBody, Item } from '../../../shared/inventory';
 import { errorMessage } from '../../lib/api-client';

@@ -1,5 +1,5 @@
-// Inventory and category calls of spec section 7 and decisions.md, through the shared API
-// client (token, idempotency keys, retries). Request bodies use the spec's snake_case.
+// Inventory and category calls, through the shared API client (token, idempotency keys,
+// retries). Request bodies use the API's snake_case.
 import type {
   AdjustStockBody,
   Category,
@@ -56,7 +56,7 @@ export const inventoryApi = {
   deleteItem: (id: string, version?: number, key?: string) =>
     api.delete(`/inventory/${enc(id)}`, version === undefined ? { idempotencyKey: key } : { ifMatch: version, idempotencyKey: key }),
   adjust: (id: string, body: AdjustStockBody, key?: string) => api.post<Item>(`/inventory/${enc(id)}/adjust`, body, { idempotencyKey: key }),
-  // A single user change that must survive no network (issue 15): sent now, or kept in the
+  // A single user change that must survive no network: sent now, or kept in the
   // outbox (rejects with QueuedOffline; wrap in orQueued) and replayed when back online.
   adjustOrQueue: (id: string, body: AdjustStockBody, label: string, key?: string) =>
     sendOrThrowQueued<Item>({ kind: 'adjust', method: 'POST', path: `/inventory/${enc(id)}/adjust`, body, idempotencyKey: key, label, itemId: id, currentPath: `/inventory/${enc(id)}` }),

@@ -37,7 +37,7 @@ export const categoryPageMachine = createLiveQueryMachine<CategoryPageData, Cate
   initial: earlyCategoryPage,
   reduce: (draft, event, params) => reduceCategoryPage(draft, event, params.categoryId),
   concerns: (event, params, data) => categoryPageConcerns(event, params.categoryId, data),
-  // Each write's toast carries Undo of exactly that write (issue 14).
+  // Each write's toast carries Undo of exactly that write.
   runWrite: (write) =>
     write.kind === 'adjust'
       ? orQueued(() =>

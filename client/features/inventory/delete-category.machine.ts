@@ -1,8 +1,8 @@
 // Deleting a category. It first reads the categories afresh: an empty category gets the
-// spec's confirmation ('Are you sure you want to delete "{name}"?'); one that still holds
+// confirmation ('Are you sure you want to delete "{name}"?'); one that still holds
 // items can't be deleted (the server refuses with 409 'Category is not empty'), so the
 // dialog says so and offers to move its items to another category first, then delete it.
-// A failure says why and raises the spec's 'Failed to delete category' toast.
+// A failure says why and raises a 'Failed to delete category' toast.
 import { assign, fromPromise, setup } from 'xstate';
 import type { Category } from '../../../shared/inventory';
 import { ApiError, errorMessage } from '../../lib/api-client';

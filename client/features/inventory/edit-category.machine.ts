@@ -2,7 +2,7 @@
 // required (trimmed; Save stays disabled while it is empty). The save carries the version
 // the dialog opened with: when someone else changed the category first, the server answers
 // 409 with the current one, the dialog says so and the next Save replaces theirs. A failure
-// keeps the input, says why, and raises the spec's 'Failed to update category' toast.
+// keeps the input, says why, and raises a 'Failed to update category' toast.
 import { assign, fromPromise, setup } from 'xstate';
 import type { Category } from '../../../shared/inventory';
 import { ApiError, errorMessage } from '../../lib/api-client';

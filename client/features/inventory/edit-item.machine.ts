@@ -2,8 +2,8 @@
 // changed fields with the version loaded (If-Match). When someone else changed the item
 // first the server answers 409 with the current item: the page shows what changed and
 // lets the user reload (take theirs) or overwrite (save mine over theirs). Deleting asks
-// for confirmation first. Spec section 4: saving/deleting failures show the error and
-// re-enable the form.
+// for confirmation first. A failed save or delete shows the error and re-enables the form,
+// the user's input kept.
 import { assign, fromPromise, setup } from 'xstate';
 import type { Category, Item, UpdateItemBody } from '../../../shared/inventory';
 import { ApiError, errorMessage } from '../../lib/api-client';
@@ -58,8 +58,8 @@ export const editItemMachine = setup({
       const [item, categories] = await Promise.all([inventoryApi.item(input), inventoryApi.categories()]);
       return { item, categories };
     }),
-    // A saved change or a delete offers Undo of exactly that write (issue 14).
-    // Offline, the edit waits in the outbox with the version it was based on (issue 15): null.
+    // A saved change or a delete offers Undo of exactly that write.
+    // Offline, the edit waits in the outbox with the version it was based on: null.
     update: fromPromise<Item | null, { id: string; body: UpdateItemBody; version: number; name: string }>(({ input }) =>
       orQueued(() =>
         withUndo(

@@ -26,7 +26,7 @@ export const itemDetailMachine = createLiveQueryMachine<ItemDetailData, { id: st
   reduce: (draft, event, params) => reduceItemDetail(draft, event, params.id),
   concerns: (event, params, data) => itemDetailConcerns(event, params.id, data),
   // The toast's Undo reverts this adjustment, whatever else happened to the item since.
-  // Offline, the adjustment waits in the outbox (issue 15) and the page marks it pending.
+  // Offline, the adjustment waits in the outbox and the page marks it pending.
   runWrite: (write, params) =>
     orQueued(() =>
       withUndo(

@@ -1,5 +1,5 @@
-// An item as typed into a form (strings, as inputs hold them), its validation with the
-// spec's messages (section 5), and its conversion to the API's snake_case body. Used by
+// An item as typed into a form (strings, as inputs hold them), its validation with a
+// message per problem (MESSAGES), and its conversion to the API's snake_case body. Used by
 // the Add Item wizard, the /inventory/add page and the Edit page.
 import type { CreateItemBody, Item, UpdateItemBody } from '../../../shared/inventory';
 import { checkBarcode } from '../../../shared/barcode';
@@ -54,7 +54,7 @@ export const MESSAGES = {
   expiryDate: 'Expiry date must be a valid date',
 } as const;
 
-/** Which wizard step holds each field (spec section 4), with the optional expiry date on step 3. */
+/** Which wizard step holds each field, with the optional expiry date on step 3. */
 export const STEP_OF: Record<DraftField, 1 | 2 | 3> = {
   name: 1,
   description: 1,
@@ -98,7 +98,7 @@ function isValidDate(value: string): boolean {
 }
 
 /**
- * The first problem with a draft, in the order the spec checks: every required field
+ * The first problem with a draft, in the order a user fixes them: every required field
  * filled, a category that exists, then the number, URL and date formats.
  */
 export function firstProblem(draft: ItemDraft, categoryIds: readonly string[]): DraftProblem | null {

@@ -1,4 +1,4 @@
-// What each Undo button of the inventory screens says it takes back (issue 31): with several
+// What each Undo button of the inventory screens says it takes back: with several
 // toasts showing, "Undo -1 Crème fraîche 1 kg" and "Undo price change on Tape Measure" say
 // which is which, where a row of plain "Undo"s did not.
 import type { UpdateItemBody } from '../../../shared/inventory';

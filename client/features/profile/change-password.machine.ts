@@ -22,7 +22,7 @@ export function checkPasswordForm(form: PasswordForm): string | null {
   return null;
 }
 
-/** Firebase error codes turned into the words of the spec's catalogue (and a few more). */
+/** Firebase error codes turned into the words the other sign-in screens use (and a few more). */
 export function passwordErrorMessage(error: unknown): string {
   const code = String((error as { code?: unknown })?.code ?? '').replace(/^auth\//, '');
   switch (code) {

@@ -1,7 +1,8 @@
 // Starting a count: the dialog's choice of what to count (categories, the low-stock items,
 // some items, or the whole store), what each choice needs (the categories ticked, the items
 // picked by search), then the start call. Nothing is chosen at first and nothing starts
-// until the choice is complete (issue 31: a count used to start on the first category).
+// until the choice is complete (a count that started on the first category by itself
+// counted what nobody asked for).
 // Opening the new session is an action the component provides (navigation).
 import { assign, fromPromise, setup } from 'xstate';
 import type { Category, Item } from '../../../shared/inventory';

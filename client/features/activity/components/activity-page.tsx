@@ -1,7 +1,7 @@
 // Activity Log (/activity): server-side search, the action filter (All Activities, Created,
 // Updated, Deleted), Reset, sortable Timestamp/User/Action, more pages as you scroll, new
 // entries arriving live on top, 'No activity logs found', and Export CSV. Managers and
-// holders of Revert changes revert an entry's change from here (issue 14).
+// holders of Revert changes revert an entry's change from here.
 import { useEffect, useRef, useState } from 'react';
 import { useMachine } from '@xstate/react';
 import { EmptyState } from '../../../components/empty-state';

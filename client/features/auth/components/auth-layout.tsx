@@ -1,4 +1,4 @@
-// The frame of the sign-in and sign-up pages: the form card (max 400px, spec section 9)
+// The frame of the sign-in and sign-up pages: the form card (max 400px, one short column)
 // beside an illustrated brand panel that only wide screens show.
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';

@@ -23,7 +23,7 @@ import { AsOfBanner, AsOfControl, useAsOf } from '../../../components/as-of';
 import { useDocumentWedge } from '../../../lib/use-keyboard-wedge';
 import { useStoreMoney } from '../../../lib/store-money';
 
-/** The dashboard as it was at a moment (?asOf=, issue 14): the same cards, read-only. */
+/** The dashboard as it was at a moment (?asOf=): the same cards, read-only. */
 function AsOfDashboard({ asOf }: { asOf: string }) {
   const [data, setData] = useState<DashboardSummary | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -64,7 +64,7 @@ function DashboardCards({ data }: { data: DashboardSummary }) {
 export function DashboardPage() {
   const asOf = useAsOf();
   // A hardware scanner's code typed with no field focused opens that item, as on the
-  // category page (issue 31, item 10): the dashboard is where a signed-in user starts.
+  // category page: the dashboard is where a signed-in user starts.
   useDocumentWedge();
   if (asOf) return <AsOfDashboard key={asOf} asOf={asOf} />;
   return <LiveDashboard />;

@@ -1,4 +1,4 @@
-// Revenue Forecast (the spec's card, with real figures): the revenue projected for the next
+// Revenue Forecast, from real figures: the revenue projected for the next
 // 30 days at the pace of the last 30 (none until the store has a week of sales: see
 // forecastPending), the change of the last 30 days against the 30 before, and both
 // periods' actual revenue (sales adjustments x unit price).
@@ -20,7 +20,7 @@ export function forecastBasis(days: number): string {
 }
 
 /**
- * Why there is no forecast yet (issue 31, item 10): a store younger than MIN_FORECAST_DAYS
+ * Why there is no forecast yet: a store younger than MIN_FORECAST_DAYS
  * gets none rather than a month extrapolated from a few hours; this says how far it is.
  */
 export function forecastPending(days: number): string {

@@ -1,4 +1,4 @@
-// The four stat cards of spec section 2: Total Items, Categories, Total Value (whole units
+// The dashboard's four stat cards: Total Items, Categories, Total Value (whole units
 // of the store's currency) and Low Stock, which links to the Alerts screen.
 import { Link } from 'react-router-dom';
 import type { DashboardTotals } from '../../../../shared/dashboard';

@@ -1,4 +1,4 @@
-// The Inventory, Category and Item pages as they were at a moment (?asOf=, issue 14):
+// The Inventory, Category and Item pages as they were at a moment (?asOf=):
 // read-only, under the banner that names the moment, with links that keep it. Data comes
 // from the as-of reads (GET /api/categories?asOf=, /api/inventory?asOf=, ...).
 import { useEffect, useState } from 'react';

@@ -1,6 +1,6 @@
 // The Category page (/inventory/category/{id}): breadcrumb, search over name and
 // description, Name/Price/Stock sorting, item cards with live stock and +/- buttons,
-// 12 a page with numbered buttons, delete with confirmation, and the spec's empty and
+// 12 a page with numbered buttons, delete with confirmation, and the empty and
 // 'Category Not Found' states. Managers can edit (rename, describe) and delete the
 // category itself from the header.
 import { useAsOf, AsOfControl } from '../../../components/as-of';
@@ -34,7 +34,7 @@ export function CategoryPage() {
   const { categoryId = '' } = useParams();
   const asOf = useAsOf();
   useUndoShortcut();
-  // ?asOf=: the category as it was then, read-only (issue 14).
+  // ?asOf=: the category as it was then, read-only.
   if (asOf) return <AsOfCategory key={`${categoryId}@${asOf}`} categoryId={categoryId} asOf={asOf} />;
   return <LiveCategoryPage categoryId={categoryId} />;
 }

@@ -1,4 +1,4 @@
-// What changed between two moments (issue 14): items created, deleted and changed, with
+// What changed between two moments: items created, deleted and changed, with
 // field diffs and net stock movement, grouped by category, totals, and a CSV export.
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';

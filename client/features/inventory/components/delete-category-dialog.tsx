@@ -1,4 +1,4 @@
-// Deleting a category (managers): the spec's confirmation for an empty one; for one that
+// Deleting a category (managers): a confirmation for an empty one; for one that
 // still holds items, why it can't go yet and the way out: move its items to another
 // category first (then it is deleted), when the user may move items.
 import { useEffect } from 'react';

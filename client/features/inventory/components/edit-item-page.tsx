@@ -1,5 +1,5 @@
 // The Edit page (/inventory/{id}/edit, managers): every field with an image preview, Save
-// Changes, Cancel, and Delete Item with the spec's confirmation. A save that lost a race
+// Changes, Cancel, and Delete Item after a confirmation. A save that lost a race
 // shows the conflict notice; an unknown item sends the user to /inventory.
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';

@@ -1,5 +1,5 @@
 // The Inventory page (/inventory): search, Export CSV, Add Category, Add Item, and the categories
-// that hold items as cards with live counts. Loading, empty and error states per spec;
+// that hold items as cards with live counts. Loading, empty and error states of their own;
 // a failed load shows the red box with Retry, never made-up data.
 import { useAsOf, AsOfControl } from '../../../components/as-of';
 import { useUndoShortcut, offerUndo } from '../../../components/undo';
@@ -30,7 +30,7 @@ type Dialog = 'none' | 'category' | 'item';
 export function InventoryPage() {
   const asOf = useAsOf();
   useUndoShortcut();
-  // ?asOf=: the whole store as it was then, read-only (issue 14).
+  // ?asOf=: the whole store as it was then, read-only.
   if (asOf) return <AsOfInventory key={asOf} asOf={asOf} />;
   return <LiveInventoryPage />;
 }
@@ -71,8 +71,9 @@ function LiveInventoryPage() {
   );
 
   const withItems = (categories ?? []).filter((c) => c.itemCount > 0);
-  // The spec's grid shows only categories with items; those who manage categories also
-  // see the empty ones below it, or they could never reach them to rename or delete.
+  // The grid shows only categories with items, what there is to stock; those who manage
+  // categories also see the empty ones below it, or they could never reach them to rename
+  // or delete.
   const empty = admin.canEdit || admin.canDelete ? (categories ?? []).filter((c) => c.itemCount === 0) : [];
   const totalItems = withItems.reduce((sum, c) => sum + c.itemCount, 0);
   const query = search.context.query;

@@ -29,7 +29,7 @@ export interface ItemCardProps {
 export const ItemCard = memo(function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, onAdjust, onDelete }: ItemCardProps) {
   const money = useStoreMoney();
   const low = isLowStock(item);
-  // Changes kept offline (issue 15) count as made: shown applied, marked Pending.
+  // Changes kept offline count as made: shown applied, marked Pending.
   const queued = usePendingQuantity(item.id, item.quantity);
   const atZero = queued.quantity + pendingDelta <= 0;
   return (

@@ -29,7 +29,7 @@ export function ItemDetailPage() {
   const { id = '' } = useParams();
   const asOf = useAsOf();
   useUndoShortcut();
-  // ?asOf=: the item as it was then, read-only (issue 14).
+  // ?asOf=: the item as it was then, read-only.
   if (asOf) return <AsOfItem key={`${id}@${asOf}`} id={id} asOf={asOf} />;
   return <ItemDetail key={id} id={id} />;
 }

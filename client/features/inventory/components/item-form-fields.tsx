@@ -1,5 +1,5 @@
 // The inputs of an item form, one renderer per draft field, shared by the wizard steps,
-// the add page and the edit page. The spec's input rules: price min 0 step 0.01, quantity
+// the add page and the edit page. The input rules: price min 0 step 0.01, quantity
 // and threshold min 0, image URL of URL format. The price is in the store's currency, whose
 // symbol its label shows (a currency without cents, like yen, steps by 1).
 import type { Category } from '../../../../shared/inventory';

@@ -1,5 +1,5 @@
 // Name / Price / Stock sort buttons: the same button again flips the order, a new column
-// starts ascending (spec: Category page).
+// starts ascending.
 import { Icon } from '../../../components/icons';
 import type { ItemSort, SortOrder } from '../api';
 

@@ -1,8 +1,8 @@
-// Stock Status (spec section 4): the status (critically low, running low, healthy), where
+// Stock Status: the status (critically low, running low, healthy), where
 // the stock stands against the threshold in words, a bar, and what to do.
 //
-// Issue 31, item 10: the spec's bar (quantity over threshold, capped at 100%) stood at 100%
-// for every item running low or healthy, so "Running low · 100%" said nothing. The bar now
+// A bar of quantity over threshold, capped at 100%, stood at 100% for every item running
+// low or healthy, so "Running low · 100%" said nothing. The bar now
 // runs to twice the threshold, where running low ends: critically low fills up to its
 // middle mark (the threshold), running low the second half, healthy all of it; and the
 // figure beside the status says how far above or below the threshold the stock is.

@@ -1,4 +1,4 @@
-// The landing page's four feature cards (spec section 1).
+// The landing page's four feature cards.
 import type { IconName } from '../../../components/icons';
 
 export const FEATURES: { title: string; text: string; icon: IconName }[] = [

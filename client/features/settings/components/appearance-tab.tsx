@@ -1,6 +1,6 @@
 // Appearance: light, dark or the system's choice. It applies at once and is kept in this
-// browser (local storage), as the spec says; nothing to save. With nothing stored it shows
-// the theme in use: Light, the spec's default, unless the device asks for dark.
+// browser (local storage), since each device has its own light; nothing to save. With
+// nothing stored it shows the theme in use: Light, the default, unless the device asks for dark.
 import { useEffect, useState } from 'react';
 import { setThemeChoice, storedChoice, useTheme, type ThemeChoice } from '../../../lib/theme';
 import { Icon, type IconName } from '../../../components/icons';

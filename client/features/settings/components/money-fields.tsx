@@ -1,4 +1,4 @@
-// The store's currency and the locale its prices are written for (issue 31, item 9), with a
+// The store's currency and the locale its prices are written for, with a
 // sample price as it will read on every screen, label and the wall display.
 import { useMemo } from 'react';
 import type { Settings } from '../../../../shared/accounts';

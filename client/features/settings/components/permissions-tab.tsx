@@ -1,5 +1,5 @@
-// Permissions (managers only): the spec's note, then the role/permission matrix, every
-// role against every permission. Roles change on the Roles page.
+// Permissions (managers only): the note that only managers change settings, then the
+// role/permission matrix, every role against every permission. Roles change on the Roles page.
 import { Link } from 'react-router-dom';
 import type { Role } from '../../../../shared/accounts';
 import { PERMISSIONS } from '../../../../shared/permissions';

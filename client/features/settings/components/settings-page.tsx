@@ -1,5 +1,5 @@
 // Settings (/settings): tabs General, Notifications, Appearance and, for managers only
-// (spec section 2: those who manage users and their roles), Permissions. Store settings
+// (those who manage users and their roles), Permissions. Store settings
 // are saved on the server with Save Changes (a toast confirms); only those who may manage
 // settings can change them, everyone else reads them with the managers' note.
 // Appearance sets the theme on this device at once.

@@ -1,5 +1,5 @@
 // The in-app alert for a webhook endpoint the server switched off after it kept failing
-// (issue 16): a red pill in the header for those who manage settings, on every screen,
+// a red pill in the header for those who manage settings, on every screen,
 // until the endpoint is enabled again or removed, and a toast the moment it happens. The
 // pill opens Settings > Integrations, where the endpoint says why and can be enabled.
 import { useEffect, useState } from 'react';

@@ -9,7 +9,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, adjust, daysFromNow, openPage, signIn, timed, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, adjust, daysFromNow, openPage, signIn, timed, type OpenPage } from './shared-steps.js';
 
 describe('dashboard and wall display, live', BROWSER_TESTS, () => {
   let server: E2EServer;

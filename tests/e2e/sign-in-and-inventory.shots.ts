@@ -1,4 +1,5 @@
-// Screenshots of every screen of this part of the app, in the light and dark theme, at
+// Screenshots of the sign-in and inventory screens (landing, login, register, inventory,
+// categories, items, not-found and access-denied pages), in the light and dark theme, at
 // desktop and phone width, saved to test-results/screenshots (not committed) for people to
 // look at. Each shot also checks the screen rendered what it should.
 import { afterAll, beforeAll, describe, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Shared steps of the front end part 2 end-to-end tests: stock through the API, pages in
-// their own browser contexts, sign-in to any landing page, and small waits that measure.
+// Steps the end-to-end tests share: stock through the API, pages in their own browser
+// contexts, sign-in to any landing page, and small waits that measure.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Category, Item } from '../../shared/inventory.js';
 import { newAppContext } from '../helpers/e2e-app.js';

@@ -10,7 +10,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 /** Replaces the Notification API with a recorder that says permission was granted. */
 function recordNotifications(): void {

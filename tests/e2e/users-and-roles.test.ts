@@ -9,7 +9,7 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, newUiAccount, seeText, signUpViaUi } from '../helpers/e2e-app.js';
 import { signIn as emulatorSignIn, uniqueEmail, type TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, navLabels, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, navLabels, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 /** The session watch checks every 15 s; a role change shows up within that and a refresh. */
 const ROLE_CHANGE_MS = 25_000;

@@ -1,11 +1,9 @@
-// The logic behind issue 11's screens: the Delete and Edit Category machines (an empty
-// category is confirmed, one with items is moved out first, failures keep the dialog with
-// the reason), moving every item of a category, the price rule with its own message, the
-// store default threshold for new items, and the revenue forecast's basis.
+// The Delete and Edit Category machines and moving a category's items: an empty category is
+// deleted after a confirmation, one with items has them moved out first, a failure keeps
+// the dialog open with the reason, and a save that lost a race builds on the newer version.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { Category, CategoryItemsPage, Item } from '../../shared/inventory.js';
-import type { FeedEvent } from '../../shared/realtime.js';
 import { ApiError } from '../../client/lib/api-client.js';
 
 const api = vi.hoisted(() => ({ categoryItems: vi.fn(), updateItem: vi.fn() }));
@@ -14,10 +12,6 @@ vi.mock('../../client/features/inventory/api', () => ({ inventoryApi: api, PAGE_
 const { deleteCategoryMachine } = await import('../../client/features/inventory/delete-category.machine.js');
 const { editCategoryMachine } = await import('../../client/features/inventory/edit-category.machine.js');
 const { moveCategoryItems } = await import('../../client/features/inventory/move-category-items.js');
-const { firstProblem, EMPTY_DRAFT, MESSAGES, startingThreshold } = await import('../../client/features/inventory/item-draft.js');
-const { reduceOverview, overviewConcerns } = await import('../../client/features/inventory/live-reducers.js');
-const { forecastBasis, forecastPending } = await import('../../client/features/dashboard/components/revenue-card.js');
-const { forecastBasisDays } = await import('../../server/dashboard/dashboard-queries.js');
 
 const category = (id: string, name: string, itemCount: number): Category => ({
   id,
@@ -49,7 +43,7 @@ function startDelete(categories: Category[], options: { remove?: () => Promise<v
 }
 
 describe('delete category machine', () => {
-  it('asks the spec question for an empty category, and deletes only after the answer', async () => {
+  it('asks for confirmation for an empty category, and deletes only after the answer', async () => {
     const { actor, removed } = startDelete([category('a', 'Seasonal', 0), category('b', 'Drinks', 3)]);
     await waitFor(actor, (s) => s.matches('confirming'));
     expect(removed).not.toHaveBeenCalled();
@@ -229,55 +223,5 @@ describe('moving a category’s items', () => {
     api.categoryItems.mockResolvedValue(page([item('i1')]));
     api.updateItem.mockRejectedValue(new ApiError("You don't have permission to manage inventory", 403));
     await expect(moveCategoryItems('from', 'to')).rejects.toThrow("You don't have permission to manage inventory");
-  });
-});
-
-describe('item form numbers and defaults', () => {
-  const complete = { ...EMPTY_DRAFT, name: 'Tea', sku: 'T-1', categoryId: 'c1', price: '4.5', quantity: '3', threshold: '2' };
-  const problem = (price: string) => firstProblem({ ...complete, price }, ['c1'])?.message ?? null;
-
-  it("refuses more than two decimals with its own message, never 'must be a number of 0 or more'", () => {
-    expect(MESSAGES.priceCents).toBe('Price can have at most 2 decimals');
-    expect(problem('1.999')).toBe('Price can have at most 2 decimals');
-    expect(problem('0.001')).toBe('Price can have at most 2 decimals');
-    expect(problem('-1')).toBe('Price cannot be negative');
-    expect(problem('abc')).toBe('Price must be a number of 0 or more');
-    for (const ok of ['4.5', '4.50', '4.500', '.99', '0', '19.99', '1e3']) expect(problem(ok)).toBeNull();
-  });
-
-  it('starts a new item at the store default threshold when there is one', () => {
-    expect(startingThreshold(7)).toBe('7');
-    expect(startingThreshold(0)).toBe('0');
-    expect(startingThreshold(null)).toBe('');
-    expect(startingThreshold(undefined)).toBe('');
-    expect(startingThreshold(-1)).toBe('');
-  });
-
-  it("follows a change of the store default on the Inventory page's live data", () => {
-    const event = { streamType: 'settings', stream: 'settings', type: 'SettingsChanged', version: 3, data: { changes: { lowStockThreshold: 9 } } } as unknown as FeedEvent;
-    const draft = { categories: [], defaultThreshold: 7 };
-    expect(overviewConcerns(event)).toBe(true);
-    expect(reduceOverview(draft, event)).toBe('applied');
-    expect(draft.defaultThreshold).toBe(9);
-    const other = { ...event, data: { changes: { storeName: 'X' } } } as unknown as FeedEvent;
-    expect(overviewConcerns(other)).toBe(false);
-  });
-});
-
-describe('revenue forecast basis', () => {
-  const now = new Date('2026-03-31T15:00:00Z');
-  it('takes the pace of the last 30 days, or of the days since the first stock in a younger store', () => {
-    expect(forecastBasisDays(null, now)).toBe(30);
-    expect(forecastBasisDays('2026-03-31', now)).toBe(1);
-    expect(forecastBasisDays('2026-03-22', now)).toBe(10);
-    expect(forecastBasisDays('2025-01-01', now)).toBe(30);
-    expect(forecastBasis(30)).toBe('At the pace of the last 30 days');
-    expect(forecastBasis(1)).toBe("At the pace of the store's first day");
-    expect(forecastBasis(10)).toBe("At the pace of the store's first 10 days");
-  });
-
-  it('says why there is no forecast while the store has under a week of sales (issue 31, item 10)', () => {
-    expect(forecastPending(1)).toBe("A forecast needs 7 days of sales; today is the store's first.");
-    expect(forecastPending(3)).toBe('A forecast needs 7 days of sales; this is day 3 of 7.');
   });
 });

@@ -12,7 +12,7 @@ import { uniqueEmail, type TestAccount } from '../helpers/emulator-accounts.js';
 import { emailChangeLinks, followOobCode } from '../helpers/emulator-oob.js';
 import { backdateSignIn, expireBrowserToken } from '../helpers/emulator-sign-in-age.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { openPage, signIn, type OpenPage } from './part2-support.js';
+import { openPage, signIn, type OpenPage } from './shared-steps.js';
 
 describe('settings and profile', BROWSER_TESTS, () => {
   let server: E2EServer;
@@ -96,7 +96,7 @@ describe('settings and profile', BROWSER_TESTS, () => {
     expect(await staffPage.page.getByLabel('Store Name').inputValue()).toBe('Harbour Street Store');
     expect(await staffPage.page.getByLabel('Store Name').isDisabled()).toBe(true);
     expect(await staffPage.page.getByRole('button', { name: 'Save Changes' }).count()).toBe(0);
-    // The Permissions tab is for managers only (spec section 2, issue 11).
+    // The Permissions tab is for managers only.
     expect(await staffPage.page.getByRole('tab').allTextContents()).toEqual(['General', 'Notifications', 'Appearance']);
     await staffPage.context.close();
   }, 60_000);

@@ -10,11 +10,11 @@ import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './part2-support.js';
+import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './shared-steps.js';
 
 const rows = (page: Page) => page.getByTestId('activity-row');
 const cell = (page: Page, row: number, column: number) => rows(page).nth(row).locator('td').nth(column);
-/** The Details column's text, without the Revert button beside it (issue 14). */
+/** The Details column's text, without the Revert button beside it. */
 const details = (page: Page, row: number) => rows(page).nth(row).locator('.activity-details-text');
 
 describe('activity log', BROWSER_TESTS, () => {

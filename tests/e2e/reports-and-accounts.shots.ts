@@ -1,6 +1,7 @@
-// Screenshots of every screen of front end part 2 in the light and dark theme, at desktop
-// and phone width, and the wall display at 1920x1080, saved to test-results/screenshots
-// (not committed) for people to look at. Each shot first checks the screen rendered its data.
+// Screenshots of the report and account screens (dashboard, alerts, activity log, users,
+// roles, settings, profile) in the light and dark theme, at desktop and phone width, and the
+// wall display at 1920x1080, saved to test-results/screenshots (not committed) for people to
+// look at. Each shot first checks the screen rendered its data.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -10,7 +11,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { apiAccount, DESKTOP, PHONE, screenshot, seeText } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { addCategory, addItem, adjust, daysFromNow, openPage, signIn } from './part2-support.js';
+import { addCategory, addItem, adjust, daysFromNow, openPage, signIn } from './shared-steps.js';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 const THEMES = ['light', 'dark'] as const;
@@ -19,7 +20,7 @@ const DEVICES = [
   ['phone', PHONE],
 ] as const;
 
-describe('screenshots of the part 2 screens', () => {
+describe('screenshots of the report and account screens', () => {
   let server: E2EServer;
   let browser: Browser;
   let manager: TestAccount;
