@@ -1,4 +1,4 @@
--- The activity log's search finds what the log shows (issue 31, item 5). Entries are worded
+-- The activity log's search finds what the log shows. Entries are worded
 -- from their events when read ("-5 (sale) Milk, by Sam, note: table 4"), while the search
 -- still matched the text stored when they were written ("Updated inventory item: Milk"), so
 -- "sale", "-5" or a note's words found nothing. Each entry now keeps the words it shows:

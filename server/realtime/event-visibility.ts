@@ -28,7 +28,7 @@ export const Audience = {
   unknown: 8,
   /** Webhook endpoints and API tokens: those who manage settings (the Integrations tab, the header's alert). */
   integrations: 16,
-  /** Stocktake sessions and counts (issue 15): those who count (Update stock levels) or run counts. */
+  /** Stocktake sessions and counts: those who count (Update stock levels) or run counts. */
   stocktake: 32,
 } as const;
 

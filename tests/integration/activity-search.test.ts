@@ -1,4 +1,4 @@
-// Searching the activity log finds what the log shows (issue 31, item 5), on both backends:
+// Searching the activity log finds what the log shows, on both backends:
 // an adjustment by its reason, its delta and its note's words, an edit by the fields it
 // changed, a revert by what it took back and why, anyone by who made or counted it; a guest
 // finds the same entries but nobody by name. The words of entries written before the search
