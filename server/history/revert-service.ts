@@ -5,7 +5,8 @@
 // the same event fail, whichever instance runs it.
 import { sql } from 'kysely';
 import type { NewEvent } from '../eventstore/types.js';
-import type { InventoryEvent } from '../../shared/inventory-events.js';
+import type { CategoryEvent, InventoryEvent } from '../../shared/inventory-events.js';
+import { evolveCategory, type FoldedCategory } from '../../shared/inventory-fold.js';
 import type { RevertBody, RevertPlan, RevertResult } from '../../shared/inventory-history.js';
 import type { Permission } from '../../shared/permissions.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError } from '../errors.js';
@@ -55,18 +56,10 @@ function foldItem(events: StoredEvent[]): ItemState | null {
 }
 
 function foldCategory(events: StoredEvent[], itemCount: number): CategoryFold {
-  const id = events[0]!.streamId.slice('category-'.length);
-  const state: CategoryFold = { id, name: '', description: '', version: 0, itemCount, deleted: false };
-  for (const e of events) {
-    const d = e.data as any;
-    state.version = e.streamVersion;
-    if (e.type === 'CategoryCreated') Object.assign(state, { name: d.name, description: d.description, deleted: false });
-    if (e.type === 'CategoryUpdated') {
-      for (const [field, change] of Object.entries(d.changes as Record<string, { to: string }>)) (state as any)[field] = change.to;
-    }
-    if (e.type === 'CategoryDeleted') state.deleted = true;
-  }
-  return state;
+  let state: FoldedCategory | null = null;
+  for (const e of events) state = evolveCategory(state, { type: e.type, data: e.data } as CategoryEvent, { version: e.streamVersion, at: e.createdAt });
+  const { id, name, description, version, deleted } = state!;
+  return { id, name, description, version, itemCount, deleted };
 }
 
 /**

@@ -4,6 +4,7 @@ import { ADJUST_MAX_AGE_MS, isLowStock, type AdjustReason } from '../../shared/i
 import type { Changes, InventoryEvent, ItemFields } from '../../shared/inventory-events.js';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../errors.js';
 import { checkField, checkFields } from './item-rules.js';
+import { evolveItem } from '../../shared/inventory-fold.js';
 import type { ItemState } from './item-state.js';
 
 export interface CreateItem {
@@ -34,6 +35,17 @@ function lowStockTransition(before: Level, after: Level): InventoryEvent[] {
   return [];
 }
 
+/**
+ * The events, followed by the low-stock crossing they cause, if any: the state they leave is
+ * folded by the same fold that every reader of the stream uses.
+ */
+function withCrossing(before: ItemState | null, events: InventoryEvent[]): InventoryEvent[] {
+  // Decisions read no clock: the time of the state after does not matter here.
+  let after = before;
+  for (const [k, event] of events.entries()) after = evolveItem(after, event, { version: (before?.version ?? 0) + k + 1, at: null });
+  return [...events, ...lowStockTransition(before, after)];
+}
+
 function live(state: ItemState | null): ItemState {
   if (!state || state.deleted) throw new NotFoundError('Item not found');
   return state;
@@ -42,7 +54,7 @@ function live(state: ItemState | null): ItemState {
 export function createItem(command: CreateItem, state: ItemState | null): InventoryEvent[] {
   if (state) throw new ConflictError('Item already exists');
   const fields = checkFields(command.fields);
-  return [{ type: 'ItemCreated', data: { itemId: command.itemId, ...fields } }, ...lowStockTransition(null, fields)];
+  return withCrossing(null, [{ type: 'ItemCreated', data: { itemId: command.itemId, ...fields } }]);
 }
 
 /**
@@ -66,10 +78,9 @@ export function adjustStock(command: AdjustStock, current: ItemState | null): In
   const quantity = state.quantity + command.delta;
   if (quantity < 0) throw new ConflictError('Insufficient stock', { quantity: state.quantity });
   const occurredAt = command.occurredAt ? { occurredAt: command.occurredAt.toISOString() } : {};
-  return [
+  return withCrossing(state, [
     { type: 'StockAdjusted', data: { delta: command.delta, reason: command.reason, note: command.note, quantity, ...occurredAt } },
-    ...lowStockTransition(state, { quantity, threshold: state.threshold }),
-  ];
+  ]);
 }
 
 /**
@@ -86,8 +97,6 @@ export function updateItem(command: UpdateItem, current: ItemState | null): Inve
   }
   const events: InventoryEvent[] = [];
   if (Object.keys(changes).length > 0) events.push({ type: 'ItemUpdated', data: { changes } });
-  const threshold = changes.threshold ? changes.threshold.to : state.threshold;
-  let quantity = state.quantity;
   if (command.changes.quantity !== undefined) {
     const counted = checkField('quantity', command.changes.quantity);
     if (counted !== state.quantity) {
@@ -95,10 +104,9 @@ export function updateItem(command: UpdateItem, current: ItemState | null): Inve
         type: 'StockAdjusted',
         data: { delta: counted - state.quantity, reason: 'count', note: null, quantity: counted },
       });
-      quantity = counted;
     }
   }
-  return [...events, ...lowStockTransition(state, { quantity, threshold })];
+  return withCrossing(state, events);
 }
 
 export function deleteItem(current: ItemState | null): InventoryEvent[] {

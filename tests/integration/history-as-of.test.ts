@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InventoryEvent } from '../../shared/inventory-events.js';
+import type { CategoryEvent, InventoryEvent } from '../../shared/inventory-events.js';
+import { evolveCategory, type FoldedCategory } from '../../shared/inventory-fold.js';
 import { toStoredEvent } from '../../server/eventstore/event-store.js';
 import type { StoredEvent } from '../../server/eventstore/types.js';
 import { evolveItem, type ItemState } from '../../server/inventory/item-state.js';
@@ -51,26 +52,20 @@ interface Replayed {
 /** A fresh replay: the events up to `t`, folded with the decisions' own evolve (no projection involved). */
 function replay(events: StoredEvent[], t: Date): Replayed {
   const items = new Map<string, ItemState | null>();
-  const categories = new Map<string, { id: string; name: string; description: string } | null>();
+  const categories = new Map<string, FoldedCategory | null>();
   for (const e of events) {
     if (e.createdAt.getTime() > t.getTime()) continue;
     if (e.streamType === 'item') {
       items.set(e.streamId, evolveItem(items.get(e.streamId) ?? null, { type: e.type, data: e.data } as InventoryEvent, { version: e.streamVersion, at: e.createdAt, streamId: e.streamId }));
     } else if (e.streamType === 'category') {
-      const d = e.data as any;
       const id = e.streamId.slice('category-'.length);
-      if (e.type === 'CategoryCreated') categories.set(id, { id, name: d.name, description: d.description });
-      if (e.type === 'CategoryUpdated') {
-        const c = categories.get(id)!;
-        categories.set(id, { ...c, ...Object.fromEntries(Object.entries(d.changes).map(([k, v]: [string, any]) => [k, v.to])) });
-      }
-      if (e.type === 'CategoryDeleted') categories.set(id, null);
+      categories.set(id, evolveCategory(categories.get(id) ?? null, { type: e.type, data: e.data } as CategoryEvent, { version: e.streamVersion, at: e.createdAt }));
     }
   }
   const live = new Map<string, ItemState>();
   for (const s of items.values()) if (s && !s.deleted) live.set(s.id, s);
   const cats = new Map<string, { id: string; name: string; description: string }>();
-  for (const [id, c] of categories) if (c) cats.set(id, c);
+  for (const [id, c] of categories) if (c && !c.deleted) cats.set(id, { id, name: c.name, description: c.description });
   return { items: live, categories: cats };
 }
 

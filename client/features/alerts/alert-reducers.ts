@@ -4,6 +4,7 @@
 import type { Draft } from 'immer';
 import type { AlertEvent, LowStockAlert } from '../../../shared/alerts';
 import type { CategoryEvent, InventoryEvent } from '../../../shared/inventory-events';
+import { categoryFieldsSetBy, itemFieldsSetBy } from '../../../shared/inventory-fold';
 import type { FeedEvent } from '../../../shared/realtime';
 import type { FeedEffect } from '../../lib/live-query.machine';
 
@@ -38,16 +39,15 @@ export function reduceAlerts(draft: Draft<AlertsData>, event: FeedEvent, params:
         draft.alerts.splice(index, 1);
         return 'applied';
       case 'StockAdjusted':
-        if (!alert) return 'ignored';
-        alert.quantity = e.data.quantity;
-        return 'applied';
       case 'ItemUpdated': {
         if (!alert) return 'ignored';
-        const { name, sku, threshold, categoryId } = e.data.changes;
-        if (categoryId) return 'refetch';
-        if (name) alert.name = name.to;
-        if (sku) alert.sku = sku.to;
-        if (threshold) alert.threshold = threshold.to;
+        const { name, sku, threshold, quantity, categoryId } = itemFieldsSetBy(e);
+        // A moved item's row shows its new category's name, which the event does not carry.
+        if (categoryId !== undefined) return 'refetch';
+        if (name !== undefined) alert.name = name;
+        if (sku !== undefined) alert.sku = sku;
+        if (threshold !== undefined) alert.threshold = threshold;
+        if (quantity !== undefined) alert.quantity = quantity;
         return 'applied';
       }
       default:
@@ -57,11 +57,12 @@ export function reduceAlerts(draft: Draft<AlertsData>, event: FeedEvent, params:
   if (event.streamType === 'category') {
     const e = { type: event.type, data: event.data } as CategoryEvent;
     const categoryId = idAfter(event.stream, 'category-');
-    if (e.type !== 'CategoryUpdated' || !e.data.changes.name) return 'ignored';
+    const { name } = categoryFieldsSetBy(e);
+    if (e.type !== 'CategoryUpdated' || name === undefined) return 'ignored';
     let changed = false;
     for (const alert of draft.alerts) {
       if (alert.categoryId === categoryId) {
-        alert.category = e.data.changes.name.to;
+        alert.category = name;
         changed = true;
       }
     }

@@ -4,6 +4,7 @@
 import type { Draft } from 'immer';
 import type { DisplayAlert, DisplaySnapshot } from '../../../shared/dashboard';
 import type { InventoryEvent } from '../../../shared/inventory-events';
+import { itemFieldsSetBy } from '../../../shared/inventory-fold';
 import type { FeedEvent, ServerMessage } from '../../../shared/realtime';
 import { DISPLAY_ALERT_ROWS } from './display-limits';
 
@@ -24,7 +25,7 @@ export function applyDisplayEvent(draft: Draft<DisplaySnapshot>, event: FeedEven
   switch (e.type) {
     case 'StockAdjusted':
       if (index >= 0) {
-        draft.alerts[index]!.quantity = e.data.quantity;
+        draft.alerts[index]!.quantity = itemFieldsSetBy(e).quantity!;
         sortAlerts(draft.alerts);
       }
       break;

@@ -5,7 +5,8 @@
 // for a refetch instead.
 import type { Draft } from 'immer';
 import type { Category, CategoryItemsPage, HistoryEntry, Item } from '../../../shared/inventory';
-import type { CategoryFields, Changes, InventoryEvent, ItemFields } from '../../../shared/inventory-events';
+import type { CategoryEvent, CategoryFields, Changes, InventoryEvent, ItemFields } from '../../../shared/inventory-events';
+import { evolveCategory, evolveItem, type FoldedCategory, type FoldedItem } from '../../../shared/inventory-fold';
 import type { FeedEvent } from '../../../shared/realtime';
 import type { FeedEffect } from '../../lib/live-query.machine';
 
@@ -19,28 +20,48 @@ export function categoryIdOf(event: FeedEvent): string | null {
 
 const asInventory = (event: FeedEvent) => ({ type: event.type, data: event.data }) as InventoryEvent;
 
+/** A screen's item as the shared fold holds it. */
+const foldedOf = (item: Item): FoldedItem<string> => ({
+  id: item.id,
+  name: item.name,
+  description: item.description,
+  sku: item.sku,
+  categoryId: item.categoryId,
+  quantity: item.quantity,
+  price: item.price,
+  threshold: item.threshold,
+  imageUrl: item.imageUrl,
+  expiryDate: item.expiryDate,
+  barcode: item.barcode,
+  version: item.version,
+  deleted: false,
+  createdAt: item.createdAt,
+  updatedAt: item.updatedAt,
+});
+
+/** Writes what the fold changed back onto the screen's item (its snake_case twins too). */
+function patchItem(item: Draft<Item>, next: FoldedItem<string>): void {
+  const fields = ['name', 'description', 'sku', 'categoryId', 'quantity', 'price', 'threshold', 'imageUrl', 'expiryDate', 'barcode', 'version'] as const;
+  const target = item as unknown as Record<string, unknown>;
+  for (const field of fields) if (target[field] !== next[field]) target[field] = next[field];
+  if (next.updatedAt !== null) item.updatedAt = next.updatedAt;
+  item.category_id = item.categoryId;
+  item.image_url = item.imageUrl;
+}
+
 /** Patches one item with an event of its own stream. */
 export function applyToItem(item: Draft<Item>, event: FeedEvent): FeedEffect {
   if (event.version <= item.version) return 'ignored';
   const e = asInventory(event);
-  const touch = () => {
-    item.version = event.version;
-    item.updatedAt = event.time;
-  };
   switch (e.type) {
     case 'StockAdjusted':
-      item.quantity = e.data.quantity;
-      touch();
-      return 'applied';
-    case 'ItemUpdated': {
-      const moved = applyItemChanges(item, e.data.changes);
-      touch();
-      return moved ? 'refetch' : 'applied';
-    }
+    case 'ItemUpdated':
     case 'ItemWentLow':
-    case 'ItemRecovered':
-      touch();
-      return 'applied';
+    case 'ItemRecovered': {
+      patchItem(item, evolveItem(foldedOf(item), e, { version: event.version, at: event.time })!);
+      // A moved item shows its new category's name, which the event does not carry.
+      return e.type === 'ItemUpdated' && e.data.changes.categoryId ? 'refetch' : 'applied';
+    }
     case 'ItemDeleted':
       return 'gone';
     case 'ItemCreated':
@@ -50,45 +71,27 @@ export function applyToItem(item: Draft<Item>, event: FeedEvent): FeedEffect {
   }
 }
 
-/** Applies ItemUpdated changes; returns true when the category changed (its name must be fetched). */
-function applyItemChanges(item: Draft<Item>, changes: Changes<Omit<ItemFields, 'quantity'>>): boolean {
-  let moved = false;
-  for (const [field, change] of Object.entries(changes) as [keyof typeof changes, { to: unknown }][]) {
-    const to = change.to;
-    switch (field) {
-      case 'name':
-      case 'description':
-      case 'sku':
-        item[field] = String(to ?? '');
-        break;
-      case 'price':
-      case 'threshold':
-        item[field] = Number(to);
-        break;
-      case 'imageUrl':
-        item.imageUrl = (to as string | null) ?? null;
-        item.image_url = item.imageUrl;
-        break;
-      case 'expiryDate':
-        item.expiryDate = (to as string | null) ?? null;
-        break;
-      case 'barcode':
-        item.barcode = (to as string | null) ?? null;
-        break;
-      case 'categoryId':
-        item.categoryId = String(to);
-        item.category_id = item.categoryId;
-        moved = true;
-        break;
-    }
-  }
-  return moved;
+/** A screen's category as the shared fold holds it. */
+const foldedCategoryOf = (category: Category): FoldedCategory<string> => ({
+  id: category.id,
+  name: category.name,
+  description: category.description,
+  version: category.version,
+  deleted: false,
+  createdAt: category.createdAt,
+  updatedAt: category.updatedAt,
+});
+
+/** Patches a screen's category with an event of its own stream. */
+function applyToCategory(category: Draft<Category>, event: FeedEvent): void {
+  const next = evolveCategory(foldedCategoryOf(category), asCategory(event), { version: event.version, at: event.time })!;
+  category.name = next.name;
+  category.description = next.description ?? '';
+  category.version = next.version;
+  category.updatedAt = next.updatedAt ?? category.updatedAt;
 }
 
-function applyCategoryChanges(category: Draft<Category>, changes: Changes<CategoryFields>): void {
-  if (changes.name) category.name = changes.name.to;
-  if (changes.description) category.description = changes.description.to ?? '';
-}
+const asCategory = (event: FeedEvent) => ({ type: event.type, data: event.data }) as CategoryEvent;
 
 // ---- Inventory page: all categories with item counts ----
 
@@ -119,11 +122,11 @@ export function reduceOverview(draft: Draft<OverviewData>, event: FeedEvent): Fe
     switch (event.type) {
       case 'CategoryCreated': {
         if (existing) return 'ignored';
-        const data = event.data as CategoryFields & { categoryId: string };
+        const created = evolveCategory<string>(null, asCategory(event), { version: event.version, at: event.time })!;
         draft.categories.push({
           id: categoryId,
-          name: data.name,
-          description: data.description ?? '',
+          name: created.name,
+          description: created.description ?? '',
           itemCount: 0,
           createdAt: event.time,
           updatedAt: event.time,
@@ -134,9 +137,7 @@ export function reduceOverview(draft: Draft<OverviewData>, event: FeedEvent): Fe
       }
       case 'CategoryUpdated':
         if (!existing) return 'refetch';
-        applyCategoryChanges(existing, (event.data as { changes: Changes<CategoryFields> }).changes);
-        existing.version = event.version;
-        existing.updatedAt = event.time;
+        applyToCategory(existing, event);
         return 'applied';
       case 'CategoryDeleted':
         if (index >= 0) draft.categories.splice(index, 1);
@@ -190,8 +191,7 @@ export function reduceCategoryPage(draft: Draft<CategoryPageData>, event: FeedEv
     if (event.type === 'CategoryDeleted') return 'gone';
     if (event.type === 'CategoryUpdated') {
       const changes = (event.data as { changes: Changes<CategoryFields> }).changes;
-      applyCategoryChanges(draft.category, changes);
-      draft.category.version = event.version;
+      applyToCategory(draft.category, event);
       if (changes.name) for (const item of draft.page.items) item.category = changes.name.to;
       return 'applied';
     }
