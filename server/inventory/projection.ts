@@ -1,5 +1,6 @@
 // The `items` read table and `stock_movements` (one row per adjustment, for the dashboard),
-// plus the item counts on `categories`.
+// plus the item counts on `categories` and the search dictionary (`search_words`, which the
+// categories projection adds category names to).
 import { sql } from 'kysely';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
@@ -51,7 +52,9 @@ const itemsCreated = sql`insert into items (id, name, description, sku, category
 
 export const itemsProjection: Projection = {
   name: 'items',
-  tables: ['items', 'stock_movements'],
+  // search_words is listed so a rebuild replays it and verify compares it: the set-based
+  // forms below write it too.
+  tables: ['items', 'stock_movements', 'search_words'],
   handlers: {
     ItemCreated: async (event: StoredEvent<Data<'ItemCreated'>>, trx) => {
       const d = event.data;

@@ -61,6 +61,7 @@ export type Step =
   | { kind: 'create'; rows: NewItemRow[] }
   | { kind: 'import'; rows: Array<NewItemRow | EditRow> }
   | { kind: 'edit'; row: EditRow }
+  | { kind: 'threshold'; pick: number; threshold: number }
   | { kind: 'adjust'; moves: Move[]; prepared: boolean }
   | { kind: 'stocktake'; counts: Array<{ pick: number; counted: number }> }
   | { kind: 'delete'; pick: number }
@@ -110,6 +111,8 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('create' as const), rows: fc.array(newItemRow, { minLength: 1, maxLength: 3 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('import' as const), rows: fc.array(fc.oneof(newItemRow, editRow), { minLength: 1, maxLength: 4 }) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('edit' as const), row: editRow }) },
+  // A threshold edited alone: an item goes low or recovers with no stock moved.
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('threshold' as const), pick: fc.nat(), threshold: fc.nat(12) }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('adjust' as const), moves: fc.array(move, { minLength: 1, maxLength: 6 }), prepared: fc.boolean() }) },
   {
     weight: 1,
@@ -280,6 +283,13 @@ export class ItemHistoryWriter {
         const state = this.pick(this.liveItems(), step.row.pick);
         if (!state) return;
         const events = updateItem({ changes: this.editChanges(step.row, state) }, state);
+        if (events.length) return this.append([this.itemBatch(state.id, [{ events, metadata: this.meta() }])]);
+        return;
+      }
+      case 'threshold': {
+        const state = this.pick(this.liveItems(), step.pick);
+        if (!state) return;
+        const events = updateItem({ changes: { threshold: step.threshold } }, state);
         if (events.length) return this.append([this.itemBatch(state.id, [{ events, metadata: this.meta() }])]);
         return;
       }

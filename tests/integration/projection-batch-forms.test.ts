@@ -35,7 +35,7 @@ describe.each(backends())('set-based projection forms on $name', (backend) => {
 
   /** An empty store: no events, no projection rows, no search words. */
   async function empty(): Promise<void> {
-    const all = ['events', 'event_idempotency', 'search_words', ...tables];
+    const all = [...new Set(['events', 'event_idempotency', 'search_words', ...tables])];
     await sql`truncate ${sql.join(all.map((t) => sql.table(t)))} restart identity`.execute(test.store.db);
   }
 
