@@ -14,6 +14,7 @@
 // messages are signed, sent and sequenced per stream in a thread of their own
 // (webhook-sender.ts, send-queue.ts).
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { WebhookConfig } from '../config.js';
@@ -22,7 +23,9 @@ import type { CommitSubscriptions } from '../subscriptions/subscriptions.js';
 import { CursorStore, type DueEndpoint } from './cursor-store.js';
 import { trimDeliveryLog } from './delivery-log-trim.js';
 import { EndpointRun, type RunHost } from './endpoint-run.js';
+import { localQueue } from './send-queue.js';
 import { WebhookSender } from './webhook-sender.js';
+import { connectGuard } from './connect-guard.js';
 import { openWebhookSecret } from './webhook-secrets.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
@@ -94,10 +97,14 @@ export class WebhookDeliverer {
   private stopped = false;
   private readonly cleanups: Array<() => unknown> = [];
   private readonly host: RunHost;
+  private readonly guard;
 
   constructor(private readonly options: DelivererOptions) {
+    // Every message in flight listens to it.
+    setMaxListeners(0, this.stopping.signal);
     this.cursors = new CursorStore(options.db, this.owner, options.config.leaseMs);
     this.sender = new WebhookSender(this.stopping.signal, { allowLoopback: options.config.allowLocalHttp, hosts: options.config.hostOverrides });
+    this.guard = connectGuard({ allowLoopback: options.config.allowLocalHttp, hosts: options.config.hostOverrides });
     this.host = {
       store: options.store,
       db: options.db,
@@ -107,7 +114,8 @@ export class WebhookDeliverer {
       batchSize: options.batchSize ?? 200,
       signal: this.stopping.signal,
       isStopped: () => this.stopped,
-      queue: (target, answered) => this.sender.queue(target, answered),
+      queue: (target, answered) =>
+        options.config.senderThread === false ? localQueue(target, answered, this.guard, this.stopping.signal) : this.sender.queue(target, answered),
       query: (work) => this.dbSlots.run(work),
       wake: () => this.wake(),
       disable: (id, reason) => options.disable(id, reason),

@@ -1,18 +1,15 @@
-// One endpoint's delivery while this instance holds its lease: reads the log after the
+// One endpoint's delivery while this instance holds its lease. It reads the log after the
 // endpoint's cursor (once caught up, it takes the batches the realtime feed's dispatcher
-// reads anyway, instead of a second read of the log per batch), hands what it read to its
-// queue in the sender thread (send-queue.ts: messages of different streams side by side,
-// up to `inFlight`, a stream's next message only once its previous one was answered, so
-// the app's event loop is not in each message's path), and writes down where it is every
-// FLUSH_EVERY_MS: the cursor (the smallest undelivered point, so a restart
-// sends again only from there), the delivery log rows, and the lease renewal, in one
-// statement that is refused once the lease is lost.
+// reads anyway), hands what it read to its send queue (send-queue.ts: in order per stream,
+// streams side by side up to `inFlight`), and every FLUSH_EVERY_MS writes down, in one
+// statement refused once the lease is lost, the cursor (the oldest undelivered point, so a
+// restart sends again only from there), the delivery log rows and the lease renewal.
 //
-// A retryable failure (timeout, network error, 429, 5xx) stops new sends; once the
-// messages in flight are answered, the endpoint is given back with a retry time
-// (backoff.ts) and everything from the oldest undelivered message on is tried again then,
-// in order. While an endpoint is failing it is probed with one message at a time (its
-// oldest undelivered one); the first answer puts it back to full speed.
+// A retryable failure (timeout, network error, 429, 5xx) stops new sends; once the messages
+// in flight are answered, the endpoint is given back with a retry time (backoff.ts) and
+// everything from the oldest undelivered message on is tried again then, in order. While
+// failing, it is probed with its oldest undelivered message alone; the first answer puts it
+// back to full speed.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { WebhookConfig } from '../config.js';
@@ -23,9 +20,8 @@ import { webhookTypeOf, WEBHOOK_DISABLED_REASON } from '../../shared/webhooks.js
 import { DEFAULT_MONEY } from '../../shared/money-format.js';
 import { retryDelayMs } from './backoff.js';
 import type { CursorStore, DeliveryRow, DueEndpoint } from './cursor-store.js';
-import type { SendTarget } from './send-queue.js';
+import type { Answered, OutQueue, SendTarget } from './send-queue.js';
 import type { Attempt } from './send-webhook.js';
-import type { OutQueue } from './webhook-sender.js';
 import { carriesPrice, currencyAt, currencyChangedTo, eventSummaries, payloadOf, wantedEvents } from './webhook-payload.js';
 
 /** What a run needs from its deliverer. */
@@ -39,12 +35,8 @@ export interface RunHost {
   /** Aborted when the instance stops: messages in flight are abandoned. */
   signal: AbortSignal;
   isStopped(): boolean;
-  /**
-   * A queue in the deliverer's sender thread (webhook-sender.ts): messages go out in order
-   * per stream, up to `inFlight` at once; answers (an Attempt, sendWebhook's contract, or
-   * null: not sent) come back in batches. Everything unanswered is abandoned once `signal` aborts.
-   */
-  queue<T>(target: SendTarget, answered: (answers: Array<[T, Attempt | null]>) => void): OutQueue<T>;
+  /** A send queue (send-queue.ts); everything unanswered comes back abandoned once `signal` aborts. */
+  queue<T>(target: SendTarget, answered: Answered<T>): OutQueue<T>;
   /** Runs a statement within the deliverer's share of the pool. */
   query<T>(work: () => Promise<T>): Promise<T>;
   wake(): void;

@@ -1,55 +1,23 @@
-// The app's side of the deliverer's sender thread (sender-thread.ts). Each endpoint run
-// opens a queue there (`queue`) and hands it what it read, in batches: the thread sends
-// them in order per stream, up to the run's `inFlight` at once, and the answers come back
-// in batches too (an Attempt each, as sendWebhook's contract, or null: not sent). The
-// profile of a write load with an endpoint receiving every event had most of the added
-// event-loop time in the HTTP client, socket writes and the HMAC, then in the crossings to
-// and from the thread (one per couple of messages while the app chose each next message);
-// the app's requests wait behind all of it, and on PGlite the database runs on that loop.
-//
+// The app's side of the deliverer's sender thread (sender-thread.ts): each endpoint run opens
+// a queue there and hands it what it read, in batches; the answers come back in batches.
 // The thread starts with the first queue. When `signal` aborts (the instance is stopping),
-// every message handed over and not answered is reported as abandoned at once, and `close`
-// ends the thread. If the thread dies, the messages it held come back as network errors
-// (retried with backoff, like any) and the next queue starts a new one.
+// everything handed over and not answered is reported as abandoned at once, and `close`
+// ends the thread. If the thread dies, what it held comes back as network errors (retried
+// with backoff, like any) and the next queue starts a new one.
 import { Worker } from 'node:worker_threads';
 import type { ConnectPolicy } from './connect-guard.js';
-import type { Attempt } from './send-webhook.js';
-import type { QueuedMessage, SendTarget } from './send-queue.js';
-import type { FromSender, ToSender } from './sender-thread.js';
+import { ABANDONED, type Attempt } from './send-webhook.js';
+import type { Answered, OutQueue, SendTarget } from './send-queue.js';
+import type { FromSender, QueuedMessage, ToSender } from './sender-thread.js';
 
-const failedAttempt = (started: number, error: string): Attempt => ({
-  ok: false,
-  retryable: true,
-  status: null,
-  latencyMs: Math.round(performance.now() - started),
-  retryAfterMs: null,
-  error,
-});
-
-const ABANDONED = 'Stopped before the receiver answered';
-
-/** A message for a run's queue; `ref` is the run's own handle on it, given back with its answer. */
-export interface OutMessage<T> {
-  ref: T;
-  id: string;
-  stream: string;
-  body: string;
-}
-
-/** An endpoint run's queue in the sender thread. */
-export interface OutQueue<T> {
-  /** Queues messages behind the ones added before (per stream). After `hold`, they come back as not sent. */
-  add(messages: Array<OutMessage<T>>): void;
-  /** Starts nothing more: what was not started comes back as not sent (null), the rest as answered. */
-  hold(): void;
-}
+const failed = (started: number, error: string): Attempt => ({ ok: false, retryable: true, status: null, latencyMs: Math.round(performance.now() - started), retryAfterMs: null, error });
 
 interface Job {
-  answered: (answers: Array<[unknown, Attempt | null]>) => void;
+  answered: Answered<unknown>;
   /** Handed over, not answered: by message number. */
   waiting: Map<number, { ref: unknown; started: number }>;
   held: boolean;
-  /** Messages went to the thread: it has a queue for this job to forget at the end. */
+  /** The thread has a queue for it, to be told of its end. */
   posted: boolean;
 }
 
@@ -68,25 +36,23 @@ export class WebhookSender {
     signal.addEventListener('abort', () => this.settleAll(ABANDONED), { once: true });
   }
 
-  /** Opens a queue; `answered` gets each batch of answers (in no particular order across streams). */
-  queue<T>(target: SendTarget, answered: (answers: Array<[T, Attempt | null]>) => void): OutQueue<T> {
+  queue<T>(target: SendTarget, answered: Answered<T>): OutQueue<T> {
     const id = ++this.lastJob;
-    const job: Job = { answered: answered as Job['answered'], waiting: new Map(), held: false, posted: false };
+    const job: Job = { answered: answered as Answered<unknown>, waiting: new Map(), held: false, posted: false };
     this.jobs.set(id, job);
     return {
       add: (messages) => {
         const started = performance.now();
         if (job.held || this.signal.aborted) {
-          const error = this.signal.aborted ? failedAttempt(started, ABANDONED) : null;
-          queueMicrotask(() => answered(messages.map((m) => [m.ref, error])));
+          const attempt = this.signal.aborted ? failed(started, ABANDONED) : null;
+          queueMicrotask(() => answered(messages.map((m) => [m.ref, attempt])));
           return;
         }
-        const add: QueuedMessage[] = [];
-        for (const { ref, id: messageId, stream, body } of messages) {
+        const add: QueuedMessage[] = messages.map(({ ref, id: messageId, stream, body }) => {
           const n = ++this.lastMessage;
           job.waiting.set(n, { ref, started });
-          add.push({ n, id: messageId, stream, body });
-        }
+          return { n, id: messageId, stream, body };
+        });
         job.posted = true;
         this.post({ job: id, target, add });
       },
@@ -94,13 +60,12 @@ export class WebhookSender {
         if (job.held) return;
         job.held = true;
         if (job.waiting.size === 0) this.jobs.delete(id);
-        // The thread keeps the job's queue until told (sender-thread.ts), even an idle one.
         if (job.posted) this.post({ job: id, hold: true });
       },
     };
   }
 
-  /** Ends the thread (call after `signal` aborted: nothing waits for it any more). */
+  /** Ends the thread (after `signal` aborted: nothing waits for it any more). */
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
@@ -108,12 +73,11 @@ export class WebhookSender {
     await worker?.terminate();
   }
 
-  /** Operations of one turn of the event loop go to the thread in one message. */
+  /** What one turn of the event loop hands over goes to the thread in one message. */
   private post(op: ToSender): void {
     if (this.outbox.push(op) > 1) return;
     queueMicrotask(() => {
-      const ops = this.outbox;
-      this.outbox = [];
+      const ops = this.outbox.splice(0);
       if (!this.signal.aborted) this.thread().postMessage(ops);
     });
   }
@@ -153,7 +117,7 @@ export class WebhookSender {
     const jobs = [...this.jobs.values()];
     this.jobs.clear();
     for (const job of jobs) {
-      const answers = [...job.waiting.values()].map(({ ref, started }): [unknown, Attempt] => [ref, failedAttempt(started, error)]);
+      const answers = [...job.waiting.values()].map(({ ref, started }): [unknown, Attempt] => [ref, failed(started, error)]);
       job.waiting.clear();
       job.held = true;
       if (answers.length > 0) job.answered(answers);

@@ -8,8 +8,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { connectGuard, type Resolve } from '../../server/webhooks/connect-guard.js';
-import { sendWebhook } from '../../server/webhooks/send-webhook.js';
-import { closeIdleConnections } from '../../server/webhooks/webhook-http.js';
+import { closeConnections, sendWebhook } from '../../server/webhooks/send-webhook.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const message = { id: 'msg_1', body: '{"type":"webhook.test"}' };
@@ -51,7 +50,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  closeIdleConnections();
   vi.restoreAllMocks();
 });
 
@@ -108,12 +106,13 @@ describe('webhook connect-time address check', () => {
       expect(sockets).toEqual([]);
 
       // The name exists only in the stub: the socket used the stub's checked answer, not DNS.
-      expect(await sendWebhook(url, SECRET, message, 2000, connectGuard({ allowLoopback: true }, resolve))).toMatchObject({ ok: true, status: 200 });
+      const allowed = connectGuard({ allowLoopback: true }, resolve);
+      expect(await sendWebhook(url, SECRET, message, 2000, allowed)).toMatchObject({ ok: true, status: 200 });
       expect(connections).toBe(1);
       expect(sockets).toEqual(['127.0.0.1']);
       expect(resolve.asked).toEqual(['receiver.example.test', 'receiver.example.test']);
+      await closeConnections(allowed);
     } finally {
-      closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });

@@ -6,8 +6,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { connectGuard } from '../../server/webhooks/connect-guard.js';
-import { sendWebhook } from '../../server/webhooks/send-webhook.js';
-import { closeIdleConnections } from '../../server/webhooks/webhook-http.js';
+import { closeConnections, sendWebhook } from '../../server/webhooks/send-webhook.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 /** These receivers listen on 127.0.0.1: loopback allowed, as in emulator/demo mode. */
@@ -15,7 +14,7 @@ const LOCAL = connectGuard({ allowLoopback: true });
 const closers: Array<() => Promise<void>> = [];
 
 afterEach(async () => {
-  closeIdleConnections();
+  await closeConnections(LOCAL);
   for (const close of closers.splice(0)) await close();
 });
 

@@ -8,7 +8,7 @@ import type { EventStore } from '../../server/eventstore/event-store.js';
 import type { Cursor, StoredEvent } from '../../server/eventstore/types.js';
 import type { CursorStore, DueEndpoint } from '../../server/webhooks/cursor-store.js';
 import { EndpointRun, type RunHost } from '../../server/webhooks/endpoint-run.js';
-import { SendQueue, type SendTarget } from '../../server/webhooks/send-queue.js';
+import { SendQueue, type Answered, type OutMessage, type SendTarget } from '../../server/webhooks/send-queue.js';
 import type { Attempt } from '../../server/webhooks/send-webhook.js';
 
 const config: WebhookConfig = {
@@ -59,21 +59,13 @@ function setUp(hold?: { id: string; until: Promise<void> }) {
     batchSize: 200,
     signal: new AbortController().signal,
     isStopped: () => false,
-    // The sender thread's queue, in this thread.
-    queue: <T>(target: SendTarget, answered: (answers: Array<[T, Attempt | null]>) => void) => {
-      const refs = new Map<number, T>();
-      let n = 0;
-      const queue = new SendQueue(target, async (_target, message): Promise<Attempt> => {
+    // A send queue whose receiver answers at once (the `hold` message: when released).
+    queue: <T>(target: SendTarget, answered: Answered<T>) =>
+      new SendQueue<OutMessage<T>>(target.inFlight, async (message): Promise<Attempt> => {
         sent.push(message.id);
         if (message.id === hold?.id) await hold.until;
         return { ok: true, retryable: false, status: 200, latencyMs: 1, retryAfterMs: null, error: null };
-      }, (m, attempt) => answered([[refs.get(m)!, attempt]]));
-      return {
-        add: (messages: Array<{ ref: T; id: string; stream: string; body: string }>) =>
-          queue.add(messages.map((m) => (refs.set(++n, m.ref), { n, id: m.id, stream: m.stream, body: m.body }))),
-        hold: () => queue.hold(),
-      };
-    },
+      }, (m, attempt) => answered([[m.ref, attempt]])),
     query: (work) => work(),
     wake: () => undefined,
     disable: async () => undefined,

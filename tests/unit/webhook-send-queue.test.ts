@@ -1,8 +1,9 @@
-// The sender thread's queue of one endpoint run (send-queue.ts): a stream's messages go out
+// The send queue of one endpoint run (send-queue.ts): a stream's messages go out
 // one at a time in the order added, streams side by side up to the in-flight limit, and a
 // retryable failure (or `hold`) starts nothing more and answers the unsent ones with null.
 import { describe, expect, it } from 'vitest';
-import { SendQueue, type QueuedMessage } from '../../server/webhooks/send-queue.js';
+import { SendQueue } from '../../server/webhooks/send-queue.js';
+import type { QueuedMessage } from '../../server/webhooks/sender-thread.js';
 import type { Attempt } from '../../server/webhooks/send-webhook.js';
 
 const ok: Attempt = { ok: true, retryable: false, status: 200, latencyMs: 1, retryAfterMs: null, error: null };
@@ -14,10 +15,10 @@ function setUp(inFlight: number) {
   const open = new Map<number, (attempt: Attempt) => void>();
   const started: number[] = [];
   const answers: Array<[number, number | null]> = [];
-  const queue = new SendQueue({ url: 'http://127.0.0.1:1/', secret: 'whsec_x', timeoutMs: 1000, inFlight }, (_target, m) => {
+  const queue = new SendQueue<QueuedMessage>(inFlight, (m) => {
     started.push(m.n);
     return new Promise((resolve) => open.set(m.n, resolve));
-  }, (n, attempt) => answers.push([n, attempt?.status ?? null]));
+  }, (m, attempt) => answers.push([m.n, attempt?.status ?? null]));
   const answer = async (n: number, attempt: Attempt) => {
     open.get(n)!(attempt);
     open.delete(n);
