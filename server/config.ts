@@ -64,8 +64,6 @@ export interface WebhookConfig {
   allowLocalHttp: boolean;
   /** Host names answered from this list instead of DNS when connecting (tests set it in code; never read from the environment). */
   hostOverrides?: Record<string, string[]>;
-  /** false: send on the app's thread (bench only, set in code). */
-  senderThread?: boolean;
   /** Most time one delivery may take before it counts as a timeout. */
   timeoutMs: number;
   /** First retry delay; each later one doubles (with jitter) up to maxDelayMs. */

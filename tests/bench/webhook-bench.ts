@@ -31,7 +31,7 @@ const STEADY_RATE = 200;
 /** Messages delivered in the catch-up phase (no writes meanwhile). */
 const CATCH_UP = Number(process.env.BENCH_WEBHOOK_CATCH_UP ?? 6000);
 const STEADY_SECONDS = 10;
-/** Fan-out: FAN_RATE events/s, each to FAN_ENDPOINTS endpoints (an origin each), sent from the sender thread or the main thread. */
+/** Fan-out: FAN_RATE events/s, each to FAN_ENDPOINTS endpoints (an origin each). */
 const FAN_ENDPOINTS = 20;
 const FAN_RATE = Number(process.env.BENCH_WEBHOOK_FAN_RATE ?? 200);
 const FAN_SECONDS = Number(process.env.BENCH_WEBHOOK_FAN_SECONDS ?? 10);
@@ -124,7 +124,7 @@ function onCpuNs(path: string): number {
   }
 }
 
-/** CPU so far: this process's main thread, the receiver thread, its other threads (the sender, GC, ...), the given database backends, and the machine's busy time. */
+/** CPU so far: this process's main thread, the receiver thread, its other threads (GC, ...), the given database backends, and the machine's busy time. */
 function cpuNow(receiverTid: number | null, backendPids: number[]): Record<string, number> {
   const groups: Record<string, number> = { main: 0, receiver: 0, otherThreads: 0, postgres: 0, machine: 0 };
   for (const tid of readdirSync('/proc/self/task').map(Number)) {
@@ -196,9 +196,8 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
     const adjust = (i: number) => call('POST', `/api/inventory/${items[i % ITEMS]}/adjust`, { delta: -1, reason: 'sale' }).then(() => undefined);
 
     await load(WARM_UP, CONCURRENCY, adjust);
-    // Delivery warms up too: the deliverer's sender thread starts with the first send and
-    // compiles its code then (0.3-0.4 s of CPU with tsx), which otherwise fell on the first
-    // round's "with" phase alone and made it the slowest of every run.
+    // Delivery warms up too: its code compiles on the first sends, which otherwise fell on
+    // the first round's "with" phase alone and made it the slowest of every run.
     const warm = (await call('POST', '/api/webhooks', { url: receiver.url, eventTypes: ['stock.adjusted'] })).endpoint.id;
     await load(WARM_UP, CONCURRENCY, adjust);
     while ((await receiver.arrived()) < WARM_UP) await new Promise((r) => setTimeout(r, 20));
@@ -209,7 +208,7 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
       ? [...new Set((await Promise.all(Array.from({ length: 20 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(bench.database.db)))).map((r) => r.rows[0]!.pid))]
       : [];
     const name = `webhooks ${backend.name}`;
-    const fanRows = await fanOut({ backend, log, call, adjust, receiver, backendPids, setSender: (thread) => (config.webhooks.senderThread = thread) });
+    const fanRows = await fanOut({ backend, log, call, adjust, receiver, backendPids });
     if (ONLY_FAN_OUT) return fanRows.map((r) => ({ ...r, benchmark: `${name}: ${r.benchmark}` }));
     log(`  ${backend.name}: ${ROUNDS} rounds of ${WRITES} writes without and with an endpoint receiving them...`);
     const seconds = { without: 0, with: 0 };
@@ -313,7 +312,7 @@ export async function webhookBench(log: (s: string) => void): Promise<Row[]> {
   return rows;
 }
 
-type FanMode = 'none' | 'thread' | 'main';
+type FanMode = 'none' | 'endpoints';
 
 interface FanSample {
   mode: FanMode;
@@ -336,37 +335,32 @@ interface FanContext {
   adjust: (i: number) => Promise<void>;
   receiver: BenchReceiver;
   backendPids: number[];
-  setSender(thread: boolean): void;
 }
 
 /**
  * FAN_RATE adjustments a second for FAN_SECONDS, each delivered to FAN_ENDPOINTS endpoints,
- * with the sender thread and without it (sent on the app's main thread), and with no
- * endpoint, alternating in rounds (the order turned each round). Per phase: the main
- * thread's CPU per message delivered (beyond the same round's phase without endpoints), the
- * app's event-loop delay p50/p99 and the adjust requests' latency p99 meanwhile, the
- * delivery lag p99, and the load average.
+ * and with no endpoint, alternating in rounds. Per phase: the main thread's CPU per message
+ * delivered (the writes' included; without endpoints, per write), the app's event-loop delay
+ * p50/p99 and the adjust requests' latency p99 meanwhile (what the app's users notice), the
+ * delivery lag p99, and the load average. (Commit 30be196 has this phase with a sender
+ * thread beside it, for the comparison in docs/benchmarks.md.)
  */
 async function fanOut(ctx: FanContext): Promise<Row[]> {
   const { log } = ctx;
-  const modes: FanMode[] = process.env.BENCH_WEBHOOK_FAN_MODES ? (process.env.BENCH_WEBHOOK_FAN_MODES.split(',') as FanMode[]) : ['none', 'thread', 'main'];
-  const samples: Array<FanSample & { netMainUs: number; otherUs: number }> = [];
-  log(`  ${ctx.backend.name}: fan-out, ${FAN_ROUNDS} rounds of ${FAN_RATE} events/s for ${FAN_SECONDS} s to ${FAN_ENDPOINTS} endpoints (none / thread / main)...`);
-  // Both ways warm first: the main thread's sending code compiles on its first messages.
-  await fanPhase(ctx, 'main', 2);
-  await fanPhase(ctx, 'thread', 2);
+  const modes: FanMode[] = ['none', 'endpoints'];
+  const samples: Array<FanSample & { mainUs: number; otherUs: number }> = [];
+  log(`  ${ctx.backend.name}: fan-out, ${FAN_ROUNDS} rounds of ${FAN_RATE} events/s for ${FAN_SECONDS} s to ${FAN_ENDPOINTS} endpoints, and without...`);
+  await fanPhase(ctx, 'endpoints', 2);
   for (let round = 0; round < FAN_ROUNDS; round++) {
-    const order = modes.map((_, i) => modes[(i + round) % modes.length]!);
-    const got = new Map<FanMode, FanSample>();
-    for (const mode of order) got.set(mode, await fanPhase(ctx, mode));
-    const none = got.get('none')!;
-    for (const mode of order) {
-      const sample = got.get(mode)!;
-      const netMainUs = sample.messages ? ((sample.mainMs - none.mainMs) * 1000) / sample.messages : 0;
-      const otherUs = sample.messages ? ((sample.otherMs - none.otherMs) * 1000) / sample.messages : 0;
-      samples.push({ ...sample, netMainUs, otherUs });
-      log(`    round ${round + 1} ${mode.padEnd(6)}: ${fmt(sample.messages)} messages in ${fmt(sample.seconds, 1)} s, main ${fmt(sample.mainMs)} ms CPU (${fmt(netMainUs)} us/message beyond none), other threads ${fmt(otherUs)} us/message, ` +
-        `loop delay p50/p99 ${fmt(sample.loopP50, 1)}/${fmt(sample.loopP99, 1)} ms, adjust p99 ${fmt(sample.adjustP99, 1)} ms, delivery lag p99 ${fmt(sample.lagP99)} ms, load ${fmt(sample.load, 1)}`);
+    for (const mode of modes.map((_, i) => modes[(i + round) % modes.length]!)) {
+      const sample = await fanPhase(ctx, mode);
+      // Per message delivered (the phase's writes included); without endpoints, per write.
+      const per = sample.messages || FAN_RATE * FAN_SECONDS;
+      const mainUs = (sample.mainMs * 1000) / per;
+      const otherUs = (sample.otherMs * 1000) / per;
+      samples.push({ ...sample, mainUs, otherUs });
+      log(`    round ${round + 1} ${mode.padEnd(9)}: ${fmt(sample.messages)} messages in ${fmt(sample.seconds, 1)} s, main thread ${fmt(sample.mainMs)} ms CPU (${fmt(mainUs)} us per ${sample.messages ? 'message' : 'write'}), ` +
+        `other threads ${fmt(otherUs)} us, loop delay p50/p99 ${fmt(sample.loopP50, 1)}/${fmt(sample.loopP99, 1)} ms, adjust p99 ${fmt(sample.adjustP99, 1)} ms, delivery lag p99 ${fmt(sample.lagP99)} ms, load ${fmt(sample.load, 1)}`);
     }
   }
   const range = (values: number[], digits = 0) => {
@@ -378,10 +372,10 @@ async function fanOut(ctx: FanContext): Promise<Row[]> {
   const rows: Row[] = [];
   for (const mode of modes) {
     const s = of(mode);
-    const what = mode === 'none' ? 'no endpoint' : mode === 'thread' ? 'sender thread' : 'main thread';
+    const what = mode === 'none' ? 'no endpoint' : 'endpoints';
     rows.push({
-      benchmark: `fan-out ${FAN_RATE}/s x ${FAN_ENDPOINTS}, ${what}: main CPU us/message (beyond none); loop delay p50 / p99; adjust p99; lag p99`,
-      result: `${mode === 'none' ? '-' : range(s.map((x) => x.netMainUs))}; ${range(s.map((x) => x.loopP50), 1)} / ${range(s.map((x) => x.loopP99), 1)} ms; ${range(s.map((x) => x.adjustP99), 1)} ms; ${mode === 'none' ? '-' : `${range(s.map((x) => x.lagP99))} ms`} (load ${fmt(Math.min(...loads), 1)}-${fmt(Math.max(...loads), 1)})`,
+      benchmark: `fan-out ${FAN_RATE}/s x ${FAN_ENDPOINTS}, ${what}: main CPU us per ${mode === 'none' ? 'write' : 'message'}; loop delay p50 / p99; adjust p99; lag p99`,
+      result: `${range(s.map((x) => x.mainUs))}; ${range(s.map((x) => x.loopP50), 1)} / ${range(s.map((x) => x.loopP99), 1)} ms; ${range(s.map((x) => x.adjustP99), 1)} ms; ${mode === 'none' ? '-' : `${range(s.map((x) => x.lagP99))} ms`} (load ${fmt(Math.min(...loads), 1)}-${fmt(Math.max(...loads), 1)})`,
       target: '-',
     });
   }
@@ -390,7 +384,6 @@ async function fanOut(ctx: FanContext): Promise<Row[]> {
 
 async function fanPhase(ctx: FanContext, mode: FanMode, seconds = FAN_SECONDS): Promise<FanSample> {
   const { call, adjust, receiver } = ctx;
-  ctx.setSender(mode !== 'main');
   await receiver.nextPhase();
   const hooks: string[] = [];
   if (mode !== 'none') for (const url of receiver.urls.slice(0, FAN_ENDPOINTS)) hooks.push((await call('POST', '/api/webhooks', { url, eventTypes: ['stock.adjusted'] })).endpoint.id);

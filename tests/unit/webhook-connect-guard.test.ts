@@ -124,7 +124,7 @@ describe('webhook connect-time address check', () => {
     expect(sockets).toEqual([]);
   });
 
-  it('answers from the policy host list before DNS (how integration tests stub the sender thread)', async () => {
+  it('answers from the policy host list before DNS (how integration tests stub DNS for the deliverer)', async () => {
     const dns = stubResolver({});
     const guard = connectGuard({ allowLoopback: false, hosts: { 'hooks.example.test': ['10.0.0.5'] } }, dns);
     expect(await guard.resolve('HOOKS.example.test')).toEqual([{ address: '10.0.0.5', family: 4 }]);

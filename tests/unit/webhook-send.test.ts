@@ -1,4 +1,4 @@
-// The sender's lean HTTP/1.1 client (webhook-http.ts, through sendWebhook): what a receiver
+// One webhook attempt over undici (send-webhook.ts): what a receiver
 // gets (headers, body, a signature that checks), connection reuse, the framings an answer
 // may use, and the failures the retry policy tells apart.
 import http from 'node:http';
@@ -61,7 +61,7 @@ async function rawServer(answer: string, pieces = 1): Promise<{ url: string; con
 
 const message = (n: number) => ({ id: `msg_${n}`, body: JSON.stringify({ type: 'stock.adjusted', data: { n, note: 'café ☕' } }) });
 
-describe('sendWebhook over the lean HTTP client', () => {
+describe('sendWebhook over undici', () => {
   it('sends signed, complete requests over a few kept-alive connections', async () => {
     const got: Array<{ headers: http.IncomingHttpHeaders; body: string; url: string }> = [];
     let connections = 0;
