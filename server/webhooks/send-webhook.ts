@@ -69,17 +69,16 @@ function agentFor(guard: ConnectGuard): Agent {
       keepAliveTimeout: 4000,
       connect: (options, callback) => {
         // Nothing opens a socket before every address of the host has passed the guard.
-        const timer = setTimeout(() => callback(Object.assign(new Error('connect timed out'), { code: 'UND_ERR_CONNECT_TIMEOUT' }), null), CONNECT_TIMEOUT_MS);
-        checkedAddresses(options.hostname, guard).then(
-          (addresses) => {
-            clearTimeout(timer);
+        let waiting = true;
+        const fail = (error: Error) => waiting && ((waiting = false), callback(error, null));
+        const timer = setTimeout(() => fail(Object.assign(new Error('connect timed out'), { code: 'UND_ERR_CONNECT_TIMEOUT' })), CONNECT_TIMEOUT_MS);
+        checkedAddresses(options.hostname, guard)
+          .then((addresses) => {
+            if (!waiting) return;
+            waiting = false;
             buildConnector({ lookup: fixedLookup(addresses), timeout: CONNECT_TIMEOUT_MS })(options, callback);
-          },
-          (error: Error) => {
-            clearTimeout(timer);
-            callback(error, null);
-          },
-        );
+          }, fail)
+          .finally(() => clearTimeout(timer));
       },
     });
     agents.set(guard, agent);
