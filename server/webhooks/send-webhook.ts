@@ -27,7 +27,7 @@ export interface Message {
   body: string;
 }
 
-export const ABANDONED = 'Stopped before the receiver answered';
+const ABANDONED = 'Stopped before the receiver answered';
 
 /** A connection's lookup and handshake may not take longer (undici's own default). */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -101,6 +101,11 @@ function post(agent: Agent, url: URL, headers: Record<string, string>, body: str
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | null = null;
     let stopped: Stopped | null = null;
+    let answer = { status: 0, retryAfter: null as string | null };
+    const finish = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
     const stop = (timedOut: boolean) => {
       stopped ??= new Stopped(timedOut);
       controller?.abort(stopped);
@@ -109,13 +114,8 @@ function post(agent: Agent, url: URL, headers: Record<string, string>, body: str
     };
     const onAbort = () => stop(false);
     const timer = setTimeout(() => stop(true), timeoutMs);
-    signal?.addEventListener('abort', onAbort);
-    const finish = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    let answer = { status: 0, retryAfter: null as string | null };
     if (signal?.aborted) return stop(false);
+    signal?.addEventListener('abort', onAbort);
     agent.dispatch({ origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body }, {
       onRequestStart(c) {
         controller = c;
