@@ -17,7 +17,7 @@ export interface ResolvedAddress {
 /** Every address of a host name (tests stub it). */
 export type Resolve = (hostname: string) => Promise<ResolvedAddress[]>;
 
-/** What a guard is made from: plain data, so the deliverer's sender thread gets it as workerData. */
+/** What a guard is made from. */
 export interface ConnectPolicy {
   /** Loopback addresses allowed: emulator/demo mode only (WebhookConfig.allowLocalHttp). */
   allowLoopback: boolean;

@@ -4,16 +4,15 @@
 // delivery left off. An instance delivers an endpoint only while it holds that endpoint's
 // lease; a crashed instance's lease runs out and another takes over.
 //
-// Per endpoint (endpoint-run.ts), messages of different streams go side by side, up to
-// `inFlight` at once, while a stream's next message waits until its previous one was
-// answered. The stored cursor is the smallest undelivered point, written with the delivery
-// log rows and the lease renewal in one statement every FLUSH_EVERY_MS (not per message).
-// Endpoints run side by side up to `concurrency`. Nothing here runs inside a request:
-// requests only wake the deliverer, its database work is a few statements at a time (never
-// more than DB_SLOTS connections), a slow receiver holds up only its own endpoint, and
-// messages are signed, sent and sequenced per stream in a thread of their own
-// (webhook-sender.ts, send-queue.ts).
+// Per endpoint (endpoint-run.ts), messages of different streams go side by side, while a
+// stream's next message waits until its previous one was answered. Endpoints run side by
+// side up to `concurrency`. Nothing here runs inside a request: requests only wake the
+// deliverer, its database work is a few statements at a time (never more than DB_SLOTS
+// connections), and a slow receiver holds up only its own endpoint. Messages are sent on the
+// app's thread: a sender thread was measured against it and did not serve the app's users
+// better (docs/integrations.md, How messages are sent).
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { WebhookConfig } from '../config.js';
@@ -22,7 +21,8 @@ import type { CommitSubscriptions } from '../subscriptions/subscriptions.js';
 import { CursorStore, type DueEndpoint } from './cursor-store.js';
 import { trimDeliveryLog } from './delivery-log-trim.js';
 import { EndpointRun, type RunHost } from './endpoint-run.js';
-import { WebhookSender } from './webhook-sender.js';
+import type { ConnectGuard } from './connect-guard.js';
+import { closeConnections, sendWebhook } from './send-webhook.js';
 import { openWebhookSecret } from './webhook-secrets.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
@@ -39,6 +39,8 @@ export interface DelivererOptions {
   batchSize?: number;
   /** Opens the sealed signing secrets (webhook-secrets.ts). */
   secrets: SecretBox;
+  /** Where messages may connect (connect-guard.ts). */
+  guard: ConnectGuard;
 }
 
 /** However busy, scans for due endpoints start at most this often. */
@@ -77,8 +79,6 @@ export class WebhookDeliverer {
   private readonly cursors: CursorStore;
   private readonly running = new Map<string, { run: EndpointRun; done: Promise<void> }>();
   private readonly dbSlots = new Slots(DB_SLOTS);
-  /** Signs and sends in a thread of its own (webhook-sender.ts), off the event loop the app's requests run on. */
-  private readonly sender: WebhookSender;
   private readonly stopping = new AbortController();
   /** Endpoints the last scan found due: a commit needs a scan only if one of them is idle. */
   private lastDue: string[] = [];
@@ -96,8 +96,9 @@ export class WebhookDeliverer {
   private readonly host: RunHost;
 
   constructor(private readonly options: DelivererOptions) {
+    // Every message in flight listens to it.
+    setMaxListeners(0, this.stopping.signal);
     this.cursors = new CursorStore(options.db, this.owner, options.config.leaseMs);
-    this.sender = new WebhookSender(this.stopping.signal, { allowLoopback: options.config.allowLocalHttp, hosts: options.config.hostOverrides });
     this.host = {
       store: options.store,
       db: options.db,
@@ -107,7 +108,7 @@ export class WebhookDeliverer {
       batchSize: options.batchSize ?? 200,
       signal: this.stopping.signal,
       isStopped: () => this.stopped,
-      queue: (target, answered) => this.sender.queue(target, answered),
+      send: (url, secret, message) => sendWebhook(url, secret, message, options.config.timeoutMs, options.guard, this.stopping.signal),
       query: (work) => this.dbSlots.run(work),
       wake: () => this.wake(),
       disable: (id, reason) => options.disable(id, reason),
@@ -223,7 +224,7 @@ export class WebhookDeliverer {
     for (const worker of this.running.values()) worker.run.poke();
     await this.scanning;
     await Promise.all([...this.running.values()].map((w) => w.done));
-    await this.sender.close();
+    await closeConnections(this.options.guard);
     await this.cursors.releaseAll().catch((error) => this.options.log.warn({ err: error }, 'could not release webhook leases'));
   }
 }

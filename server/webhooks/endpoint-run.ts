@@ -1,18 +1,16 @@
-// One endpoint's delivery while this instance holds its lease: reads the log after the
+// One endpoint's delivery while this instance holds its lease. It reads the log after the
 // endpoint's cursor (once caught up, it takes the batches the realtime feed's dispatcher
-// reads anyway, instead of a second read of the log per batch), hands what it read to its
-// queue in the sender thread (send-queue.ts: messages of different streams side by side,
-// up to `inFlight`, a stream's next message only once its previous one was answered, so
-// the app's event loop is not in each message's path), and writes down where it is every
-// FLUSH_EVERY_MS: the cursor (the smallest undelivered point, so a restart
-// sends again only from there), the delivery log rows, and the lease renewal, in one
-// statement that is refused once the lease is lost.
+// reads anyway) and sends what it read: messages of different streams side by side, up to
+// `inFlight`, a stream's next message only once its previous one was answered. Every
+// FLUSH_EVERY_MS it writes down, in one statement refused once the lease is lost, the cursor
+// (the oldest undelivered point, so a restart sends again only from there), the delivery
+// log rows and the lease renewal.
 //
-// A retryable failure (timeout, network error, 429, 5xx) stops new sends; once the
-// messages in flight are answered, the endpoint is given back with a retry time
-// (backoff.ts) and everything from the oldest undelivered message on is tried again then,
-// in order. While an endpoint is failing it is probed with one message at a time (its
-// oldest undelivered one); the first answer puts it back to full speed.
+// A retryable failure (timeout, network error, 429, 5xx) stops new sends; once the messages
+// in flight are answered, the endpoint is given back with a retry time (backoff.ts) and
+// everything from the oldest undelivered message on is tried again then, in order. While
+// failing, it is probed with its oldest undelivered message alone; the first answer puts it
+// back to full speed.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { WebhookConfig } from '../config.js';
@@ -23,9 +21,7 @@ import { webhookTypeOf, WEBHOOK_DISABLED_REASON } from '../../shared/webhooks.js
 import { DEFAULT_MONEY } from '../../shared/money-format.js';
 import { retryDelayMs } from './backoff.js';
 import type { CursorStore, DeliveryRow, DueEndpoint } from './cursor-store.js';
-import type { SendTarget } from './send-queue.js';
-import type { Attempt } from './send-webhook.js';
-import type { OutQueue } from './webhook-sender.js';
+import type { Attempt, Message } from './send-webhook.js';
 import { carriesPrice, currencyAt, currencyChangedTo, eventSummaries, payloadOf, wantedEvents } from './webhook-payload.js';
 
 /** What a run needs from its deliverer. */
@@ -39,25 +35,17 @@ export interface RunHost {
   /** Aborted when the instance stops: messages in flight are abandoned. */
   signal: AbortSignal;
   isStopped(): boolean;
-  /**
-   * A queue in the deliverer's sender thread (webhook-sender.ts): messages go out in order
-   * per stream, up to `inFlight` at once; answers (an Attempt, sendWebhook's contract, or
-   * null: not sent) come back in batches. Everything unanswered is abandoned once `signal` aborts.
-   */
-  queue<T>(target: SendTarget, answered: (answers: Array<[T, Attempt | null]>) => void): OutQueue<T>;
+  /** One attempt (send-webhook.ts); ends at once, with no status, when `signal` aborts. */
+  send(url: string, secret: string, message: Message): Promise<Attempt>;
   /** Runs a statement within the deliverer's share of the pool. */
   query<T>(work: () => Promise<T>): Promise<T>;
   wake(): void;
   disable(endpointId: string, reason: string): Promise<void>;
-  /** The endpoint's signing secret in the clear (stored sealed: webhook-secrets.ts), opened only to hand to the sender. */
+  /** The endpoint's signing secret in the clear (stored sealed: webhook-secrets.ts), opened only to sign. */
   openSecret(endpoint: DueEndpoint): string;
 }
 
-/**
- * Progress is written at most this often (and at least every lease / 3). A write costs
- * PGlite's thread (the app's) 0.7-1.1 ms besides its messages: at 100 ms that was ~10 us a
- * message at 1,000 messages/s. Longer means more messages sent again after a crash.
- */
+/** Progress is written at most this often (and at least every lease / 3); longer means more sent again after a crash. */
 export const FLUSH_EVERY_MS = 200;
 /** ...or sooner once this many deliveries wait to be logged. */
 const FLUSH_ROWS = 400;
@@ -67,10 +55,7 @@ const MIN_READ_GAP_MS = 20;
 const READ_AHEAD = 1000;
 /** A caught-up endpoint keeps its run (and lease) this long for the next events. */
 const LINGER_MS = 500;
-/**
- * After a commit, the feed's batch with it is awaited this long before the log is read
- * (the dispatcher reads at most 100 ms apart under load; at once after a quiet spell).
- */
+/** After a commit, the feed's batch with it is awaited this long before the log is read. */
 const FEED_WAIT_MS = 250;
 
 interface Entry {
@@ -79,7 +64,6 @@ interface Entry {
   summary: string;
   /** Where the log was read up to just before this event: the cursor while this is the oldest undelivered. */
   before: Cursor;
-  /** sending: handed to the sender thread (waiting there or in flight). */
   state: 'queued' | 'sending' | 'done';
   /** The store's currency at this event, put beside a price in its payload. */
   currency: string;
@@ -96,13 +80,14 @@ export class EndpointRun {
   private read: Cursor;
   /** Wanted events read, in log order, from the oldest one not yet done. */
   private readonly pending: Entry[] = [];
-  /** Per stream, how many of its entries are not yet done. */
-  private readonly streams = new Map<string, number>();
-  /** Entries not yet handed to the sender thread, oldest first (some may be done or sending by now: skipped). */
-  private unhanded: Entry[] = [];
-  /** Handed to the sender thread and not answered. */
+  /** Per stream, its entries not yet done, in order: only the first may be in flight. */
+  private readonly streams = new Map<string, Entry[]>();
+  /** Streams' first entries waiting for a slot, oldest first (some may be sending or done by now: skipped). */
+  private ready: Entry[] = [];
   private inFlight = 0;
-  private out: OutQueue<Entry> | null = null;
+  private secret: string | null = null;
+  /** The run is over: nothing more is sent. */
+  private over = false;
   private rows: DeliveryRow[] = [];
   private attempts: number;
   private failingSince: Date | null;
@@ -123,11 +108,7 @@ export class EndpointRun {
   private lastFlush = 0;
   private renewBy = 0;
   private wakeUp: (() => void) | null = null;
-  /**
-   * The store's currency where the log was read up to: followed through the settings events
-   * read, so each price goes out in the currency of its moment. Read from the log (currencyAt)
-   * only when a priced event first comes: a run of stock movements costs no statement.
-   */
+  /** The store's currency where the log was read up to (followed through the settings events read; read from the log only once a priced event comes). */
   private currency: string | null = null;
 
   constructor(
@@ -180,7 +161,7 @@ export class EndpointRun {
       await this.deliver();
     } finally {
       // Never leave sends behind: a next run must not overtake them. Each is bounded by the timeout (or aborted on stop).
-      this.hold();
+      this.over = true;
       while (this.inFlight > 0) await this.sleep(this.host.config.timeoutMs);
     }
   }
@@ -203,7 +184,6 @@ export class EndpointRun {
     for (;;) {
       if (this.lost) return;
       if (this.host.isStopped() || this.stopped || this.failures.length > 0) {
-        this.hold();
         if (this.inFlight > 0) {
           await this.sleep(config.timeoutMs);
           continue;
@@ -238,6 +218,7 @@ export class EndpointRun {
       let wait = this.renewBy - now;
       if (canRead) wait = Math.min(wait, this.lastRead + MIN_READ_GAP_MS - now);
       if (this.dirty) wait = Math.min(wait, this.lastFlush + FLUSH_EVERY_MS - now);
+      else if (this.inFlight > 0) wait = Math.min(wait, FLUSH_EVERY_MS);
       if (this.commitSeenAt !== null) wait = Math.min(wait, this.commitSeenAt + FEED_WAIT_MS - now);
       if (this.inFlight === 0 && this.pending.length === 0 && !canRead && this.commitSeenAt === null) {
         // Caught up: stay a little for the next events, then free the slot.
@@ -276,9 +257,8 @@ export class EndpointRun {
 
   /**
    * Queues the wanted ones of `events`: what follows `this.read` in the log, read here up to
-   * `limit` (null: fed). A read that filled its limit may have left more behind: a run close
-   * to READ_AHEAD asks for less than a batch, and took a full answer for the end of the log
-   * (it then waited for the next poll: catch-up ran at a few hundred messages per poll).
+   * `limit` (null: fed). A read that filled its limit may have left more behind (even one
+   * that asked for less than a batch, close to READ_AHEAD).
    */
   private async take(events: StoredEvent[], limit: number | null): Promise<void> {
     if (limit !== null) {
@@ -305,9 +285,9 @@ export class EndpointRun {
       const changed = currencyChangedTo(event);
       if (changed !== null) this.currency = changed;
       if (!wanted.has(event.eventId)) continue;
-      const undone = this.streams.get(event.streamId) ?? 0;
+      const stream = this.streams.get(event.streamId);
       // Delivered by the last holder beyond its cursor, with nothing of its stream still to send before it.
-      if (undone === 0 && this.delivered.delete(event.eventId)) continue;
+      if (!stream && this.delivered.delete(event.eventId)) continue;
       const entry: Entry = {
         event,
         summary: summaries.get(event.eventId) ?? event.type,
@@ -316,59 +296,50 @@ export class EndpointRun {
         currency: this.currency ?? DEFAULT_MONEY.currency,
       };
       this.pending.push(entry);
-      this.unhanded.push(entry);
-      this.streams.set(event.streamId, undone + 1);
+      if (stream) stream.push(entry);
+      else {
+        this.streams.set(event.streamId, [entry]);
+        this.ready.push(entry);
+      }
     }
     this.dirty = true;
     this.launch();
   }
 
-  /**
-   * Hands the sender thread what may go: everything read (it keeps each stream's order and
-   * the in-flight limit), or only the oldest while probing a failing endpoint.
-   */
+  /** Sends what may go: streams' next messages up to the in-flight limit, or only the oldest while probing a failing endpoint. */
   private launch(): void {
-    if (this.lost || this.stopped || this.host.isStopped() || this.failures.length > 0) return;
+    if (this.over || this.lost || this.stopped || this.host.isStopped() || this.failures.length > 0) return;
     if (this.probing) {
       const oldest = this.pending[0];
-      if (this.inFlight === 0 && oldest?.state === 'queued') this.hand([oldest]);
+      if (this.inFlight === 0 && oldest?.state === 'queued') this.send(oldest);
       return;
     }
-    if (this.unhanded.length === 0) return;
-    const entries = this.unhanded.filter((e) => e.state === 'queued');
-    this.unhanded = [];
-    if (entries.length > 0) this.hand(entries);
+    while (this.inFlight < this.host.config.inFlight && this.ready.length > 0) {
+      const entry = this.ready.shift()!;
+      if (entry.state === 'queued') this.send(entry);
+    }
   }
 
-  private hand(entries: Entry[]): void {
-    const { url } = this.endpoint;
-    this.out ??= this.host.queue<Entry>({ url, secret: this.host.openSecret(this.endpoint), timeoutMs: this.host.config.timeoutMs, inFlight: this.host.config.inFlight }, (answers) => this.settle(answers));
-    for (const entry of entries) entry.state = 'sending';
-    this.inFlight += entries.length;
-    this.out.add(
-      entries.map((entry) => ({ ref: entry, id: entry.event.eventId, stream: entry.event.streamId, body: payloadOf(entry.event, entry.currency, entry.summary) })),
-    );
+  private send(entry: Entry): void {
+    entry.state = 'sending';
+    this.inFlight += 1;
+    this.secret ??= this.host.openSecret(this.endpoint);
+    const message = { id: entry.event.eventId, body: payloadOf(entry.event, entry.currency, entry.summary) };
+    void this.host.send(this.endpoint.url, this.secret, message).then((attempt) => this.settle(entry, attempt));
   }
 
-  /** Starts nothing more in the sender thread: what it has not started comes back as not sent. */
-  private hold(): void {
-    this.out?.hold();
-  }
-
-  private settle(answers: Array<[Entry, Attempt | null]>): void {
-    for (const [entry, attempt] of answers) this.settleOne(entry, attempt);
+  private settle(entry: Entry, attempt: Attempt): void {
+    const full = this.pending.length >= READ_AHEAD;
+    this.settleOne(entry, attempt);
     this.dirty = true;
     this.launch();
-    this.notify();
+    // Only what changes the loop's course wakes it: while messages are in flight it wakes
+    // every FLUSH_EVERY_MS anyway, to write progress down.
+    if (this.inFlight === 0 || this.failures.length > 0 || this.rows.length >= FLUSH_ROWS || (full && this.pending.length < READ_AHEAD)) this.notify();
   }
 
-  private settleOne(entry: Entry, attempt: Attempt | null): void {
+  private settleOne(entry: Entry, attempt: Attempt): void {
     this.inFlight -= 1;
-    if (attempt === null) {
-      // Held before it was sent: still to deliver (by a later run).
-      entry.state = 'queued';
-      return;
-    }
     const { event } = entry;
     const row: DeliveryRow = {
       message_id: event.eventId,
@@ -389,21 +360,20 @@ export class EndpointRun {
         this.attempts = 0;
         this.failingSince = null;
       }
-    } else if (this.host.signal.aborted && attempt.status === null) {
-      // Abandoned because this instance is stopping: not a failure of the receiver.
-      entry.state = 'queued';
     } else {
       entry.state = 'queued';
-      this.failures.push({ attempt, row });
+      // Abandoned because this instance is stopping: not a failure of the receiver. Otherwise
+      // the rest of its stream waits (for a later run, after the retry).
+      if (!(this.host.signal.aborted && attempt.status === null)) this.failures.push({ attempt, row });
     }
   }
 
   private done(entry: Entry): void {
     entry.state = 'done';
-    const stream = entry.event.streamId;
-    const undone = this.streams.get(stream)! - 1;
-    if (undone > 0) this.streams.set(stream, undone);
-    else this.streams.delete(stream);
+    const stream = this.streams.get(entry.event.streamId)!;
+    stream.shift();
+    if (stream.length === 0) this.streams.delete(entry.event.streamId);
+    else this.ready.push(stream[0]!);
     while (this.pending[0]?.state === 'done') this.pending.shift();
   }
 

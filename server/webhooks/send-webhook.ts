@@ -1,17 +1,15 @@
 // One HTTP attempt at a webhook message: signed per Standard Webhooks, bounded by a
 // timeout, and classified the way the retry policy needs it. Never throws.
 //
-// The deliverer calls it in its sender thread (sender-thread.ts), off the app's event loop.
-// Requests go over webhook-http.ts's lean HTTP/1.1 client with kept-alive connections, so a
-// busy endpoint reuses a few warm connections instead of opening one per message (half the
-// CPU per message of node:http's client, which cost less than fetch). Idle connections
-// close after a few seconds, before a typical server's own keep-alive timeout, and a
-// request that meets a connection the receiver closed meanwhile is sent once more on a
-// fresh one (Node's documented pattern for that race).
+// Requests go through undici (the client behind Node's fetch), one Agent per connect guard:
+// kept-alive connections per origin, closed after 4 s idle, before a typical server's own
+// keep-alive timeout. Every new connection first passes the guard (connect-guard.ts): the
+// host is resolved and checked before any socket exists, and the socket gets exactly those
+// addresses.
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { RefusedAddress, type ConnectGuard } from './connect-guard.js';
-import { postJson, TimedOut, type Answer } from './webhook-http.js';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { checkedAddresses, fixedLookup, RefusedAddress, type ConnectGuard } from './connect-guard.js';
 
 export interface Attempt {
   ok: boolean;
@@ -27,6 +25,19 @@ export interface Attempt {
 export interface Message {
   id: string;
   body: string;
+}
+
+const ABANDONED = 'Stopped before the receiver answered';
+
+/** A connection's lookup and handshake may not take longer (undici's own default). */
+const CONNECT_TIMEOUT_MS = 10_000;
+/** The receiver closed a kept-alive connection as the request went out: sent once more on a fresh one. */
+const RESET = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+class Stopped extends Error {
+  constructor(readonly timedOut: boolean) {
+    super(timedOut ? 'timed out' : ABANDONED);
+  }
 }
 
 /** Signing keys by secret: decoded (and checked) once by the Standard Webhooks library, not per message. */
@@ -50,53 +61,126 @@ export function signWebhook(secret: string, id: string, timestamp: Date, body: s
   return `v1,${createHmac('sha256', keyOf(secret)).update(`${id}.${seconds}.${body}`).digest('base64')}`;
 }
 
-/**
- * Sends `message` to `url`, connecting only where `guard` allows (connect-guard.ts). A
- * stopping instance does not wait for the answer: the sender thread's owner
- * (webhook-sender.ts) reports such sends as abandoned.
- */
-export async function sendWebhook(url: string, secret: string, message: Message, timeoutMs: number, guard: ConnectGuard): Promise<Attempt> {
-  const timestamp = new Date();
-  const headers: Array<[string, string]> = [
-    ['user-agent', 'Stockroom-Webhooks/1'],
-    ['webhook-id', message.id],
-    ['webhook-timestamp', String(Math.floor(timestamp.getTime() / 1000))],
-    ['webhook-signature', signWebhook(secret, message.id, timestamp, message.body)],
-  ];
-  const started = performance.now();
-  const deadline = Date.now() + timeoutMs;
-  try {
-    let answer: Answer;
-    try {
-      answer = await postJson(url, headers, message.body, deadline, guard);
-    } catch (error) {
-      if (!(error as { reusedSocket?: boolean }).reusedSocket) throw error;
-      answer = await postJson(url, headers, message.body, deadline, guard, true);
-    }
-    const latencyMs = Math.round(performance.now() - started);
-    const ok = answer.status >= 200 && answer.status < 300;
-    return {
-      ok,
-      retryable: !ok && (answer.status === 429 || answer.status >= 500),
-      status: answer.status,
-      latencyMs,
-      retryAfterMs: ok ? null : retryAfterMs(answer.retryAfter),
-      error: ok ? null : `Receiver answered ${answer.status}`,
-    };
-  } catch (error) {
-    const latencyMs = Math.round(performance.now() - started);
-    const e = error as NodeJS.ErrnoException;
-    return {
-      ok: false,
-      retryable: true,
-      status: null,
-      latencyMs,
-      retryAfterMs: null,
-      // A refused target is retried like a network error (its DNS may be fixed), and the
-      // endpoint is switched off once it has failed for the whole retry window.
-      error: error instanceof RefusedAddress ? error.message : error instanceof TimedOut ? `Timed out after ${timeoutMs} ms` : `Network error: ${e.code ?? e.message}`,
-    };
+const agents = new WeakMap<ConnectGuard, Agent>();
+function agentFor(guard: ConnectGuard): Agent {
+  let agent = agents.get(guard);
+  if (!agent) {
+    agent = new Agent({
+      keepAliveTimeout: 4000,
+      connect: (options, callback) => {
+        // Nothing opens a socket before every address of the host has passed the guard.
+        let waiting = true;
+        const fail = (error: Error) => waiting && ((waiting = false), callback(error, null));
+        const timer = setTimeout(() => fail(Object.assign(new Error('connect timed out'), { code: 'UND_ERR_CONNECT_TIMEOUT' })), CONNECT_TIMEOUT_MS);
+        checkedAddresses(options.hostname, guard)
+          .then((addresses) => {
+            if (!waiting) return;
+            waiting = false;
+            buildConnector({ lookup: fixedLookup(addresses), timeout: CONNECT_TIMEOUT_MS })(options, callback);
+          }, fail)
+          .finally(() => clearTimeout(timer));
+      },
+    });
+    agents.set(guard, agent);
   }
+  return agent;
+}
+
+/** Closes the guard's connections (a stopping deliverer, tests). */
+export async function closeConnections(guard: ConnectGuard): Promise<void> {
+  const agent = agents.get(guard);
+  agents.delete(guard);
+  await agent?.destroy();
+}
+
+/**
+ * POSTs and reads the answer. The timer runs from the start: undici's own timeouts do not
+ * count the wait for a connection, nor abort a request still waiting for one.
+ */
+function post(agent: Agent, url: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<{ status: number; retryAfter: string | null }> {
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | null = null;
+    let stopped: Stopped | null = null;
+    let answer = { status: 0, retryAfter: null as string | null };
+    const finish = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const stop = (timedOut: boolean) => {
+      stopped ??= new Stopped(timedOut);
+      controller?.abort(stopped);
+      finish();
+      reject(stopped);
+    };
+    const onAbort = () => stop(false);
+    const timer = setTimeout(() => stop(true), timeoutMs);
+    if (signal?.aborted) return stop(false);
+    signal?.addEventListener('abort', onAbort);
+    agent.dispatch({ origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body }, {
+      onRequestStart(c) {
+        controller = c;
+        if (stopped) c.abort(stopped);
+      },
+      onResponseStart(_c, status, responseHeaders) {
+        const retryAfter = responseHeaders['retry-after'];
+        answer = { status, retryAfter: typeof retryAfter === 'string' ? retryAfter : null };
+      },
+      onResponseEnd() {
+        finish();
+        // undici frees the connection in a setImmediate it queues just after this call: ours
+        // comes after it, so the endpoint's next message reuses the connection, not a new one.
+        process.nextTick(() => setImmediate(() => resolve(answer)));
+      },
+      onResponseError(_c, error) {
+        finish();
+        reject(error);
+      },
+    });
+  });
+}
+
+/**
+ * Sends `message` to `url`, connecting only where `guard` allows (connect-guard.ts). When
+ * `signal` aborts (the instance is stopping), the attempt ends at once as ABANDONED.
+ */
+export async function sendWebhook(url: string, secret: string, message: Message, timeoutMs: number, guard: ConnectGuard, signal?: AbortSignal): Promise<Attempt> {
+  const timestamp = new Date();
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'Stockroom-Webhooks/1',
+    'webhook-id': message.id,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': signWebhook(secret, message.id, timestamp, message.body),
+  };
+  const started = performance.now();
+  const failed = (error: string) => ({ ok: false, retryable: true, status: null, latencyMs: Math.round(performance.now() - started), retryAfterMs: null, error });
+  let answer: { status: number; retryAfter: string | null };
+  try {
+    const target = new URL(url);
+    const agent = agentFor(guard);
+    try {
+      answer = await post(agent, target, headers, message.body, timeoutMs, signal);
+    } catch (error) {
+      if (!RESET.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      answer = await post(agent, target, headers, message.body, timeoutMs - (performance.now() - started), signal);
+    }
+  } catch (error) {
+    // A refused target is retried like a network error (its DNS may be fixed), and the
+    // endpoint is switched off once it has failed for the whole retry window.
+    if (error instanceof RefusedAddress) return failed(error.message);
+    if (error instanceof Stopped) return failed(error.timedOut ? `Timed out after ${timeoutMs} ms` : ABANDONED);
+    const e = error as NodeJS.ErrnoException;
+    return failed(`Network error: ${e.code ?? e.message}`);
+  }
+  const ok = answer.status >= 200 && answer.status < 300;
+  return {
+    ok,
+    retryable: !ok && (answer.status === 429 || answer.status >= 500),
+    status: answer.status,
+    latencyMs: Math.round(performance.now() - started),
+    retryAfterMs: ok ? null : retryAfterMs(answer.retryAfter),
+    error: ok ? null : `Receiver answered ${answer.status}`,
+  };
 }
 
 export function retryAfterMs(header: string | null, now = Date.now()): number | null {

@@ -22,7 +22,7 @@ export type CreatedEndpoint = { endpoint: WebhookEndpoint; secret: string } | { 
 
 export interface WebhookServiceOptions {
   allowLocalHttp: boolean;
-  /** Where a test message may connect (the deliverer's sender thread has the same policy). */
+  /** Where a test message may connect (the deliverer's own guard). */
   guard: ConnectGuard;
   timeoutMs: number;
   /** Seals signing secrets for the database, opens them to sign a test event. */

@@ -18,6 +18,8 @@ export const webhooksFeature: FastifyPluginAsync<{ ctx: AppContext }> = async (a
   const secrets = createSecretBox(await secretsKeyFor(config));
   const sealed = await sealStoredWebhookSecrets(database.db, secrets);
   if (sealed) app.log.info(`sealed ${sealed} webhook signing secret(s) stored in the clear by an earlier version`);
+  // One guard (and so one pool of connections) for deliveries and test events alike.
+  const guard = connectGuard({ allowLoopback: settings.allowLocalHttp, hosts: settings.hostOverrides });
   const deliverer = new WebhookDeliverer({
     db: database.db,
     store,
@@ -26,10 +28,11 @@ export const webhooksFeature: FastifyPluginAsync<{ ctx: AppContext }> = async (a
     log: app.log.child({ feature: 'webhooks' }),
     disable: (id, reason) => webhooks.disable(id, reason),
     secrets,
+    guard,
   });
   const webhooks = new WebhookService(database.db, store, new EndpointQueries(database.db), {
     allowLocalHttp: settings.allowLocalHttp,
-    guard: connectGuard({ allowLoopback: settings.allowLocalHttp, hosts: settings.hostOverrides }),
+    guard,
     timeoutMs: settings.timeoutMs,
     secrets,
     wake: () => deliverer.wake(),

@@ -11,6 +11,8 @@
 // reported beside the rate, a deliverer that fell behind would show there.
 // BENCH_BACKEND=pglite|postgres runs one backend.
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { buildApp } from '../../server/app.js';
@@ -29,6 +31,13 @@ const STEADY_RATE = 200;
 /** Messages delivered in the catch-up phase (no writes meanwhile). */
 const CATCH_UP = Number(process.env.BENCH_WEBHOOK_CATCH_UP ?? 6000);
 const STEADY_SECONDS = 10;
+/** Fan-out: FAN_RATE events/s, each to FAN_ENDPOINTS endpoints (an origin each). */
+const FAN_ENDPOINTS = 20;
+const FAN_RATE = Number(process.env.BENCH_WEBHOOK_FAN_RATE ?? 200);
+const FAN_SECONDS = Number(process.env.BENCH_WEBHOOK_FAN_SECONDS ?? 10);
+const FAN_ROUNDS = Number(process.env.BENCH_WEBHOOK_FAN_ROUNDS ?? 3);
+/** BENCH_WEBHOOK_ONLY=fanout: the fan-out phase alone. */
+const ONLY_FAN_OUT = process.env.BENCH_WEBHOOK_ONLY === 'fanout';
 
 /** A fixed manager for every request: the bench measures delivery, not sign-in. */
 const benchVerifier = {
@@ -39,6 +48,8 @@ const benchVerifier = {
 
 interface BenchReceiver {
   url: string;
+  /** Every port's URL (the first is `url`): each its own endpoint origin. */
+  urls: string[];
   /** The receiver thread's id on Linux (for BENCH_WEBHOOK_CPU), else null. */
   tid: number | null;
   /** Messages arrived (first time) in this phase. */
@@ -57,24 +68,34 @@ interface BenchReceiver {
  */
 const RECEIVER_THREAD = `
 const http = require('node:http');
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 let arrivals = new Map();
 const earlier = new Set();
 let sentTwice = 0;
-const server = http.createServer((req, res) => {
+const handle = (port) => (req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const id = String(req.headers['webhook-id']);
+    const id = port + ' ' + String(req.headers['webhook-id']);
     if (arrivals.has(id) || earlier.has(id)) sentTwice += 1;
     else arrivals.set(id, Date.now() - Date.parse(body.data.event.createdAt));
     res.end('{}');
   });
-});
+};
 let tid = null;
 try { tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()); } catch {}
-server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port, tid }));
+const servers = [];
+const ports = [];
+for (let i = 0; i < workerData.ports; i++) {
+  const server = http.createServer();
+  servers.push(server);
+  server.listen(0, '127.0.0.1', () => {
+    server.on('request', handle(server.address().port));
+    ports.push(server.address().port);
+    if (ports.length === workerData.ports) parentPort.postMessage({ ports, tid });
+  });
+}
 parentPort.on('message', ({ ask, n }) => {
   if (ask === 'arrived') parentPort.postMessage({ n, value: arrivals.size });
   if (ask === 'results') parentPort.postMessage({ n, value: { lags: [...arrivals.values()], sentTwice } });
@@ -84,7 +105,10 @@ parentPort.on('message', ({ ask, n }) => {
     sentTwice = 0;
     parentPort.postMessage({ n, value: null });
   }
-  if (ask === 'close') server.close(() => parentPort.postMessage({ n, value: null }));
+  if (ask === 'close') {
+    let open = servers.length;
+    for (const server of servers) server.close(() => --open === 0 && parentPort.postMessage({ n, value: null }));
+  }
 });
 `;
 
@@ -100,7 +124,7 @@ function onCpuNs(path: string): number {
   }
 }
 
-/** CPU so far: this process's main thread, the receiver thread, its other threads (the sender, GC, ...), the given database backends, and the machine's busy time. */
+/** CPU so far: this process's main thread, the receiver thread, its other threads (GC, ...), the given database backends, and the machine's busy time. */
 function cpuNow(receiverTid: number | null, backendPids: number[]): Record<string, number> {
   const groups: Record<string, number> = { main: 0, receiver: 0, otherThreads: 0, postgres: 0, machine: 0 };
   for (const tid of readdirSync('/proc/self/task').map(Number)) {
@@ -118,10 +142,10 @@ function cpuNow(receiverTid: number | null, backendPids: number[]): Record<strin
 const cpuPerWrite = (before: Record<string, number>, after: Record<string, number>, writes: number) =>
   Object.keys(before).map((k) => `${k} ${fmt((after[k]! - before[k]!) / 1e6 / writes, 3)}`).join(', ');
 
-async function startReceiver(): Promise<BenchReceiver> {
-  const worker = new Worker(RECEIVER_THREAD, { eval: true });
-  const { port, tid } = await new Promise<{ port: number; tid: number | null }>((resolve, reject) => {
-    worker.once('message', (m: { port: number; tid: number | null }) => resolve(m));
+async function startReceiver(ports: number): Promise<BenchReceiver> {
+  const worker = new Worker(RECEIVER_THREAD, { eval: true, workerData: { ports } });
+  const { ports: listening, tid } = await new Promise<{ ports: number[]; tid: number | null }>((resolve, reject) => {
+    worker.once('message', (m: { ports: number[]; tid: number | null }) => resolve(m));
     worker.once('error', reject);
   });
   const waiting = new Map<number, (value: any) => void>();
@@ -137,7 +161,8 @@ async function startReceiver(): Promise<BenchReceiver> {
       worker.postMessage({ ask: what, n });
     });
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `http://127.0.0.1:${listening[0]}/hook`,
+    urls: listening.map((port) => `http://127.0.0.1:${port}/hook`),
     tid,
     arrived: () => ask<number>('arrived'),
     results: () => ask<{ lags: number[]; sentTwice: number }>('results'),
@@ -151,10 +176,11 @@ async function startReceiver(): Promise<BenchReceiver> {
 
 async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise<Row[]> {
   const bench = await openBenchStore(backend);
-  const config = loadConfig({ FIREBASE_PROJECT_ID: 'demo-bench', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', RATE_LIMIT_PER_MINUTE: '1000000' });
+  // Every fan-out endpoint delivered at once (the default, 4, takes turns between caught-up endpoints).
+  const config = loadConfig({ FIREBASE_PROJECT_ID: 'demo-bench', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', RATE_LIMIT_PER_MINUTE: '1000000', WEBHOOK_CONCURRENCY: String(FAN_ENDPOINTS) });
   const app = await buildApp({ config, database: bench.database, store: bench.store, verifier: benchVerifier, resolvePrincipal: claimPrincipalResolver });
   await app.ready();
-  const receiver = await startReceiver();
+  const receiver = await startReceiver(FAN_ENDPOINTS);
   const headers = { authorization: 'Bearer bench', 'content-type': 'application/json' };
   const call = async (method: 'POST' | 'GET' | 'DELETE', url: string, payload?: unknown) => {
     const res = await app.inject({ method, url, headers: payload === undefined ? { authorization: headers.authorization } : headers, payload: payload === undefined ? undefined : JSON.stringify(payload) });
@@ -170,9 +196,8 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
     const adjust = (i: number) => call('POST', `/api/inventory/${items[i % ITEMS]}/adjust`, { delta: -1, reason: 'sale' }).then(() => undefined);
 
     await load(WARM_UP, CONCURRENCY, adjust);
-    // Delivery warms up too: the deliverer's sender thread starts with the first send and
-    // compiles its code then (0.3-0.4 s of CPU with tsx), which otherwise fell on the first
-    // round's "with" phase alone and made it the slowest of every run.
+    // Delivery warms up too: its code compiles on the first sends, which otherwise fell on
+    // the first round's "with" phase alone and made it the slowest of every run.
     const warm = (await call('POST', '/api/webhooks', { url: receiver.url, eventTypes: ['stock.adjusted'] })).endpoint.id;
     await load(WARM_UP, CONCURRENCY, adjust);
     while ((await receiver.arrived()) < WARM_UP) await new Promise((r) => setTimeout(r, 20));
@@ -182,6 +207,9 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
     const backendPids = CPU && backend.url
       ? [...new Set((await Promise.all(Array.from({ length: 20 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(bench.database.db)))).map((r) => r.rows[0]!.pid))]
       : [];
+    const name = `webhooks ${backend.name}`;
+    const fanRows = await fanOut({ backend, log, call, adjust, receiver, backendPids });
+    if (ONLY_FAN_OUT) return fanRows.map((r) => ({ ...r, benchmark: `${name}: ${r.benchmark}` }));
     log(`  ${backend.name}: ${ROUNDS} rounds of ${WRITES} writes without and with an endpoint receiving them...`);
     const seconds = { without: 0, with: 0 };
     const ratios: number[] = [];
@@ -262,8 +290,8 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
     while ((await receiver.arrived()) < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const steady = await receiver.results();
     const lags = steady.lags.sort((a, b) => a - b);
-    const name = `webhooks ${backend.name}`;
     return [
+      ...fanRows.map((r) => ({ ...r, benchmark: `${name}: ${r.benchmark}` })),
       { benchmark: `${name}: adjustments/s without webhooks`, result: fmt(without.perSecond), target: '(baseline)' },
       { benchmark: `${name}: adjustments/s with an endpoint`, result: `${fmt(withHooks.perSecond)} (x${fmt(withHooks.perSecond / without.perSecond, 2)}; rounds x${fmt(ratios[0]!, 2)}-${fmt(ratios[ratios.length - 1]!, 2)})`, target: '>= 0.9 x baseline' },
       { benchmark: `${name}: delivered/s (writes + catch-up)`, result: `${fmt(deliveredPerSecond)} (${fmt(behindAtEnd)} behind at most as writes ended; ${sentTwice} sent twice)`, target: '-' },
@@ -282,4 +310,117 @@ export async function webhookBench(log: (s: string) => void): Promise<Row[]> {
   const only = process.env.BENCH_BACKEND; // pglite or postgres: one backend
   for (const backend of benchBackends()) if (!only || backend.name === only) rows.push(...(await benchOn(backend, log)));
   return rows;
+}
+
+type FanMode = 'none' | 'endpoints';
+
+interface FanSample {
+  mode: FanMode;
+  messages: number;
+  /** Main thread's CPU in the phase, ms (writes and delivery; 'none': writes alone). */
+  mainMs: number;
+  otherMs: number;
+  seconds: number;
+  loopP50: number;
+  loopP99: number;
+  adjustP99: number;
+  lagP99: number;
+  load: number;
+}
+
+interface FanContext {
+  backend: BenchBackend;
+  log: (s: string) => void;
+  call: (method: 'POST' | 'GET' | 'DELETE', url: string, payload?: unknown) => Promise<any>;
+  adjust: (i: number) => Promise<void>;
+  receiver: BenchReceiver;
+  backendPids: number[];
+}
+
+/**
+ * FAN_RATE adjustments a second for FAN_SECONDS, each delivered to FAN_ENDPOINTS endpoints,
+ * and with no endpoint, alternating in rounds. Per phase: the main thread's CPU per message
+ * delivered (the writes' included; without endpoints, per write), the app's event-loop delay
+ * p50/p99 and the adjust requests' latency p99 meanwhile (what the app's users notice), the
+ * delivery lag p99, and the load average. (Commit 30be196 has this phase with a sender
+ * thread beside it, for the comparison in docs/benchmarks.md.)
+ */
+async function fanOut(ctx: FanContext): Promise<Row[]> {
+  const { log } = ctx;
+  const modes: FanMode[] = ['none', 'endpoints'];
+  const samples: Array<FanSample & { mainUs: number; otherUs: number }> = [];
+  log(`  ${ctx.backend.name}: fan-out, ${FAN_ROUNDS} rounds of ${FAN_RATE} events/s for ${FAN_SECONDS} s to ${FAN_ENDPOINTS} endpoints, and without...`);
+  await fanPhase(ctx, 'endpoints', 2);
+  for (let round = 0; round < FAN_ROUNDS; round++) {
+    for (const mode of modes.map((_, i) => modes[(i + round) % modes.length]!)) {
+      const sample = await fanPhase(ctx, mode);
+      // Per message delivered (the phase's writes included); without endpoints, per write.
+      const per = sample.messages || FAN_RATE * FAN_SECONDS;
+      const mainUs = (sample.mainMs * 1000) / per;
+      const otherUs = (sample.otherMs * 1000) / per;
+      samples.push({ ...sample, mainUs, otherUs });
+      log(`    round ${round + 1} ${mode.padEnd(9)}: ${fmt(sample.messages)} messages in ${fmt(sample.seconds, 1)} s, main thread ${fmt(sample.mainMs)} ms CPU (${fmt(mainUs)} us per ${sample.messages ? 'message' : 'write'}), ` +
+        `other threads ${fmt(otherUs)} us, loop delay p50/p99 ${fmt(sample.loopP50, 1)}/${fmt(sample.loopP99, 1)} ms, adjust p99 ${fmt(sample.adjustP99, 1)} ms, delivery lag p99 ${fmt(sample.lagP99)} ms, load ${fmt(sample.load, 1)}`);
+    }
+  }
+  const range = (values: number[], digits = 0) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return `${fmt(percentile(sorted, 50), digits)} (${fmt(sorted[0]!, digits)}-${fmt(sorted[sorted.length - 1]!, digits)})`;
+  };
+  const of = (mode: FanMode) => samples.filter((s) => s.mode === mode);
+  const loads = samples.map((s) => s.load);
+  const rows: Row[] = [];
+  for (const mode of modes) {
+    const s = of(mode);
+    const what = mode === 'none' ? 'no endpoint' : 'endpoints';
+    rows.push({
+      benchmark: `fan-out ${FAN_RATE}/s x ${FAN_ENDPOINTS}, ${what}: main CPU us per ${mode === 'none' ? 'write' : 'message'}; loop delay p50 / p99; adjust p99; lag p99`,
+      result: `${range(s.map((x) => x.mainUs))}; ${range(s.map((x) => x.loopP50), 1)} / ${range(s.map((x) => x.loopP99), 1)} ms; ${range(s.map((x) => x.adjustP99), 1)} ms; ${mode === 'none' ? '-' : `${range(s.map((x) => x.lagP99))} ms`} (load ${fmt(Math.min(...loads), 1)}-${fmt(Math.max(...loads), 1)})`,
+      target: '-',
+    });
+  }
+  return rows;
+}
+
+async function fanPhase(ctx: FanContext, mode: FanMode, seconds = FAN_SECONDS): Promise<FanSample> {
+  const { call, adjust, receiver } = ctx;
+  await receiver.nextPhase();
+  const hooks: string[] = [];
+  if (mode !== 'none') for (const url of receiver.urls.slice(0, FAN_ENDPOINTS)) hooks.push((await call('POST', '/api/webhooks', { url, eventTypes: ['stock.adjusted'] })).endpoint.id);
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const before = cpuNow(receiver.tid, ctx.backendPids);
+  const total = FAN_RATE * seconds;
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  const sends: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const wait = t0 + (i * 1000) / FAN_RATE - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const started = performance.now();
+    sends.push(adjust(i).then(() => void latencies.push(performance.now() - started)));
+  }
+  await Promise.all(sends);
+  const expected = total * hooks.length;
+  const deadline = Date.now() + 120_000;
+  while ((await receiver.arrived()) < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const after = cpuNow(receiver.tid, ctx.backendPids);
+  delay.disable();
+  const load = loadavg()[0]!;
+  const { lags } = await receiver.results();
+  for (const id of hooks) await call('DELETE', `/api/webhooks/${id}`);
+  // The deleted endpoints' runs stop at the next scan: nothing of theirs in the next phase.
+  await new Promise((r) => setTimeout(r, 300));
+  return {
+    mode,
+    messages: lags.length,
+    mainMs: (after.main! - before.main!) / 1e6,
+    otherMs: (after.otherThreads! - before.otherThreads!) / 1e6,
+    seconds: (performance.now() - t0) / 1000,
+    loopP50: delay.percentile(50) / 1e6,
+    loopP99: delay.percentile(99) / 1e6,
+    adjustP99: percentile(latencies.sort((a, b) => a - b), 99),
+    lagP99: percentile(lags.sort((a, b) => a - b), 99),
+    load,
+  };
 }

@@ -222,9 +222,9 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
   });
 
   it('answers lost to timeouts now and then while adjustments keep coming: every item still first arrives in order, none missing', async () => {
-    // A run hears of a failed send a moment after the sender thread held its queue; what it
-    // handed over meanwhile must come back unsent. (It once went out on a fresh queue, ahead
-    // of its stream's messages waiting for the retry, and was then skipped as delivered.)
+    // Once a send has failed, nothing of its stream may go out ahead of the retry. (A message
+    // once did, ahead of its stream's messages waiting for the retry, and was then skipped as
+    // delivered.)
     await server.close();
     server = await startTestServer(backend, { store, env: { ...FAST_WEBHOOKS, WEBHOOK_TIMEOUT_MS: '100' } });
     const { receiver } = await receiverFor(['stock.adjusted']);

@@ -3,7 +3,7 @@
 // and one whose webhooks run as outside it. Saving an endpoint refuses internal addresses in
 // any notation with a 400; sending refuses, before connecting, a name that resolves to one.
 // Names under example.test are answered by the servers' host list (a stub resolver that
-// also reaches the deliverer's sender thread); nothing here connects outside 127.0.0.0/8:
+// also reaches the deliverer); nothing here connects outside 127.0.0.0/8:
 // endpoints that could lead elsewhere are saved switched off, and the in-process socket
 // openings are watched and refused for any other address.
 import net from 'node:net';

@@ -8,8 +8,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { connectGuard, type Resolve } from '../../server/webhooks/connect-guard.js';
-import { sendWebhook } from '../../server/webhooks/send-webhook.js';
-import { closeIdleConnections } from '../../server/webhooks/webhook-http.js';
+import { closeConnections, sendWebhook } from '../../server/webhooks/send-webhook.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const message = { id: 'msg_1', body: '{"type":"webhook.test"}' };
@@ -51,7 +50,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  closeIdleConnections();
   vi.restoreAllMocks();
 });
 
@@ -108,12 +106,13 @@ describe('webhook connect-time address check', () => {
       expect(sockets).toEqual([]);
 
       // The name exists only in the stub: the socket used the stub's checked answer, not DNS.
-      expect(await sendWebhook(url, SECRET, message, 2000, connectGuard({ allowLoopback: true }, resolve))).toMatchObject({ ok: true, status: 200 });
+      const allowed = connectGuard({ allowLoopback: true }, resolve);
+      expect(await sendWebhook(url, SECRET, message, 2000, allowed)).toMatchObject({ ok: true, status: 200 });
       expect(connections).toBe(1);
       expect(sockets).toEqual(['127.0.0.1']);
       expect(resolve.asked).toEqual(['receiver.example.test', 'receiver.example.test']);
+      await closeConnections(allowed);
     } finally {
-      closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
@@ -125,7 +124,7 @@ describe('webhook connect-time address check', () => {
     expect(sockets).toEqual([]);
   });
 
-  it('answers from the policy host list before DNS (how integration tests stub the sender thread)', async () => {
+  it('answers from the policy host list before DNS (how integration tests stub DNS for the deliverer)', async () => {
     const dns = stubResolver({});
     const guard = connectGuard({ allowLoopback: false, hosts: { 'hooks.example.test': ['10.0.0.5'] } }, dns);
     expect(await guard.resolve('HOOKS.example.test')).toEqual([{ address: '10.0.0.5', family: 4 }]);

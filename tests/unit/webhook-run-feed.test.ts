@@ -3,101 +3,26 @@
 // batch without its starting cursor) sends it to the log, and a commit whose batch does not
 // come is read from the log. Whatever the mix, every event is sent once, in order.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { WebhookConfig } from '../../server/config.js';
-import type { EventStore } from '../../server/eventstore/event-store.js';
-import type { Cursor, StoredEvent } from '../../server/eventstore/types.js';
-import type { CursorStore, DueEndpoint } from '../../server/webhooks/cursor-store.js';
-import { EndpointRun, type RunHost } from '../../server/webhooks/endpoint-run.js';
-import { SendQueue, type SendTarget } from '../../server/webhooks/send-queue.js';
-import type { Attempt } from '../../server/webhooks/send-webhook.js';
-
-const config: WebhookConfig = {
-  allowLocalHttp: true, timeoutMs: 1000, retryBaseMs: 100, retryMaxMs: 1000, retryForMs: 60_000, leaseMs: 60_000,
-  pollMs: 2000, concurrency: 4, inFlight: 16, logKeep: 10_000, logRetentionMs: 86_400_000, logTrimEveryMs: 3_600_000,
-} as WebhookConfig;
-
-const START: Cursor = { txId: '0', position: 0 };
-const after = (a: Cursor, b: Cursor) => a.position > b.position;
-
-function event(position: number): StoredEvent {
-  return {
-    position, txId: String(1000 + position), streamId: `item-${position % 3}`, streamType: 'item', streamVersion: position,
-    eventId: `e${position}`, type: 'StockAdjusted', data: { delta: -1 }, metadata: { actor: { uid: 'u', name: 'U' }, correlationId: 'c' },
-    createdAt: new Date(),
-  };
-}
-const cursorOf = (e: StoredEvent): Cursor => ({ txId: e.txId, position: e.position });
+import type { EndpointRun } from '../../server/webhooks/endpoint-run.js';
+import { cursorOf, fakeEndpointRun, logEvent as event, OK, untilTrue } from '../helpers/fake-endpoint-run.js';
 
 const runs: EndpointRun[] = [];
 afterEach(() => {
   for (const run of runs.splice(0)) run.stop();
 });
 
+/** A run whose receiver answers at once (the `hold` message: when released). */
 function setUp(hold?: { id: string; until: Promise<void> }) {
-  const log: StoredEvent[] = [];
-  const reads: Cursor[] = [];
   const sent: string[] = [];
-  let moved: Cursor = START;
-  const host: RunHost = {
-    store: {
-      readAfter: async (cursor: Cursor, limit: number) => {
-        reads.push(cursor);
-        return log.filter((e) => after(e, cursor)).slice(0, limit);
-      },
-    } as unknown as EventStore,
-    db: null as never,
-    config,
-    log: { warn: () => undefined } as never,
-    cursors: {
-      claim: async () => true,
-      loggedAfter: async () => ({ done: new Set<string>(), ownRows: new Set<string>() }),
-      move: async (_id: string, _generation: number, move: { cursor: Cursor }) => {
-        moved = move.cursor;
-        return true;
-      },
-    } as unknown as CursorStore,
-    batchSize: 200,
-    signal: new AbortController().signal,
-    isStopped: () => false,
-    // The sender thread's queue, in this thread.
-    queue: <T>(target: SendTarget, answered: (answers: Array<[T, Attempt | null]>) => void) => {
-      const refs = new Map<number, T>();
-      let n = 0;
-      const queue = new SendQueue(target, async (_target, message): Promise<Attempt> => {
-        sent.push(message.id);
-        if (message.id === hold?.id) await hold.until;
-        return { ok: true, retryable: false, status: 200, latencyMs: 1, retryAfterMs: null, error: null };
-      }, (m, attempt) => answered([[refs.get(m)!, attempt]]));
-      return {
-        add: (messages: Array<{ ref: T; id: string; stream: string; body: string }>) =>
-          queue.add(messages.map((m) => (refs.set(++n, m.ref), { n, id: m.id, stream: m.stream, body: m.body }))),
-        hold: () => queue.hold(),
-      };
-    },
-    query: (work) => work(),
-    wake: () => undefined,
-    disable: async () => undefined,
-    openSecret: (endpoint) => endpoint.secret,
-  };
-  const endpoint: DueEndpoint = { id: 'ep', url: 'http://127.0.0.1:1/', secret: 'whsec_x', cursor: START, generation: 0, attempts: 0, failingSince: null, eventTypes: ['*'], categoryIds: [] };
-  const run = new EndpointRun(host, endpoint);
-  runs.push(run);
-  const append = (from: number, to: number) => {
-    const added: StoredEvent[] = [];
-    for (let p = from; p <= to; p++) added.push(event(p));
-    log.push(...added);
-    return added;
-  };
-  return { run, append, reads, sent, moved: () => moved };
+  const fake = fakeEndpointRun(async (message) => {
+    sent.push(message.id);
+    if (message.id === hold?.id) await hold.until;
+    return OK;
+  });
+  runs.push(fake.run);
+  return { ...fake, sent };
 }
 
-const untilTrue = async (condition: () => boolean, what: string) => {
-  const deadline = Date.now() + 3000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `e${from + i}`);
 
 describe('an endpoint run fed by the feed dispatcher', () => {

@@ -1,4 +1,4 @@
-// The sender's lean HTTP/1.1 client (webhook-http.ts, through sendWebhook): what a receiver
+// One webhook attempt over undici (send-webhook.ts): what a receiver
 // gets (headers, body, a signature that checks), connection reuse, the framings an answer
 // may use, and the failures the retry policy tells apart.
 import http from 'node:http';
@@ -6,8 +6,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { connectGuard } from '../../server/webhooks/connect-guard.js';
-import { sendWebhook } from '../../server/webhooks/send-webhook.js';
-import { closeIdleConnections } from '../../server/webhooks/webhook-http.js';
+import { closeConnections, sendWebhook } from '../../server/webhooks/send-webhook.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 /** These receivers listen on 127.0.0.1: loopback allowed, as in emulator/demo mode. */
@@ -15,7 +14,7 @@ const LOCAL = connectGuard({ allowLoopback: true });
 const closers: Array<() => Promise<void>> = [];
 
 afterEach(async () => {
-  closeIdleConnections();
+  await closeConnections(LOCAL);
   for (const close of closers.splice(0)) await close();
 });
 
@@ -62,7 +61,7 @@ async function rawServer(answer: string, pieces = 1): Promise<{ url: string; con
 
 const message = (n: number) => ({ id: `msg_${n}`, body: JSON.stringify({ type: 'stock.adjusted', data: { n, note: 'café ☕' } }) });
 
-describe('sendWebhook over the lean HTTP client', () => {
+describe('sendWebhook over undici', () => {
   it('sends signed, complete requests over a few kept-alive connections', async () => {
     const got: Array<{ headers: http.IncomingHttpHeaders; body: string; url: string }> = [];
     let connections = 0;
