@@ -79,7 +79,7 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
   const items = new ItemService(ctx.store, queries, {
     lanes: ctx.database.kind === 'pglite' ? 1 : ADJUST_LANES,
     overlapAt: ADJUST_OVERLAP,
-    answerKeepHours: ctx.config.idempotency.keepHours,
+    clock: ctx.clock,
   });
   const asOf = new AsOfQueries(ctx.database.db);
   await api.register(inventoryRoutes, { items, queries, asOf });

@@ -2,11 +2,13 @@
 // `stampColumns` to the statement it runs anyway (the current versions of the principals'
 // user, role and settings rows: three primary-key lookups) and hands the row back to
 // `confirmPrincipal` (auth-plugin.ts), which resolves afresh only if a version moved. See
-// principal-cache.ts for why.
+// principal-cache.ts for why. A batch of commands does the same with `principalStampHook`
+// (its lock statement carries the stamps; each command's principal is settled before it is decided).
 import type { FastifyRequest } from 'fastify';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { withHook, type BatchHook, type HookUse } from '../eventstore/batch-hooks.js';
 import { confirmPrincipal } from './auth-plugin.js';
-import type { Principal, PrincipalStamp } from './principal.js';
+import { actorOf, type Principal, type PrincipalStamp } from './principal.js';
 
 /** The column's name: rows that carry it are read by stampIn. */
 const STAMPS = 'principal_stamps';
@@ -71,3 +73,19 @@ export function principalCheck(request: FastifyRequest): PrincipalCheck {
     confirm: (row, db) => confirmPrincipal(request, stampIn(row, principal), db),
   };
 }
+
+/**
+ * Settles the cached principals of a batch's requests with its lock statement: their stamps
+ * ride along, and each command is decided as the principal it was confirmed as (or refused).
+ */
+const principalStampHook: BatchHook<PrincipalCheck> = {
+  name: 'principal_stamps',
+  column: (checks) => {
+    const cached = checks.map((c) => c.principal).filter((p) => p.tentative);
+    return cached.length ? stampColumns(cached) : undefined;
+  },
+  before: async (check, row, trx, metadata) => ({ ...metadata, actor: actorOf(await check.confirm(row, trx)) }),
+};
+
+/** The request's principal check, as a hook of its command's batch. */
+export const principalStampOf = (request: FastifyRequest): HookUse => withHook(principalStampHook, principalCheck(request));

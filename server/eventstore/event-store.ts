@@ -68,6 +68,11 @@ export interface AppendOptions {
    * must not vary with the batch if the append is to stay one prepared statement.
    */
   ctes?: Record<string, RawBuilder<unknown>>;
+  /**
+   * The time to stamp the events with, as the caller read the transaction's time (to the
+   * millisecond) before deciding; by default the append reads it itself.
+   */
+  at?: Date;
 }
 
 /** One stream's part of an append: the version it must be at, and each command's events in order. */
@@ -341,7 +346,7 @@ export class EventStore {
       new_events as (
         insert into events (stream_id, stream_type, stream_version, event_id, type, data, metadata, created_at)
         select i.stream_id, i.stream_type, h.version + i.n, i.event_id, i.type, i.data, i.metadata,
-          date_trunc('milliseconds', now())
+          ${options.at ? sql`${options.at}::timestamptz` : sql`date_trunc('milliseconds', now())`}
         from input i join heads h on h.stream_id = i.stream_id
         where not exists (select 1 from heads s where s.expected is not null and s.expected <> s.version)
           and not exists (select 1 from heads s where s.last_tx > pg_current_xact_id())

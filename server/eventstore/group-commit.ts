@@ -10,6 +10,8 @@
 // process; the row lock orders instances). When every lane is busy, the next batch also
 // takes waiting commands of other streams, in arrival order: one commit then carries many
 // items. The runner settles each command's own promise; a command's failure is its own.
+// The runner is `run`: given as an option, or overridden by a subclass (batched-commands.ts),
+// so the trail from a command to its batch's transaction can be followed in the code.
 import { DomainError } from '../errors.js';
 
 /** A command refused without being tried: nothing was written, a retry is safe. */
@@ -44,8 +46,8 @@ export interface GroupCommitOptions<C, R> {
   maxQueued: number;
   /** A command still waiting after this long is refused (503) instead of joining a batch. */
   maxWaitMs: number;
-  /** Runs one batch in one transaction and settles every command in it; must not throw. */
-  run(batch: Pending<C, R>[]): Promise<void>;
+  /** Runs one batch in one transaction and settles every command in it; must not throw (or see `run` below). */
+  run?(batch: Pending<C, R>[]): Promise<void>;
   now?: () => number;
 }
 
@@ -81,6 +83,12 @@ export class GroupCommitter<C, R> {
       this.scheduled = false;
       this.pump();
     });
+  }
+
+  /** Runs one batch: the `run` option, unless a subclass overrides this. */
+  protected run(batch: Pending<C, R>[]): Promise<void> {
+    if (!this.options.run) throw new Error('a GroupCommitter needs a run option or a subclass that overrides run');
+    return this.options.run(batch);
   }
 
   private now(): number {
@@ -124,8 +132,7 @@ export class GroupCommitter<C, R> {
       for (const stream of streams) this.busy.add(stream);
       this.running++;
       this.startedAt.set(batch, now);
-      void this.options
-        .run(batch)
+      void this.run(batch)
         .catch((error) => {
           for (const pending of batch) pending.reject(error);
         })

@@ -1,9 +1,10 @@
 // Idempotency-Key on writes: the first answer (status and body) to a key is stored and
 // replayed for the same key and request; the same key with another request gets 422.
 // The key also reaches the event store, which makes concurrent duplicates write once.
-// A route marked `config: { idempotency: 'by-handler' }` looks its key up and records its
-// answer in its own statements (stock adjustments, whose batches do it for many requests at
-// once); this plugin then only checks the key and records the answers the handler did not.
+// A route marked `config: { idempotency: 'by-handler' }` gets its key's lookup and storing as
+// a hook for its batch of commands (`request.answerHook`, answer-hook.ts: stock adjustments,
+// whose batches do it for many requests at once); this plugin then only checks the key and
+// records the answers the handler did not.
 // A route whose answer carries a secret shown once (an API token, a signing secret) names its
 // fields in `config: { secretFields: [...] }`: the stored answer has them set to null and says
 // `secretShownOnce: true`, so neither the table nor a replay ever holds the secret.
@@ -14,7 +15,10 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { UnprocessableError, ValidationError } from '../errors.js';
+import { ValidationError } from '../errors.js';
+import { withHook, type HookUse } from '../eventstore/batch-hooks.js';
+import { answerHook } from './answer-hook.js';
+import { expiredAnswer, freshAnswer, keepAnswer, replayAnswer, type StoredAnswer } from './stored-answers.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,27 +27,14 @@ declare module 'fastify' {
     idempotencyHash?: string;
     /** Set by a handler that stored its answer itself. */
     idempotencyRecorded?: boolean;
+    /** A `by-handler` route's key: the hook that looks up and stores its answer in the command's batch. */
+    answerHook?: HookUse;
   }
   interface FastifyContextConfig {
     idempotency?: 'by-handler';
     /** Top-level answer fields holding a secret shown once: never stored, never replayed. */
     secretFields?: readonly string[];
   }
-}
-
-/** A stored answer to an Idempotency-Key. */
-export interface StoredAnswer {
-  request_hash: string;
-  status: number;
-  body: string;
-}
-
-/** Answers a request with the stored answer to its key: 422 if the key was used for another request. */
-export function replayAnswer(request: FastifyRequest, reply: FastifyReply, prior: StoredAnswer) {
-  if (prior.request_hash !== request.idempotencyHash) throw new UnprocessableError('Idempotency-Key was already used for a different request');
-  reply.header('idempotent-replayed', 'true').status(prior.status);
-  if (prior.body) reply.type('application/json');
-  return reply.send(prior.body || undefined);
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -68,15 +59,6 @@ export function withoutSecrets(body: string, fields: readonly string[] | undefin
   return JSON.stringify(stripped);
 }
 
-/** Only answers younger than the keep period are replayed: an older one is gone, swept or not. */
-export const freshAnswer = (keepHours: number) => sql`http_idempotency.created_at > now() - make_interval(hours => ${keepHours})`;
-const expiredAnswer = (keepHours: number) => sql`http_idempotency.created_at <= now() - make_interval(hours => ${keepHours})`;
-
-/** Stores an answer; an expired one under the same key (not swept yet) gives way to it. */
-export const keepAnswer = (keepHours: number) => sql`on conflict (user_id, key) do update
-  set request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, created_at = excluded.created_at
-  where ${expiredAnswer(keepHours)}`;
-
 export interface IdempotencyOptions {
   db: Kysely<DB>;
   keepHours: number;
@@ -95,6 +77,7 @@ function prependHook<T>(existing: T | T[] | undefined, hook: T): T[] {
 }
 
 export const idempotencyPlugin = fp<IdempotencyOptions>(async (app, { db, keepHours, sweepEveryMs }) => {
+  const answers = answerHook(keepHours);
   let sweeping: Promise<void> | null = null;
   let closing = false;
   const sweep = async () => {
@@ -135,7 +118,11 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app, { db, keepHo
     const userId = request.principal?.uid ?? 'anonymous';
     request.idempotencyKey = `${userId}:${key}`;
     request.idempotencyHash = requestHash(request);
-    if (request.routeOptions.config?.idempotency === 'by-handler') return;
+    if (request.routeOptions.config?.idempotency === 'by-handler') {
+      const hash = request.idempotencyHash;
+      request.answerHook = withHook(answers, { userId, key, hash, recorded: () => (request.idempotencyRecorded = true) });
+      return;
+    }
     const rows = await sql<StoredAnswer>`select request_hash, status, body
       from http_idempotency where user_id = ${userId} and key = ${key} and ${freshAnswer(keepHours)}`.execute(db);
     const prior = rows.rows[0];

@@ -129,7 +129,7 @@ function bodyOf(cells: Partial<Record<ImportField, string>>): Record<string, unk
   return body;
 }
 
-/** The item fields of a checked body, as item-service.ts maps them. */
+/** The item fields of a checked body, as item-commands.ts maps them. */
 const changesOf = (body: Record<string, any>): Partial<ItemFields> => ({
   name: body.name,
   description: body.description,

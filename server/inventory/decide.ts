@@ -1,5 +1,6 @@
 // Item decisions: pure functions from (command, current state) to events. They throw typed
-// domain errors; ids and the current state come in, nothing is read from the outside.
+// domain errors; ids, the current state and the time (`now`) come in, nothing is read from
+// the outside.
 import { ADJUST_MAX_AGE_MS, isLowStock, type AdjustReason } from '../../shared/inventory.js';
 import type { Changes, InventoryEvent, ItemFields } from '../../shared/inventory-events.js';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../errors.js';
@@ -17,8 +18,11 @@ export interface UpdateItem {
 export interface AdjustStock {
   delta: number;
   reason: AdjustReason;
-  note: string | null;
-  /** When it was made, if before it is recorded (see adjustmentMoment). */
+  note?: string | null;
+  /**
+   * When it was made, if before it is recorded: as sent (the device's clock) until
+   * recordAdjustment checks it; null: when recorded.
+   */
   occurredAt?: Date | null;
 }
 
@@ -64,12 +68,19 @@ export function createItem(command: CreateItem, state: ItemState | null): Invent
  * must never be refused for a phone's wrong clock, it only loses its earlier moment. Only
  * stocktakes read it; the stock itself is the sum of deltas whatever their moments.
  */
-export function adjustmentMoment(occurredAt: string | undefined, now: Date): Date | null {
-  if (occurredAt === undefined) return null;
-  const at = new Date(occurredAt);
+export function adjustmentMoment(at: Date | undefined, now: Date): Date | null {
+  if (at === undefined) return null;
   if (Number.isNaN(at.getTime())) throw new ValidationError('occurredAt must be a date-time');
   if (at.getTime() < now.getTime() - ADJUST_MAX_AGE_MS) throw new UnprocessableError('occurredAt is more than 7 days ago');
   return at.getTime() < now.getTime() ? at : null;
+}
+
+/**
+ * A stock adjustment recorded at `now` (the app's clock). One made earlier and sent later (its
+ * `occurredAt`, by the device's clock) keeps that moment if it checks out (adjustmentMoment).
+ */
+export function recordAdjustment(command: AdjustStock, current: ItemState | null, now: Date): InventoryEvent[] {
+  return adjustStock({ ...command, occurredAt: adjustmentMoment(command.occurredAt ?? undefined, now) }, current);
 }
 
 export function adjustStock(command: AdjustStock, current: ItemState | null): InventoryEvent[] {
@@ -79,7 +90,7 @@ export function adjustStock(command: AdjustStock, current: ItemState | null): In
   if (quantity < 0) throw new ConflictError('Insufficient stock', { quantity: state.quantity });
   const occurredAt = command.occurredAt ? { occurredAt: command.occurredAt.toISOString() } : {};
   return withCrossing(state, [
-    { type: 'StockAdjusted', data: { delta: command.delta, reason: command.reason, note: command.note, quantity, ...occurredAt } },
+    { type: 'StockAdjusted', data: { delta: command.delta, reason: command.reason, note: command.note ?? null, quantity, ...occurredAt } },
   ]);
 }
 

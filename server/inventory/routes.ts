@@ -4,13 +4,14 @@ import type { AdjustStockBody, CreateItemBody, UpdateItemBody } from '../../shar
 import { requirePermission } from '../auth/auth-plugin.js';
 import { principalCheck } from '../auth/principal-check.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
-import { commandMeta, expectedVersionOf } from '../http/command-meta.js';
+import { replayIfAnswered } from '../http/answer-hook.js';
+import { commandHooks, commandMeta, expectedVersionOf } from '../http/command-meta.js';
 import { csvFormatOf, csvFormatProperties, sendCsv, type CsvFormatQuery } from '../http/csv-reply.js';
-import { replayAnswer } from '../http/idempotency.js';
+import { adjustStockCommand, createItemCommand, updateItemCommand } from './item-commands.js';
 import type { ItemQueries } from './item-queries.js';
 import type { ItemsAsOf } from './items-as-of.js';
 import { itemCsvHeader, itemCsvRow, type ItemExportFilter } from './item-export.js';
-import type { AnswerKey, ItemService } from './item-service.js';
+import type { ItemService } from './item-service.js';
 import {
   adjustBody,
   conflictSchema,
@@ -32,13 +33,6 @@ const versionQuery = {
   additionalProperties: false,
   properties: { expected_version: { type: 'integer', minimum: 0 } },
 } as const;
-
-/** The request's Idempotency-Key, for a handler that looks up and stores its answer itself. */
-function answerKey(request: FastifyRequest): AnswerKey | undefined {
-  if (!request.idempotencyKey || !request.idempotencyHash) return undefined;
-  const [userId, ...key] = request.idempotencyKey.split(':');
-  return { userId: userId!, key: key.join(':'), hash: request.idempotencyHash, recorded: () => (request.idempotencyRecorded = true) };
-}
 
 /** A PUT that only sets quantity is a stock count: Update stock levels is enough for it. */
 function requireEditPermission(request: FastifyRequest<{ Body: UpdateItemBody }>) {
@@ -223,7 +217,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
       onRequest: requirePermission('inventory:create'),
       schema: { summary: 'Create an item (created_by is ignored: the signed-in user is recorded)', tags: ['inventory'], body: createItemBody, response: { 201: itemSchema, ...errors } },
     },
-    async (request, reply) => reply.status(201).send(await items.create(request.body, commandMeta(request))),
+    async (request, reply) => reply.status(201).send(await items.create(createItemCommand(request.body), commandMeta(request))),
   );
 
   app.put<WithId & { Body: UpdateItemBody }>(
@@ -242,7 +236,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
     async (request) => {
       const { expected_version, ...body } = request.body;
       if (Object.keys(body).length === 0) throw new ValidationError('Nothing to update');
-      return items.update(request.params.id, body, expectedVersionOf(request, expected_version), commandMeta(request));
+      return items.update(request.params.id, updateItemCommand(body), expectedVersionOf(request, expected_version), commandMeta(request));
     },
   );
 
@@ -268,7 +262,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
     '/inventory/:id/adjust',
     {
       onRequest: requirePermission('stock:update'),
-      // Its batch checks the cached principal, and looks up and stores the Idempotency-Key's answer.
+      // Its batch checks the cached principal, and looks up and stores the Idempotency-Key's answer (commandHooks).
       config: { ...checkedInQuery, idempotency: 'by-handler' },
       schema: {
         summary: "Adjust stock atomically by a delta; 409 'Insufficient stock' below 0",
@@ -278,9 +272,9 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
         response: { 200: itemSchema, ...errors },
       },
     },
-    async (request, reply) => {
-      const answer = await items.adjustAnswering(request.params.id, request.body, commandMeta(request), principalCheck(request), answerKey(request));
-      return 'replay' in answer ? replayAnswer(request, reply, answer.replay) : answer.item;
-    },
+    async (request, reply) =>
+      replayIfAnswered(request, reply, () =>
+        items.adjust(request.params.id, adjustStockCommand(request.body), commandMeta(request), commandHooks(request)),
+      ),
   );
 };

@@ -4,12 +4,12 @@
 // 2.5 s. Wraps the group commit's steps and the pg client; changes nothing they do, except
 // that BENCH_LANES etc. (below) override the group commit's settings, for command-path-ab.ts.
 import { performance } from 'node:perf_hooks';
-import { ItemService } from '../../server/inventory/item-service.js';
+import { BatchedCommandHandler } from '../../server/eventstore/batched-commands.js';
 import { PreparedStatements } from '../../server/eventstore/prepared-statements.js';
 
 type Fn = (...args: any[]) => Promise<any>;
 const stats = { batches: 0, commands: 0, wait: 0, together: 0, decide: 0, append: 0, maxBatch: 0, inFlight: 0, inFlightSum: 0 };
-const proto = ItemService.prototype as unknown as Record<string, Fn>;
+const proto = BatchedCommandHandler.prototype as unknown as Record<string, Fn>;
 
 function wrap(target: Record<string, Fn>, name: string, measure: (ms: number, args: any[]) => void) {
   const original = target[name]!;
@@ -23,8 +23,8 @@ function wrap(target: Record<string, Fn>, name: string, measure: (ms: number, ar
   };
 }
 
-const runOriginal = proto.runAdjustments!;
-proto.runAdjustments = async function (this: unknown, batch: Array<{ enqueuedAt: number }>) {
+const runOriginal = proto.run!;
+proto.run = async function (this: unknown, batch: Array<{ enqueuedAt: number }>) {
   const now = performance.now();
   stats.batches++;
   stats.commands += batch.length;
@@ -37,8 +37,8 @@ proto.runAdjustments = async function (this: unknown, batch: Array<{ enqueuedAt:
     stats.inFlight--;
   }
 };
-wrap(proto, 'adjustTogether', (ms) => (stats.together += ms));
-wrap(proto, 'decideAdjustments', (ms) => (stats.decide += ms));
+wrap(proto, 'together', (ms) => (stats.together += ms));
+wrap(proto, 'decideAndAppend', (ms) => (stats.decide += ms));
 wrap(PreparedStatements.prototype as unknown as Record<string, Fn>, 'execute', (ms) => (stats.append += ms));
 
 let elu = performance.eventLoopUtilization();
