@@ -1,6 +1,7 @@
 // Category commands and reads. Names are unique (case-insensitive); a category with items
-// cannot be deleted. Reads are one statement each, with the request's PrincipalCheck riding
-// along (auth/principal-check.ts).
+// cannot be deleted. Commands share one shape (eventstore/handle-command.ts): load the
+// category's row (locked), decide (decide.ts, pure), append at the version loaded. Reads are
+// one statement each, with the request's PrincipalCheck riding along (auth/principal-check.ts).
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Category, CategoryItemsPage } from '../../shared/inventory.js';
@@ -9,6 +10,7 @@ import type { PrincipalCheck } from '../auth/principal-check.js';
 import type { DB } from '../db/schema.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { isUniqueViolation, type EventStore } from '../eventstore/event-store.js';
+import { handleCommand } from '../eventstore/handle-command.js';
 import type { EventMetadata, Transaction } from '../eventstore/types.js';
 import { itemColumns, toItem, type ItemRow } from '../inventory/item-rows.js';
 import { createCategory, deleteCategory, updateCategory, type CategoryState } from './decide.js';
@@ -48,6 +50,18 @@ async function requireFreeName(trx: Transaction, name: string, exceptId: string 
   if (rows.rows.length) throw new ConflictError('Category already exists', { field: 'name' });
 }
 
+async function lockCategory(trx: Transaction, id: string): Promise<CategoryRow | null> {
+  return (await sql<CategoryRow>`select * from categories where id = ${id} for update`.execute(trx)).rows[0] ?? null;
+}
+
+/** A missing category, or one changed since the version the client loaded (If-Match). */
+function requireVersion(row: CategoryRow | null, expectedVersion: number | undefined): asserts row is CategoryRow {
+  if (!row) throw new NotFoundError('Category not found');
+  if (expectedVersion !== undefined && expectedVersion !== Number(row.version)) {
+    throw new ConflictError('This category was changed by someone else', { current: toCategory(row) });
+  }
+}
+
 function mapConstraintErrors(error: unknown): never {
   if (isUniqueViolation(error, 'categories_name_unique')) throw new ConflictError('Category already exists', { field: 'name' });
   throw error;
@@ -81,26 +95,18 @@ export class CategoryService {
 
   async create(body: { name: string; description?: string }, meta: EventMetadata): Promise<Category> {
     const categoryId = randomUUID();
-    const streamId = await this.store
-      .transact(async (trx, append) => {
-        const prior = await this.store.priorResult(trx, meta.idempotencyKey);
-        if (prior) return prior.streamId;
-        const events = createCategory({ categoryId, name: body.name, description: body.description ?? '' });
-        await requireFreeName(trx, body.name, null);
-        return (await append(categoryStream(categoryId), 0, events, meta)).streamId;
-      })
-      .catch(mapConstraintErrors);
-    return this.require(streamId.slice('category-'.length));
-  }
-
-  private async lock(trx: Transaction, id: string, expectedVersion?: number): Promise<CategoryRow> {
-    const rows = await sql<CategoryRow>`select * from categories where id = ${id} for update`.execute(trx);
-    const row = rows.rows[0];
-    if (!row) throw new NotFoundError('Category not found');
-    if (expectedVersion !== undefined && expectedVersion !== Number(row.version)) {
-      throw new ConflictError('This category was changed by someone else', { current: toCategory(row) });
-    }
-    return row;
+    const created = await handleCommand(
+      this.store,
+      {
+        stream: categoryStream(categoryId),
+        load: async () => null,
+        check: (trx) => requireFreeName(trx, body.name, null),
+        decide: () => createCategory({ categoryId, name: body.name, description: body.description ?? '' }),
+        version: () => 0,
+      },
+      meta,
+    ).catch(mapConstraintErrors);
+    return this.require(created!.streamId.slice('category-'.length));
   }
 
   async update(
@@ -109,24 +115,35 @@ export class CategoryService {
     expectedVersion: number | undefined,
     meta: EventMetadata,
   ): Promise<Category> {
-    await this.store
-      .transact(async (trx, append) => {
-        if (await this.store.priorResult(trx, meta.idempotencyKey)) return;
-        const row = await this.lock(trx, id, expectedVersion);
-        const events = updateCategory(body, toState(row));
-        if (body.name !== undefined) await requireFreeName(trx, body.name, id);
-        if (events.length) await append(categoryStream(id), Number(row.version), events, meta);
-      })
-      .catch(mapConstraintErrors);
+    await handleCommand(
+      this.store,
+      {
+        stream: categoryStream(id),
+        load: (trx) => lockCategory(trx, id),
+        check: async (trx, row) => {
+          requireVersion(row, expectedVersion);
+          if (body.name !== undefined) await requireFreeName(trx, body.name, id);
+        },
+        decide: (row) => updateCategory(body, row && toState(row)),
+        version: (row) => Number(row!.version),
+      },
+      meta,
+    ).catch(mapConstraintErrors);
     return this.require(id);
   }
 
   async delete(id: string, expectedVersion: number | undefined, meta: EventMetadata): Promise<void> {
-    await this.store.transact(async (trx, append) => {
-      if (await this.store.priorResult(trx, meta.idempotencyKey)) return;
-      const row = await this.lock(trx, id, expectedVersion);
-      await append(categoryStream(id), Number(row.version), deleteCategory(toState(row)), meta);
-    });
+    await handleCommand(
+      this.store,
+      {
+        stream: categoryStream(id),
+        load: (trx) => lockCategory(trx, id),
+        check: async (_trx, row) => requireVersion(row, expectedVersion),
+        decide: (row) => deleteCategory(row && toState(row)),
+        version: (row) => Number(row!.version),
+      },
+      meta,
+    );
   }
 
   /**
