@@ -73,6 +73,14 @@ interface StreamWork<Row, S> {
   commands: Array<{ events: NewEvent[]; metadata: EventMetadata }>;
 }
 
+/** What the lock statement loaded: a row with its columns, the events' time, the keys used before, each stream's work. */
+interface Loaded<Row, S> {
+  row: object;
+  at: Date;
+  seen: Set<string>;
+  streams: Map<string, StreamWork<Row, S>>;
+}
+
 /** The commit of a batch failed: its outcome is unknown, so it is not tried again command by command. */
 class CommitFailed extends Error {
   constructor(override readonly cause: unknown) {
@@ -151,12 +159,28 @@ export class BatchedCommandHandler<Row extends { id: string }, S extends { versi
 
   /** Locks and loads the streams, decides every command in order on the state the one before left, appends. */
   private async decideAndAppend(trx: Transaction, commands: BatchedCommand<C>[]): Promise<Settled<R>> {
-    const { aggregate } = this;
     const hooks = hooksOf(commands);
+    const loaded = await this.lockAndLoad(trx, commands, hooks);
+    const outcomes = await this.decideInOrder(trx, commands, loaded);
+    const answered = hooks.map(({ hook, parts }) => ({
+      hook,
+      answered: parts.flatMap(({ index, part }): Array<Answered<unknown, unknown>> => {
+        const outcome = outcomes[index]!;
+        return 'answer' in outcome ? [{ part, answer: outcome.answer }] : [];
+      }),
+    }));
+    const wrote = await this.appendAll(trx, loaded, answered);
+    return { outcomes, wrote, hooks: answered };
+  }
+
+  /**
+   * Step 1, one statement: the streams' rows, locked, with what rides along: which connection
+   * this is (the append runs as a statement prepared on it), the time the append stamps the
+   * events with (the transaction's, to the millisecond: the answers are known before the
+   * append), the idempotency keys used before, and the hooks' columns.
+   */
+  private async lockAndLoad(trx: Transaction, commands: BatchedCommand<C>[], hooks: ReturnType<typeof hooksOf>): Promise<Loaded<Row, S>> {
     const keys = [...new Set(commands.map((c) => c.metadata.idempotencyKey).filter((k): k is string => !!k))];
-    // Riding along with the lock: which connection this is (the append runs as a statement
-    // prepared on it), the time the append stamps the events with (the transaction's, to the
-    // millisecond: the answers are known before the append), the keys used before, the hooks' columns.
     const columns: RawBuilder<unknown>[] = [backendColumn, sql`date_trunc('milliseconds', now()) as append_at`];
     if (keys.length) columns.push(sql`(select coalesce(json_agg(key), '[]') from event_idempotency where key in (${sql.join(keys)})) as seen_keys`);
     for (const { hook, parts } of hooks) {
@@ -164,55 +188,56 @@ export class BatchedCommandHandler<Row extends { id: string }, S extends { versi
       if (column) columns.push(column);
     }
     const ids = [...new Set(commands.map((c) => c.id))].sort();
-    const locked = (await aggregate.lock(ids, sql`, ${sql.join(columns)}`).execute(trx)).rows;
-    const row: object & StoreColumns = locked[0] ?? (await sql<StoreColumns>`select ${sql.join(columns)}`.execute(trx)).rows[0]!;
-    const at = timeIn(row.append_at);
-    const seen = new Set(parseJson<string[]>(row.seen_keys) ?? []);
-
+    const rows = (await this.aggregate.lock(ids, sql`, ${sql.join(columns)}`).execute(trx)).rows;
+    const row: object & StoreColumns = rows[0] ?? (await sql<StoreColumns>`select ${sql.join(columns)}`.execute(trx)).rows[0]!;
     const streams = new Map<string, StreamWork<Row, S>>();
-    for (const r of locked) {
-      const state = aggregate.state(r);
+    for (const r of rows) {
+      const state = this.aggregate.state(r);
       streams.set(r.id, { row: r, state, version: state.version, commands: [] });
     }
+    return { row, at: timeIn(row.append_at), seen: new Set(parseJson<string[]>(row.seen_keys) ?? []), streams };
+  }
+
+  /** Step 2, no statement of its own: each command decided on the state the one before it left. */
+  private async decideInOrder(trx: Transaction, commands: BatchedCommand<C>[], loaded: Loaded<Row, S>): Promise<Outcome<R>[]> {
+    const { aggregate } = this;
     const outcomes: Outcome<R>[] = [];
     for (const command of commands) {
       try {
         let metadata = command.metadata;
-        for (const { hook, part } of command.hooks ?? []) metadata = (await hook.before?.(part, row, trx, metadata)) ?? metadata;
-        const work = streams.get(command.id);
+        for (const { hook, part } of command.hooks ?? []) metadata = (await hook.before?.(part, loaded.row, trx, metadata)) ?? metadata;
+        const work = loaded.streams.get(command.id);
         if (!work?.state) throw aggregate.missing();
         const key = metadata.idempotencyKey;
-        // A retry of a command already made is not decided again: it answers the state as it now stands.
-        if (!key || !seen.has(key)) {
-          const events = aggregate.decide(command.command, work.state, command.now);
-          work.state = fold(aggregate, work, events, at);
+        // A retry of a command already made is not decided again: it answers the state as it
+        // now stands. So does a command that changes nothing.
+        const events = key && loaded.seen.has(key) ? [] : aggregate.decide(command.command, work.state, command.now);
+        if (events.length) {
+          work.state = fold(aggregate, work, events, loaded.at);
           work.commands.push({ events, metadata });
-          if (key) seen.add(key);
+          if (key) loaded.seen.add(key);
         }
         outcomes.push({ answer: aggregate.answer(work.state!, work.row) });
       } catch (error) {
         outcomes.push({ error });
       }
     }
+    return outcomes;
+  }
 
-    const settledHooks = hooks.map(({ hook, parts }) => ({
-      hook,
-      answered: parts.flatMap(({ index, part }): Array<Answered<unknown, unknown>> => {
-        const outcome = outcomes[index]!;
-        return 'answer' in outcome ? [{ part, answer: outcome.answer }] : [];
-      }),
-    }));
-    const writes = Object.fromEntries(settledHooks.flatMap(({ hook, answered }) => (hook.write ? [[hook.name, hook.write(answered)]] : [])));
-    const writing = [...streams.values()].filter((w) => w.commands.length > 0);
+  /** Step 3, one statement: every stream's events at the version it was loaded at, the hooks' writes riding along. */
+  private async appendAll(trx: Transaction, loaded: Loaded<Row, S>, hooks: Settled<R>['hooks']): Promise<boolean> {
+    const writes = Object.fromEntries(hooks.flatMap(({ hook, answered }) => (hook.write ? [[hook.name, hook.write(answered)]] : [])));
+    const writing = [...loaded.streams.values()].filter((w) => w.commands.length > 0);
     if (writing.length) {
-      const batches = writing.map((w) => ({ stream: aggregate.stream(w.row.id), expectedVersion: w.version, commands: w.commands }));
-      await this.store.appendBatch(trx, batches, { backend: backendIn(row), at, ctes: writes });
-    } else if (settledHooks.some((h) => h.hook.write && h.answered.length)) {
+      const batches = writing.map((w) => ({ stream: this.aggregate.stream(w.row.id), expectedVersion: w.version, commands: w.commands }));
+      await this.store.appendBatch(trx, batches, { backend: backendIn(loaded.row), at: loaded.at, ctes: writes });
+    } else if (hooks.some((h) => h.hook.write && h.answered.length)) {
       // Nothing to append (retries of commands made before), but answers to store.
       const ctes = Object.entries(writes).map(([name, body]) => sql`${sql.id(name)} as (${body})`);
       await sql`with ${sql.join(ctes)} select 1`.execute(trx);
     }
-    return { outcomes, wrote: writing.length > 0, hooks: settledHooks };
+    return writing.length > 0;
   }
 }
 
