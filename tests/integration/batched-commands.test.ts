@@ -85,9 +85,14 @@ describe.each(backends())('the command path on $name', (backend) => {
     const refused = await adjust(new Date(Date.now() - 3_600_000));
     expect(refused.status).toBe(422);
     expect(refused.body.error).toMatch(/7 days/);
-    // Nine days before the app's clock is within the week: taken, with its moment.
-    const taken = await adjust(new Date(ahead().getTime() - 9 * DAY));
+    // Two days before the app's clock (eight days ahead of the system's, where it would count as
+    // made when recorded): taken, with its moment.
+    const moment = new Date(ahead().getTime() - 2 * DAY);
+    const taken = await adjust(moment);
     expect(taken.status).toBe(200);
     expect(taken.body.quantity).toBe(4);
+    const sold = await sql<{ at: string }>`select data ->> 'occurredAt' as at from events
+      where stream_id = ${`item-${item.id}`} and type = 'StockAdjusted'`.execute(server.store.database.db);
+    expect(sold.rows.map((r) => r.at)).toEqual([moment.toISOString()]);
   });
 });
