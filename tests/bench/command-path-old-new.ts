@@ -95,7 +95,11 @@ try {
       const spread = (Math.max(...list) - Math.min(...list)) / m;
       return `${names[i]} ${m.toFixed(0)}/s [${list.map((x) => x.toFixed(0)).join(' ')}] spread ${(spread * 100).toFixed(0)}% p99 ${Math.max(...p99s[i]!)} ms`;
     });
-    const ratio = rates.length === 2 ? ` | new/old ${(mean(rates[1]!) / mean(rates[0]!)).toFixed(2)}` : '';
+    // Each round's pair (run back to back) as well: their ratios' range is the run's noise on a ratio.
+    const pairs = rates.length === 2 ? rates[1]!.map((x, r) => x / rates[0]![r]!) : [];
+    const ratio = pairs.length
+      ? ` | new/old ${(mean(rates[1]!) / mean(rates[0]!)).toFixed(2)} (rounds ${Math.min(...pairs).toFixed(2)} to ${Math.max(...pairs).toFixed(2)})`
+      : '';
     lines.push(`${c.name} (${url ? 'postgres' : 'pglite'}): ${cells.join(' | ')}${ratio}${failed ? ` | ${failed} failed` : ''}`);
     console.error(lines.at(-1));
   }
