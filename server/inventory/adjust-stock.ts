@@ -17,9 +17,10 @@ import { evolveItem, type ItemState } from './item-state.js';
 
 export const adjustingItems: BatchedAggregate<ItemRow, ItemState, AdjustStock, InventoryEvent, Item> = {
   stream: itemStream,
-  // An item's row in the items projection is its state: the stored result of folding its
-  // events with evolveItem (property tests check the projection against that fold). Locked,
-  // it stays that until the batch commits.
+  // An item's row in the items projection is its state, stored: the fields evolveItem folds,
+  // kept in the same transaction as every append (the projection's set-based SQL form is
+  // property-tested against its handlers), so no stream is replayed. Locked, it stays that
+  // until the batch commits; within the batch, evolveItem carries it forward.
   lock: (ids, alongside) => sql<ItemRow>`select ${sql.raw(itemColumns)} ${alongside} from items
     where id in (${sql.join(ids)}) order by id for update`,
   state: rowToState,
