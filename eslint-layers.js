@@ -19,18 +19,39 @@ const SERVER_LAYERS = [
   ['errors.ts', 'config.ts', 'db', 'eventstore', 'secrets'],
   ['subscriptions'],
   ['http', 'auth', 'app-context.ts'],
-  ['accounts', 'activity', 'alerts', 'api-tokens', 'categories', 'dashboard', 'import', 'inventory', 'realtime', 'stocktake', 'webhooks'],
+  [
+    'accounts',
+    'activity',
+    'alerts',
+    'api-tokens',
+    'categories',
+    'dashboard',
+    'import',
+    'inventory',
+    'realtime',
+    'stocktake',
+    'webhooks',
+  ],
   ['history'],
   ['app.ts', 'features.ts', 'main.ts', 'start.ts', 'launch', 'scripts', 'seed'],
 ];
-const CLIENT_LAYERS = [['lib'], ['components'], ['offline'], ['features'], ['app', 'main.tsx', 'styles', 'public', 'theme-init.js']];
+const CLIENT_LAYERS = [
+  ['lib'],
+  ['components'],
+  ['offline'],
+  ['features'],
+  ['app', 'main.tsx', 'styles', 'public', 'theme-init.js'],
+];
 
 const MAX_DEPTH = 5;
 const escape = (name) => name.replace(/\./g, '\\.');
 /** The import string naming top-level entry `name` ('db' or 'app.ts') after `up` levels of `../` ('./' for 0). */
 const reach = (up, name) => {
   const prefix = up === 0 ? '\\./' : `(\\.\\./){${up}}`;
-  const target = name.endsWith('.ts') || name.endsWith('.tsx') ? `${escape(name.replace(/\.tsx?$/, ''))}(\\.js)?$` : `${escape(name)}(/|$)`;
+  const target =
+    name.endsWith('.ts') || name.endsWith('.tsx')
+      ? `${escape(name.replace(/\.tsx?$/, ''))}(\\.js)?$`
+      : `${escape(name)}(/|$)`;
   return `^${prefix}${target}`;
 };
 const rule = (regexes, message) => ({
@@ -53,7 +74,10 @@ function layered(root, layers, ext, extra, levels = layers.length) {
         if (!regexes.length) continue;
         configs.push({
           files: isFile ? [`${root}/${name}`] : filesAt(`${root}/${name}`, depth, ext),
-          rules: rule(regexes, `Wrong-way import: ${root}/${name} (layer ${level}) may not import this (see eslint-layers.js)`),
+          rules: rule(
+            regexes,
+            `Wrong-way import: ${root}/${name} (layer ${level}) may not import this (see eslint-layers.js)`,
+          ),
         });
       }
     }
@@ -65,10 +89,15 @@ const otherSide = (side) => (name, up) => [`^(\\.\\./){${up + 1}}${side}/`, `^(\
 
 /** A client feature imports no other feature: per feature and depth, every sibling is out of reach. */
 function clientFeatures() {
-  const features = readdirSync('client/features', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const features = readdirSync('client/features', { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   const configs = [];
   for (const feature of features) {
-    const others = features.filter((f) => f !== feature).map(escape).join('|');
+    const others = features
+      .filter((f) => f !== feature)
+      .map(escape)
+      .join('|');
     for (let depth = 0; depth <= MAX_DEPTH; depth++) {
       const up = depth + 1; // '../' count that reaches client/features/
       configs.push({

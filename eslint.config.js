@@ -18,7 +18,12 @@ export default tseslint.config(
   {
     files: ['client/**', 'shared/**', 'server/**'],
     ignores: ['server/config.ts', 'server/launch/**'],
-    rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration in server/config.ts' }] },
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration in server/config.ts' },
+      ],
+    },
   },
   ...layerRules,
 );

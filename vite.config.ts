@@ -87,7 +87,11 @@ async function inlineStartup(html: string): Promise<string> {
   html = html.replace('<div id="root"></div>', () => `<div id="root">${LOADING_SCREEN_HTML}</div>`);
   const source = await readFile(path.resolve('client/theme-init.js'), 'utf8');
   // Its comments stay in the source file.
-  const script = source.split('\n').filter((line) => !/^\s*(?:\/\/|\/\* global)/.test(line)).join('\n').trim();
+  const script = source
+    .split('\n')
+    .filter((line) => !/^\s*(?:\/\/|\/\* global)/.test(line))
+    .join('\n')
+    .trim();
   return html.replace('<script src="/theme-init.js"></script>', () => `<script>${script}</script>`);
 }
 
@@ -159,14 +163,19 @@ const pwa = VitePWA({
                 if (!cachedResponse) return cachedResponse;
                 const headers = new Headers(cachedResponse.headers);
                 headers.set('x-stockroom-saved-copy', '1');
-                return new Response(cachedResponse.body, { status: cachedResponse.status, statusText: cachedResponse.statusText, headers });
+                return new Response(cachedResponse.body, {
+                  status: cachedResponse.status,
+                  statusText: cachedResponse.statusText,
+                  headers,
+                });
               },
             },
           ],
         },
       },
       {
-        urlPattern: ({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/assets/') && url.pathname.endsWith('.wasm'),
+        urlPattern: ({ url }) =>
+          url.origin === self.location.origin && url.pathname.startsWith('/assets/') && url.pathname.endsWith('.wasm'),
         handler: 'CacheFirst',
         options: { cacheName: 'wasm', expiration: { maxEntries: 4 } },
       },
@@ -180,18 +189,26 @@ const pwa = VitePWA({
 // before the first signed-in screen. Not captured: what the entry chunk or the landing
 // page load statically (the landing page must stay light), and the heavy features that
 // load only when used (scanner, labels, import, the Firebase SDK).
-const LAZY_HEAVY = /client[\\/]features[\\/](?:scanner|labels|import|auth[\\/]firebase\.)|\.worker\.|node_modules[\\/](?!xstate|@xstate|immer|idb[\\/]|use-sync-external-store|use-isomorphic-layout-effect)/;
+const LAZY_HEAVY =
+  /client[\\/]features[\\/](?:scanner|labels|import|auth[\\/]firebase\.)|\.worker\.|node_modules[\\/](?!xstate|@xstate|immer|idb[\\/]|use-sync-external-store|use-isomorphic-layout-effect)/;
 const LANDING = /client[\\/]app[\\/]landing-route\.tsx$/;
 
-function signedInCore(): (id: string, ctx: { getModuleInfo(id: string): { isEntry: boolean; importers: string[] } | null }) => string | null {
+function signedInCore(): (
+  id: string,
+  ctx: { getModuleInfo(id: string): { isEntry: boolean; importers: string[] } | null },
+) => string | null {
   const initial = new Map<string, boolean>();
   /** Whether the entry or the landing page imports the module, directly or through others. */
-  const loadedFirst = (id: string, getInfo: (id: string) => { isEntry: boolean; importers: string[] } | null): boolean => {
+  const loadedFirst = (
+    id: string,
+    getInfo: (id: string) => { isEntry: boolean; importers: string[] } | null,
+  ): boolean => {
     const known = initial.get(id);
     if (known !== undefined) return known;
     initial.set(id, false); // import cycles: not proven yet
     const info = getInfo(id);
-    const found = !!info && (info.isEntry || LANDING.test(id) || info.importers.some((importer) => loadedFirst(importer, getInfo)));
+    const found =
+      !!info && (info.isEntry || LANDING.test(id) || info.importers.some((importer) => loadedFirst(importer, getInfo)));
     initial.set(id, found);
     return found;
   };
@@ -211,7 +228,20 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     manifest: true,
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: signedInCore(), debugName: 'signed-in-core', minShareCount: 2, includeDependenciesRecursively: false }] } } },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: signedInCore(),
+              debugName: 'signed-in-core',
+              minShareCount: 2,
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: {

@@ -6,7 +6,11 @@ import swagger from '@fastify/swagger';
 import { randomUUID } from 'node:crypto';
 import type { AppContext, AppParts } from './app-context.js';
 import { DomainError, ValidationError } from './errors.js';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './db/database-unavailable.js';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+} from './db/database-unavailable.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { guestView } from './auth/guest-view.js';
 import { describeValidationError, validationErrorField, validatorCompiler } from './http/validation.js';
@@ -19,7 +23,6 @@ import { clientInlineScriptSources } from './http/inline-script-hashes.js';
 import { createPrincipalResolver, registerFeatures } from './features.js';
 import { apiTokenSignIn } from './api-tokens/api-tokens-feature.js';
 import { subscriptionsFor } from './subscriptions/database-subscriptions.js';
-
 
 export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   const app = Fastify({
@@ -48,14 +51,21 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   // feature's wiring; reading starts once every feature is wired, and stops with the app.
   const subscriptions =
     parts.subscriptions ??
-    subscriptionsFor(parts.database, parts.store, { pollMs: parts.config.realtime.pollMs, log: app.log.child({ feature: 'subscriptions' }) });
+    subscriptionsFor(parts.database, parts.store, {
+      pollMs: parts.config.realtime.pollMs,
+      log: app.log.child({ feature: 'subscriptions' }),
+    });
   const ctx: AppContext = { ...parts, subscriptions };
   app.addHook('onReady', async () => subscriptions.start());
   app.addHook('onClose', async () => subscriptions.stop());
   app.setValidatorCompiler(validatorCompiler);
   // A body's schema error names its field too ({ error, field }), so a form can mark that input.
   app.setSchemaErrorFormatter(
-    (errors, part) => new ValidationError(describeValidationError(errors as any, part), part === 'body' ? (validationErrorField(errors as any) ?? undefined) : undefined),
+    (errors, part) =>
+      new ValidationError(
+        describeValidationError(errors as any, part),
+        part === 'body' ? (validationErrorField(errors as any) ?? undefined) : undefined,
+      ),
   );
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
@@ -102,7 +112,12 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
         // 'wasm-unsafe-eval' lets the barcode scanner compile its WebAssembly decoder (our own
         // file, from 'self'); it allows no JavaScript eval.
         // The inline scripts of index.html by hash (inline-script-hashes.ts).
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'", 'https://apis.google.com', ...clientInlineScriptSources(ctx.clientDir)],
+        scriptSrc: [
+          "'self'",
+          "'wasm-unsafe-eval'",
+          'https://apis.google.com',
+          ...clientInlineScriptSources(ctx.clientDir),
+        ],
       },
     },
   });
@@ -121,7 +136,11 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
     },
   });
   const resolvePrincipal = ctx.resolvePrincipal ?? createPrincipalResolver(ctx);
-  await app.register(authPlugin, { verifier: ctx.verifier, resolvePrincipal, apiTokens: apiTokenSignIn(ctx, resolvePrincipal) });
+  await app.register(authPlugin, {
+    verifier: ctx.verifier,
+    resolvePrincipal,
+    apiTokens: apiTokenSignIn(ctx, resolvePrincipal),
+  });
   // After the principal is known: guests get no exports and no staff names (guest-view.ts).
   await app.register(guestView);
 

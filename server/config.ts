@@ -147,7 +147,10 @@ function trustProxy(env: Env): TrustProxy {
     // Fastify's types take no number, its code does: a function says the same thing.
     return (_address, hop) => hop < hops;
   }
-  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (!isAddressOrRange(entry) && !NAMED_RANGES.includes(entry)) {
       throw new ConfigError(
@@ -177,7 +180,10 @@ function secretsKey(env: Env, databaseUrl: string | undefined): Buffer | null {
   const raw = env.SECRETS_KEY;
   if (raw) {
     const key = parseSecretsKey(raw);
-    if (!key) throw new ConfigError('SECRETS_KEY must be 32 random bytes as base64 or 64 hex digits (e.g. `openssl rand -base64 32`)');
+    if (!key)
+      throw new ConfigError(
+        'SECRETS_KEY must be 32 random bytes as base64 or 64 hex digits (e.g. `openssl rand -base64 32`)',
+      );
     return key;
   }
   if (databaseUrl) {
@@ -274,7 +280,8 @@ function webhookConfig(env: Env, localMode: boolean): WebhookConfig {
   const timeoutMs = intIn(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000);
   const leaseMs = intIn(env, 'WEBHOOK_LEASE_MS', 60_000, 1000, 3_600_000);
   // A lease must outlast a delivery, or a slow receiver would hand the endpoint to another instance mid-send.
-  if (leaseMs < timeoutMs * 2) throw new ConfigError(`WEBHOOK_LEASE_MS must be at least twice WEBHOOK_TIMEOUT_MS (${timeoutMs * 2})`);
+  if (leaseMs < timeoutMs * 2)
+    throw new ConfigError(`WEBHOOK_LEASE_MS must be at least twice WEBHOOK_TIMEOUT_MS (${timeoutMs * 2})`);
   return {
     allowLocalHttp: localMode,
     timeoutMs,

@@ -73,7 +73,11 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
   await api.register(idempotencyPlugin, { db: ctx.database.db, ...ctx.config.idempotency });
   await api.register(clientConfigRoutes, { ctx });
   await api.register(meRoutes);
-  await api.register(accountsRoutes, { store: ctx.store, auth: ctx.verifier.auth, identityToolkit: identityToolkitFor(ctx.config) });
+  await api.register(accountsRoutes, {
+    store: ctx.store,
+    auth: ctx.verifier.auth,
+    identityToolkit: identityToolkitFor(ctx.config),
+  });
   const queries = new ItemQueries(ctx.database.db, ctx.store);
   // PGlite runs one transaction at a time anyway: one lane makes its batches as large as they come.
   const items = new ItemService(ctx.store, queries, {
@@ -92,10 +96,21 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
     asOf: (at) => new AsOfDashboardQueries(ctx.database.db, at),
     moment: (raw) => asOf.moment(raw),
   });
-  await api.register(historyRoutes, { reverts: new RevertService(ctx.store), changes: new ChangesQueries(ctx.database.db), asOf });
-  await api.register(importRoutes, { imports: new ImportService(ctx.store), limits: ctx.config.import, settings: new SettingsService(ctx.store) });
+  await api.register(historyRoutes, {
+    reverts: new RevertService(ctx.store),
+    changes: new ChangesQueries(ctx.database.db),
+    asOf,
+  });
+  await api.register(importRoutes, {
+    imports: new ImportService(ctx.store),
+    limits: ctx.config.import,
+    settings: new SettingsService(ctx.store),
+  });
   const stocktakeQueries = new StocktakeQueries(ctx.database.db);
-  await api.register(stocktakeRoutes, { stocktakes: new StocktakeService(ctx.store, stocktakeQueries), queries: stocktakeQueries });
+  await api.register(stocktakeRoutes, {
+    stocktakes: new StocktakeService(ctx.store, stocktakeQueries),
+    queries: stocktakeQueries,
+  });
   await api.register(webhooksFeature, { ctx });
   await api.register(apiTokensFeature, { ctx });
   await api.register(realtimeRoutes, { ctx, resolvePrincipal: ctx.resolvePrincipal ?? createPrincipalResolver(ctx) });

@@ -59,7 +59,9 @@ async function run(): Promise<void> {
     say('Hot-reloading client on http://localhost:5173 (API proxied to the server)');
   }
   const shown = server.url.replace('127.0.0.1', 'localhost');
-  say(`Stockroom is running on ${shown} (database: ${server.database.kind}${config.databaseUrl ? '' : `, data in ${config.dataDir}`})`);
+  say(
+    `Stockroom is running on ${shown} (database: ${server.database.kind}${config.databaseUrl ? '' : `, data in ${config.dataDir}`})`,
+  );
   if (config.authEmulatorHost) {
     say(`Auth: Firebase Auth emulator at ${config.authEmulatorHost}. Emulator tokens are unsigned:`);
     say('  this server listens on loopback only and must not be exposed to a network.');

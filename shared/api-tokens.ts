@@ -29,7 +29,16 @@ export type ApiTokenEvent =
   | {
       type: 'ApiTokenCreated';
       /** The sha256 of the token, never the token; userName and role as they were at creation. */
-      data: { tokenId: string; name: string; userId: string; userName: string; role: string; tokenHash: string; permissions: Permission[]; expiresAt: string };
+      data: {
+        tokenId: string;
+        name: string;
+        userId: string;
+        userName: string;
+        role: string;
+        tokenHash: string;
+        permissions: Permission[];
+        expiresAt: string;
+      };
     }
   | { type: 'ApiTokenRevoked'; data: { name: string } };
 

@@ -32,7 +32,8 @@ export function gs1CheckDigit(body: string): number {
 export function checkBarcode(input: string): BarcodeCheck {
   const code = input.trim();
   if (code.length === 0) return { ok: false, error: 'Barcode is empty' };
-  if (code.length > BARCODE_MAX_LENGTH) return { ok: false, error: `Barcode can have at most ${BARCODE_MAX_LENGTH} characters` };
+  if (code.length > BARCODE_MAX_LENGTH)
+    return { ok: false, error: `Barcode can have at most ${BARCODE_MAX_LENGTH} characters` };
   const retail = /^\d+$/.test(code) ? RETAIL_KINDS[code.length] : undefined;
   if (retail) {
     const expected = gs1CheckDigit(code.slice(0, -1));
@@ -41,6 +42,7 @@ export function checkBarcode(input: string): BarcodeCheck {
     }
     return { ok: true, code, kind: retail.kind };
   }
-  if (!/^[\x20-\x7e]+$/.test(code)) return { ok: false, error: 'Barcode can only hold letters, digits and printable symbols' };
+  if (!/^[\x20-\x7e]+$/.test(code))
+    return { ok: false, error: 'Barcode can only hold letters, digits and printable symbols' };
   return { ok: true, code, kind: 'code128' };
 }

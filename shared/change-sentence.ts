@@ -51,12 +51,23 @@ const part = (text: string, role?: SentenceRole): SentencePart => (role ? { text
 export const signedDelta = (n: number) => (n > 0 ? `+${n}` : n === 0 ? '±0' : String(n));
 
 /** A price in the store's money format of the event, or two plain decimals when none is known. */
-export const sentenceMoney = (value: unknown, money: MoneyFormat | undefined) => (money ? moneyText(value, money) : Number(value).toFixed(2));
+export const sentenceMoney = (value: unknown, money: MoneyFormat | undefined) =>
+  money ? moneyText(value, money) : Number(value).toFixed(2);
 
 const cut = (text: string) => (text.length > TEXT_MAX ? `${text.slice(0, TEXT_MAX - 1)}…` : text);
 
 /** Edited fields in the order a person scans an item: what it is, where, what it costs, then the rest. */
-const FIELD_ORDER = ['name', 'sku', 'categoryId', 'price', 'threshold', 'expiryDate', 'barcode', 'description', 'imageUrl'];
+const FIELD_ORDER = [
+  'name',
+  'sku',
+  'categoryId',
+  'price',
+  'threshold',
+  'expiryDate',
+  'barcode',
+  'description',
+  'imageUrl',
+];
 const FIELD_LABELS: Record<string, string> = {
   name: 'Name',
   sku: 'SKU',
@@ -72,7 +83,12 @@ const FIELD_LABELS: Record<string, string> = {
 type Change = { from?: unknown; to?: unknown };
 
 /** One field's value as the sentence shows it. */
-function valueText(field: string, value: unknown, names: Record<string, string>, money: MoneyFormat | undefined): string {
+function valueText(
+  field: string,
+  value: unknown,
+  names: Record<string, string>,
+  money: MoneyFormat | undefined,
+): string {
   if (value === null || value === undefined || value === '') return '(none)';
   if (field === 'price') return sentenceMoney(value, money);
   if (field === 'categoryId') return names[String(value)] ?? 'a deleted category';
@@ -81,7 +97,11 @@ function valueText(field: string, value: unknown, names: Record<string, string>,
 }
 
 /** "Price $4.50 → $4.90, Threshold 5 → 8": each changed field, old → new. */
-function fieldDiffs(changes: Record<string, Change>, names: Record<string, string>, money: MoneyFormat | undefined): SentencePart[] {
+function fieldDiffs(
+  changes: Record<string, Change>,
+  names: Record<string, string>,
+  money: MoneyFormat | undefined,
+): SentencePart[] {
   const fields = Object.keys(changes).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const parts: SentencePart[] = [];
   fields.forEach((field, i) => {
@@ -123,7 +143,11 @@ function approvedLines(facts: ChangeFacts): SentencePart[] {
     if (i > 0) parts.push(part(', '));
     const delta = facts.lineDeltas?.[line.itemId];
     parts.push(part(facts.names?.[line.itemId] ?? 'an item', 'subject'), part(' '));
-    parts.push(delta === null || delta === undefined ? part(`counted ${line.counted}`, 'new') : part(signedDelta(delta), 'delta'));
+    parts.push(
+      delta === null || delta === undefined
+        ? part(`counted ${line.counted}`, 'new')
+        : part(signedDelta(delta), 'delta'),
+    );
   });
   if (lines.length > APPROVAL_LINES_SHOWN) parts.push(part(`, and ${lines.length - APPROVAL_LINES_SHOWN} more`));
   return parts;
@@ -158,12 +182,26 @@ function mainClause(facts: ChangeFacts): SentencePart[] {
     case 'CategoryDeleted':
       return [part('Deleted category '), subject(facts)];
     case 'ItemWentLow':
-      return [subject(facts), part(' is low on stock: '), part(String(d.quantity), 'new'), part(` left, threshold ${d.threshold}`)];
+      return [
+        subject(facts),
+        part(' is low on stock: '),
+        part(String(d.quantity), 'new'),
+        part(` left, threshold ${d.threshold}`),
+      ];
     case 'ItemRecovered':
-      return [subject(facts), part(' is back above its threshold: '), part(String(d.quantity), 'new'), part(` in stock, threshold ${d.threshold}`)];
+      return [
+        subject(facts),
+        part(' is back above its threshold: '),
+        part(String(d.quantity), 'new'),
+        part(` in stock, threshold ${d.threshold}`),
+      ];
     case 'StocktakeStarted': {
       const count = (d.itemIds ?? []).length;
-      return [part('Started stocktake '), subject(facts), part(`: ${count} ${count === 1 ? 'item' : 'items'} to count`)];
+      return [
+        part('Started stocktake '),
+        subject(facts),
+        part(`: ${count} ${count === 1 ? 'item' : 'items'} to count`),
+      ];
     }
     case 'StockCounted':
       return [
@@ -227,7 +265,8 @@ function revertClause(facts: ChangeFacts, revert: NonNullable<ChangeFacts['rever
 export function describeChange(facts: ChangeFacts, who: string | null): SentencePart[] {
   const parts = facts.revert ? revertClause(facts, facts.revert) : mainClause(facts);
   // One part for every counter, so a guest's copy says "counted by Staff member" once.
-  if (facts.countedBy && facts.countedBy.length > 0) parts.push(part(', counted by '), part(facts.countedBy.join(', '), 'who'));
+  if (facts.countedBy && facts.countedBy.length > 0)
+    parts.push(part(', counted by '), part(facts.countedBy.join(', '), 'who'));
   if (who !== null) parts.push(part(', by '), part(who, 'who'));
   const note = facts.type === 'StockAdjusted' ? dataOf(facts).note : null;
   if (typeof note === 'string' && note.trim() !== '') parts.push(part(', note: '), part(note.trim(), 'note'));
@@ -244,5 +283,8 @@ export const withoutAuthor = (parts: readonly SentencePart[], instead: string): 
   parts.map((p) => (p.role === 'who' ? { ...p, text: instead } : p));
 
 export function isSentence(value: unknown): value is SentencePart[] {
-  return Array.isArray(value) && value.every((p) => p !== null && typeof p === 'object' && typeof (p as SentencePart).text === 'string');
+  return (
+    Array.isArray(value) &&
+    value.every((p) => p !== null && typeof p === 'object' && typeof (p as SentencePart).text === 'string')
+  );
 }

@@ -81,7 +81,8 @@ export interface CommitResult {
 
 /** The idempotency key of one imported row: a retry or a resumed import never writes it twice. */
 export const importRowKey = (importId: string, row: number) => `import:${importId}:${row}`;
-export const importCategoryKey = (importId: string, name: string) => `import:${importId}:category:${name.trim().toLowerCase()}`;
+export const importCategoryKey = (importId: string, name: string) =>
+  `import:${importId}:category:${name.trim().toLowerCase()}`;
 
 /** What history and the activity log say about an imported change. */
 export const importedFrom = (fileName: string) => `Imported from ${fileName}`;

@@ -29,7 +29,9 @@ export interface FoldedCategory<At = Date> extends CategoryFields {
 }
 
 const changedTo = <T>(changes: { [K in keyof T]?: { to: T[K] } }): Partial<T> =>
-  Object.fromEntries(Object.entries(changes).map(([field, change]) => [field, (change as { to: unknown }).to])) as Partial<T>;
+  Object.fromEntries(
+    Object.entries(changes).map(([field, change]) => [field, (change as { to: unknown }).to]),
+  ) as Partial<T>;
 
 /** The item fields an event sets: none for a low-stock crossing or a delete. */
 export function itemFieldsSetBy(event: InventoryEvent): Partial<ItemFields> {
@@ -55,11 +57,21 @@ export function itemFieldsSetBy(event: InventoryEvent): Partial<ItemFields> {
  * it was last changed (a crossing is written with the change that caused it, so at the same
  * time); events after a delete change nothing until a creation starts it again.
  */
-export function evolveItem<At>(state: FoldedItem<At> | null, event: InventoryEvent, meta: FoldMeta<At>): FoldedItem<At> | null {
+export function evolveItem<At>(
+  state: FoldedItem<At> | null,
+  event: InventoryEvent,
+  meta: FoldMeta<At>,
+): FoldedItem<At> | null {
   const touched = { version: meta.version, updatedAt: meta.at };
   switch (event.type) {
     case 'ItemCreated':
-      return { ...(itemFieldsSetBy(event) as ItemFields), id: event.data.itemId, deleted: false, createdAt: meta.at, ...touched };
+      return {
+        ...(itemFieldsSetBy(event) as ItemFields),
+        id: event.data.itemId,
+        deleted: false,
+        createdAt: meta.at,
+        ...touched,
+      };
     case 'ItemUpdated':
     case 'StockAdjusted':
     case 'ItemWentLow':
@@ -91,7 +103,13 @@ export function evolveCategory<At>(
   const touched = { version: meta.version, updatedAt: meta.at };
   switch (event.type) {
     case 'CategoryCreated':
-      return { ...(categoryFieldsSetBy(event) as CategoryFields), id: event.data.categoryId, deleted: false, createdAt: meta.at, ...touched };
+      return {
+        ...(categoryFieldsSetBy(event) as CategoryFields),
+        id: event.data.categoryId,
+        deleted: false,
+        createdAt: meta.at,
+        ...touched,
+      };
     case 'CategoryUpdated':
       return state && { ...state, ...categoryFieldsSetBy(event), ...touched };
     case 'CategoryDeleted':

@@ -23,7 +23,8 @@ export interface RevertField {
   changedSince: { by: string; at: string } | null;
 }
 
-export type RevertKind = 'adjust' | 'edit' | 'create' | 'delete' | 'category-create' | 'category-edit' | 'category-delete';
+export type RevertKind =
+  'adjust' | 'edit' | 'create' | 'delete' | 'category-create' | 'category-edit' | 'category-delete';
 
 /** GET /api/events/{eventId}/revert: what a revert of this change would do. */
 export interface RevertPlan {
@@ -93,7 +94,17 @@ export interface ChangesReport {
 }
 
 /** Fields of an item compared by GET /api/changes, in display order. */
-export const COMPARED_FIELDS = ['name', 'sku', 'description', 'categoryId', 'price', 'threshold', 'imageUrl', 'expiryDate', 'barcode'] as const;
+export const COMPARED_FIELDS = [
+  'name',
+  'sku',
+  'description',
+  'categoryId',
+  'price',
+  'threshold',
+  'imageUrl',
+  'expiryDate',
+  'barcode',
+] as const;
 
 /** How far back the time control's scrubber reaches, in days. */
 export const AS_OF_SCRUB_DAYS = 90;

@@ -32,7 +32,10 @@ export function checkCurrency(input: string): Checked {
  */
 export function checkLocale(input: string): Checked {
   const tag = input.trim();
-  const refused: Checked = { ok: false, error: `Unknown locale "${tag}": use a BCP 47 language tag such as en-US, fr-FR or de-DE` };
+  const refused: Checked = {
+    ok: false,
+    error: `Unknown locale "${tag}": use a BCP 47 language tag such as en-US, fr-FR or de-DE`,
+  };
   let canonical: string;
   try {
     [canonical = ''] = Intl.getCanonicalLocales(tag);

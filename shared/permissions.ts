@@ -79,7 +79,9 @@ export type PermissionNeed = Permission | readonly Permission[];
 export const SEE_STOCKTAKES: PermissionNeed = ['stock:update', 'stocktake:run'];
 
 export function hasPermission(permissions: readonly string[], need: PermissionNeed): boolean {
-  return typeof need === 'string' ? permissions.includes(need) : need.some((permission) => permissions.includes(permission));
+  return typeof need === 'string'
+    ? permissions.includes(need)
+    : need.some((permission) => permissions.includes(permission));
 }
 
 /** The words a 403 uses: "You don't have permission to {verb}". */

@@ -9,7 +9,11 @@ export const WEBHOOK_EVENT_TYPES = [
   { key: 'stock.adjusted', label: 'Stock adjusted', events: ['StockAdjusted'] },
   { key: 'stock.low', label: 'Went low on stock', events: ['ItemWentLow'] },
   { key: 'stock.recovered', label: 'Recovered from low stock', events: ['ItemRecovered'] },
-  { key: 'category.changed', label: 'Category created, changed or deleted', events: ['CategoryCreated', 'CategoryUpdated', 'CategoryDeleted'] },
+  {
+    key: 'category.changed',
+    label: 'Category created, changed or deleted',
+    events: ['CategoryCreated', 'CategoryUpdated', 'CategoryDeleted'],
+  },
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]['key'];

@@ -14,7 +14,9 @@ export function decodeWindows1252(bytes: Uint8Array): string {
   const parts: string[] = [];
   for (let i = 0; i < bytes.length; i += 8192) {
     const chunk = bytes.subarray(i, i + 8192);
-    parts.push(String.fromCharCode(...Array.from(chunk, (b) => (b >= 0x80 && b <= 0x9f ? HIGH.charCodeAt(b - 0x80) : b))));
+    parts.push(
+      String.fromCharCode(...Array.from(chunk, (b) => (b >= 0x80 && b <= 0x9f ? HIGH.charCodeAt(b - 0x80) : b))),
+    );
   }
   return parts.join('');
 }

@@ -4,7 +4,9 @@ import { idToken } from '../features/auth/firebase';
 
 async function fetchWithToken(path: string): Promise<Response> {
   const token = await idToken(false);
-  return fetch(path, { headers: token ? { authorization: `Bearer ${token}`, accept: 'text/csv' } : { accept: 'text/csv' } });
+  return fetch(path, {
+    headers: token ? { authorization: `Bearer ${token}`, accept: 'text/csv' } : { accept: 'text/csv' },
+  });
 }
 
 export function ActivityRoute() {

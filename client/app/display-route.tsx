@@ -15,7 +15,10 @@ export function DisplayRoute() {
   // Back to this very URL after sign-in: a wall's settings live in it (?rotate=...).
   const { search } = useLocation();
   const session = useSelector(authActor, (s) => s.context.session);
-  const info = useMemo<SessionInfo | null>(() => (session ? { user: session.user, permissions: session.permissions } : null), [session]);
+  const info = useMemo<SessionInfo | null>(
+    () => (session ? { user: session.user, permissions: session.permissions } : null),
+    [session],
+  );
 
   if (status === 'loading' || status === 'signingIn') return <TruckLoader label="Starting the display..." />;
   if (status !== 'signedIn' || !info) return <Navigate to="/login" replace state={{ from: `/display${search}` }} />;

@@ -6,7 +6,10 @@
 const FIRST_READS: [RegExp, (match: RegExpMatchArray) => string[]][] = [
   [/^\/dashboard\/?$/, () => ['/dashboard']],
   // The Category page starts sorted by name, first page of 12 (category-page.tsx, PAGE_SIZE).
-  [/^\/inventory\/category\/([0-9a-f-]{36})\/?$/, ([, id]) => [`/categories/${id}`, `/categories/${id}/items?sort=name&order=asc&page=1&pageSize=12`]],
+  [
+    /^\/inventory\/category\/([0-9a-f-]{36})\/?$/,
+    ([, id]) => [`/categories/${id}`, `/categories/${id}/items?sort=name&order=asc&page=1&pageSize=12`],
+  ],
 ];
 
 export function firstScreenReads(pathname: string, search: string): string[] {

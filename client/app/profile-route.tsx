@@ -9,5 +9,12 @@ const logout = () => authActor.send({ type: 'LOGOUT' });
 const refreshSession = () => authActor.send({ type: 'REFRESH_SESSION' });
 
 export function ProfileRoute() {
-  return <ProfilePage changePassword={changePassword} reauthenticate={reauthenticate} onLogout={logout} onProfileSaved={refreshSession} />;
+  return (
+    <ProfilePage
+      changePassword={changePassword}
+      reauthenticate={reauthenticate}
+      onLogout={logout}
+      onProfileSaved={refreshSession}
+    />
+  );
 }

@@ -6,7 +6,13 @@ import { hasPermission, type PermissionNeed } from '../../shared/permissions';
 import { SessionContext } from '../lib/session-context';
 import { AccessDenied } from './access-denied';
 
-export function RequirePermission({ permission, otherwise }: { permission: PermissionNeed; otherwise: 'redirect' | 'deny' }) {
+export function RequirePermission({
+  permission,
+  otherwise,
+}: {
+  permission: PermissionNeed;
+  otherwise: 'redirect' | 'deny';
+}) {
   const session = useContext(SessionContext);
   if (session && hasPermission(session.permissions, permission)) return <Outlet />;
   if (otherwise === 'deny') return <AccessDenied />;

@@ -10,7 +10,8 @@
  * signed-in user on), `signedIn` inside the signed-in shell, the three permission guards
  * inside the shell, and `standalone` for signed-in screens outside it (the wall display).
  */
-export type RouteGroup = 'open' | 'signedOut' | 'signedIn' | 'inventoryManage' | 'stocktakes' | 'usersManage' | 'standalone';
+export type RouteGroup =
+  'open' | 'signedOut' | 'signedIn' | 'inventoryManage' | 'stocktakes' | 'usersManage' | 'standalone';
 
 /**
  * An example value for a path or query parameter: text, where `{item}`, `{category}`,
@@ -35,14 +36,23 @@ export const APP_ROUTES = [
   { path: '/dashboard', group: 'signedIn', query: { asOf: '{moment}' } },
   // ?barcode= is the scanner's unknown-code search.
   { path: '/inventory', group: 'signedIn', query: { asOf: '{moment}', barcode: '4006381333931' } },
-  { path: '/inventory/category/:categoryId', group: 'signedIn', params: { categoryId: '{category}' }, query: { asOf: '{moment}' } },
+  {
+    path: '/inventory/category/:categoryId',
+    group: 'signedIn',
+    params: { categoryId: '{category}' },
+    query: { asOf: '{moment}' },
+  },
   { path: '/inventory/labels', group: 'signedIn', query: { category: '{category}', items: '{item}' } },
   // Without ?from= the report starts a week back, fixed once (a default that moved with
   // every render made the page ask the server again and again).
   { path: '/inventory/changes', group: 'signedIn', query: { from: '{moment}', to: '{moment}' } },
   { path: '/inventory/:id', group: 'signedIn', params: { id: '{item}' }, query: { asOf: '{moment}' } },
   { path: '/alerts', group: 'signedIn' },
-  { path: '/settings', group: 'signedIn', query: { tab: ['general', 'notifications', 'appearance', 'permissions', 'integrations'] } },
+  {
+    path: '/settings',
+    group: 'signedIn',
+    query: { tab: ['general', 'notifications', 'appearance', 'permissions', 'integrations'] },
+  },
   { path: '/profile', group: 'signedIn' },
   { path: '/activity', group: 'signedIn' },
   { path: '/outbox', group: 'signedIn' },

@@ -74,7 +74,9 @@ if (reads.length) {
  * state and then a second render and layout.
  */
 export const firstScreenLoaded: Promise<void> | null = firstScreen
-  ? Promise.all([preloadPage(signedInApp), preloadPage(firstScreen[1]), warmStartChecked, earlyReadsParsed()]).then(() => undefined)
+  ? Promise.all([preloadPage(signedInApp), preloadPage(firstScreen[1]), warmStartChecked, earlyReadsParsed()]).then(
+      () => undefined,
+    )
   : null;
 
 // Firebase is set up from /api/client-config once its chunk has arrived; asking now saves
@@ -118,7 +120,8 @@ const PAGES: Record<AppPath, ReactElement> = {
   '*': <NotFoundPage />,
 };
 
-const pagesOf = (group: RouteGroup): RouteObject[] => routesIn(group).map(({ path }) => ({ path, element: PAGES[path as AppPath] }));
+const pagesOf = (group: RouteGroup): RouteObject[] =>
+  routesIn(group).map(({ path }) => ({ path, element: PAGES[path as AppPath] }));
 
 const routes: RouteObject[] = [
   ...pagesOf('open'),
@@ -127,7 +130,10 @@ const routes: RouteObject[] = [
     element: lazyPage(signedInApp, 'SignedInApp'),
     children: [
       ...pagesOf('signedIn'),
-      { element: <RequirePermission permission="inventory:manage" otherwise="redirect" />, children: pagesOf('inventoryManage') },
+      {
+        element: <RequirePermission permission="inventory:manage" otherwise="redirect" />,
+        children: pagesOf('inventoryManage'),
+      },
       { element: <RequirePermission permission={SEE_STOCKTAKES} otherwise="deny" />, children: pagesOf('stocktakes') },
       { element: <RequirePermission permission="users:manage" otherwise="deny" />, children: pagesOf('usersManage') },
     ],

@@ -11,7 +11,11 @@ export interface Grant {
 }
 
 export function sameGrant(a: Grant, b: Grant): boolean {
-  return a.role === b.role && a.permissions.length === b.permissions.length && a.permissions.every((p) => b.permissions.includes(p));
+  return (
+    a.role === b.role &&
+    a.permissions.length === b.permissions.length &&
+    a.permissions.every((p) => b.permissions.includes(p))
+  );
 }
 
 // The last session grant (POST /api/session's answer) this browser got, per user, so a
@@ -62,7 +66,10 @@ export function isNetworkFailure(error: unknown): boolean {
   const status = (error as { status?: unknown } | null)?.status;
   if (status === 0) return true;
   // fetch rejects with a TypeError when it gets no response; Firebase says network-request-failed.
-  return error instanceof TypeError || String((error as { code?: unknown } | null)?.code ?? '').includes('network-request-failed');
+  return (
+    error instanceof TypeError ||
+    String((error as { code?: unknown } | null)?.code ?? '').includes('network-request-failed')
+  );
 }
 
 /**

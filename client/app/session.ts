@@ -39,7 +39,9 @@ const FIREBASE_HOLD_MAX_MS = 3000;
 const warmCheck = readWarmToken().then((found) => ({ found, grant: found ? cachedGrant(found.user.uid) : null }));
 startFirebaseAfter(
   warmCheck.then(({ found, grant }) =>
-    found && grant ? Promise.race([earlyReadsSettled(), new Promise((resolve) => setTimeout(resolve, FIREBASE_HOLD_MAX_MS))]) : undefined,
+    found && grant
+      ? Promise.race([earlyReadsSettled(), new Promise((resolve) => setTimeout(resolve, FIREBASE_HOLD_MAX_MS))])
+      : undefined,
   ),
 );
 

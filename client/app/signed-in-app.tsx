@@ -15,13 +15,17 @@ import { SessionWatch } from './session-watch';
 import { AppShell } from './shell/app-shell';
 
 /** After a 401 the outbox asks for a fresh ID token and replays on (the SDK loads lazily). */
-const refreshToken = () => import('../features/auth/firebase').then((firebase) => firebase.idToken(true)).then(() => undefined);
+const refreshToken = () =>
+  import('../features/auth/firebase').then((firebase) => firebase.idToken(true)).then(() => undefined);
 
 export function SignedInApp() {
   const status = useAuthStatus();
   const location = useLocation();
   const session = useSelector(authActor, (s) => s.context.session);
-  const info = useMemo<SessionInfo | null>(() => (session ? { user: session.user, permissions: session.permissions } : null), [session]);
+  const info = useMemo<SessionInfo | null>(
+    () => (session ? { user: session.user, permissions: session.permissions } : null),
+    [session],
+  );
   // However the session ended (logout, account disabled), the next person on this browser
   // must not open the app on the cached API answers.
   useEffect(() => {
@@ -32,7 +36,8 @@ export function SignedInApp() {
   useEffect(() => (signedIn ? followStoreMoney() : undefined), [signedIn]);
 
   if (status === 'loading' || status === 'signingIn') return <TruckLoader label="Signing you in..." />;
-  if (status !== 'signedIn' || !info) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  if (status !== 'signedIn' || !info)
+    return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   return (
     <SessionContext.Provider value={info}>
       <AlertNotifier key={info.user.id} enabled={info.permissions.includes('reports:view')} />

@@ -39,7 +39,9 @@ function CameraSheet({ onDone }: { onDone: (code: string | null) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const read = useRef<string | null>(null);
-  const camera = useActorRef(cameraCodeMachine.provide({ actions: { read: (_, { code }) => void (read.current = code) } }));
+  const camera = useActorRef(
+    cameraCodeMachine.provide({ actions: { read: (_, { code }) => void (read.current = code) } }),
+  );
   const { stream, problem } = useSelector(camera, (s) => s.context);
   const done = useSelector(camera, (s) => s.status === 'done');
   const close = () => onDone(null);
@@ -58,7 +60,12 @@ function CameraSheet({ onDone }: { onDone: (code: string | null) => void }) {
           <h2 id={titleId} className="scanner-sheet-title">
             Scan an item to count
           </h2>
-          <button type="button" className="btn btn-icon btn-ghost scanner-close" aria-label="Close scanner" onClick={close}>
+          <button
+            type="button"
+            className="btn btn-icon btn-ghost scanner-close"
+            aria-label="Close scanner"
+            onClick={close}
+          >
             <Icon name="x" size={22} />
           </button>
         </header>

@@ -108,7 +108,9 @@ function readStoredUser(): Promise<WarmToken | null> {
         all.onerror = () => done(null);
         all.onsuccess = () => {
           const records = all.result as { fbase_key?: unknown; value?: unknown }[];
-          const record = records.find((r) => typeof r.fbase_key === 'string' && r.fbase_key.startsWith(USER_KEY_PREFIX));
+          const record = records.find(
+            (r) => typeof r.fbase_key === 'string' && r.fbase_key.startsWith(USER_KEY_PREFIX),
+          );
           done(record ? warmTokenFrom(record.value) : null);
         };
       } catch {

@@ -11,7 +11,15 @@ export interface MenuAction {
   onSelect: () => void;
 }
 
-export function ActionMenu({ label, actions, className }: { label: string; actions: MenuAction[]; className?: string }) {
+export function ActionMenu({
+  label,
+  actions,
+  className,
+}: {
+  label: string;
+  actions: MenuAction[];
+  className?: string;
+}) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);

@@ -42,7 +42,11 @@ export function AsOfBanner({ asOf }: { asOf: string }) {
         <Link className="btn btn-secondary btn-sm" to={`/inventory/changes?from=${encodeURIComponent(asOf)}`}>
           Compare with now
         </Link>
-        <button type="button" className="btn btn-primary btn-sm" onClick={() => setParams((p) => (p.delete('asOf'), p))}>
+        <button
+          type="button"
+          className="btn btn-primary btn-sm"
+          onClick={() => setParams((p) => (p.delete('asOf'), p))}
+        >
           Back to live
         </button>
       </span>
@@ -127,7 +131,9 @@ export function AsOfControl() {
           onKeyUp={() => go(draft)}
         />
         <div className="as-of-scale">
-          <span>{start === windowStart ? '90 days ago' : `first record, ${formatMoment(new Date(start).toISOString())}`}</span>
+          <span>
+            {start === windowStart ? '90 days ago' : `first record, ${formatMoment(new Date(start).toISOString())}`}
+          </span>
           <span>now</span>
         </div>
       </div>

@@ -6,7 +6,14 @@ import type { SentencePart } from '../../shared/change-sentence';
 import './change-sentence.css';
 
 const className = (part: SentencePart) => {
-  const tone = part.role === 'delta' ? (part.text.startsWith('-') ? ' sentence-delta-down' : part.text.startsWith('+') ? ' sentence-delta-up' : '') : '';
+  const tone =
+    part.role === 'delta'
+      ? part.text.startsWith('-')
+        ? ' sentence-delta-down'
+        : part.text.startsWith('+')
+          ? ' sentence-delta-up'
+          : ''
+      : '';
   return `sentence-${part.role}${tone}`;
 };
 

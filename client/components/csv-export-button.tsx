@@ -8,7 +8,13 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { describeCsvFormat, type CsvEncoding, type CsvFormat, type CsvFormatChoice } from '../../shared/csv-format';
 import { errorMessage } from '../lib/api-client';
-import { excelFormat, formatOfChoice, rememberExportFormat, storeCsvFormats, type StoreCsvFormats } from '../lib/csv-export-format';
+import {
+  excelFormat,
+  formatOfChoice,
+  rememberExportFormat,
+  storeCsvFormats,
+  type StoreCsvFormats,
+} from '../lib/csv-export-format';
 import { useCan } from '../lib/session-context';
 import { toast } from '../lib/toasts';
 import { Icon } from './icons';
@@ -42,11 +48,24 @@ function optionsFor(fileFormat: CsvFormat | null, fileName: string | undefined):
     { choice: 'standard', title: 'Standard CSV', format: formatOfChoice('standard', null) },
     { choice: 'excel', title: 'Excel', format: excelFormat() },
   ];
-  if (fileFormat) options.push({ choice: 'file', title: fileName ? `Like ${fileName}` : 'Like the imported file', format: fileFormat });
+  if (fileFormat)
+    options.push({
+      choice: 'file',
+      title: fileName ? `Like ${fileName}` : 'Like the imported file',
+      format: fileFormat,
+    });
   return options;
 }
 
-export function CsvExportButton({ label, busyLabel = 'Exporting...', defaultChoice = 'standard', file, onExport, onDone, disabled }: CsvExportButtonProps) {
+export function CsvExportButton({
+  label,
+  busyLabel = 'Exporting...',
+  defaultChoice = 'standard',
+  file,
+  onExport,
+  onDone,
+  disabled,
+}: CsvExportButtonProps) {
   const canRemember = useCan('settings:manage');
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState(false);
@@ -68,7 +87,9 @@ export function CsvExportButton({ label, busyLabel = 'Exporting...', defaultChoi
       const known = pick && store ? store : await loadStore();
       if (pick && canRemember && pick !== known.exportFormat) {
         // The store's format for every session from now on; a failure does not stop the download.
-        await rememberExportFormat(pick).catch((e: unknown) => toast.error(`Could not remember the format: ${errorMessage(e, 'Network error')}`));
+        await rememberExportFormat(pick).catch((e: unknown) =>
+          toast.error(`Could not remember the format: ${errorMessage(e, 'Network error')}`),
+        );
       }
       const format = formatOfChoice(pick ?? known.exportFormat ?? defaultChoice, fileFormat(known));
       const written = await onExport(format);
@@ -99,7 +120,11 @@ export function CsvExportButton({ label, busyLabel = 'Exporting...', defaultChoi
   }, [open]);
 
   useEffect(() => {
-    if (open && store) (ref.current?.querySelector<HTMLElement>('[aria-checked="true"]') ?? ref.current?.querySelector<HTMLElement>('[role="menuitemradio"]'))?.focus();
+    if (open && store)
+      (
+        ref.current?.querySelector<HTMLElement>('[aria-checked="true"]') ??
+        ref.current?.querySelector<HTMLElement>('[role="menuitemradio"]')
+      )?.focus();
   }, [open, store]);
 
   const onKeyDown = (event: React.KeyboardEvent) => {
@@ -121,7 +146,12 @@ export function CsvExportButton({ label, busyLabel = 'Exporting...', defaultChoi
 
   return (
     <div className="csv-export" ref={ref} onKeyDown={onKeyDown}>
-      <button type="button" className="btn btn-secondary csv-export-main" onClick={() => void save()} disabled={busy || disabled}>
+      <button
+        type="button"
+        className="btn btn-secondary csv-export-main"
+        onClick={() => void save()}
+        disabled={busy || disabled}
+      >
         <Icon name="arrow-right" size={18} className="export-icon" /> {busy ? busyLabel : label}
       </button>
       <button
@@ -144,7 +174,13 @@ export function CsvExportButton({ label, busyLabel = 'Exporting...', defaultChoi
       </button>
       {open ? (
         <div className={openRight ? 'csv-export-panel csv-export-panel-right' : 'csv-export-panel'}>
-          <div id={menuId} role="menu" aria-label="File format" aria-busy={!store} aria-describedby={store ? noteId : undefined}>
+          <div
+            id={menuId}
+            role="menu"
+            aria-label="File format"
+            aria-busy={!store}
+            aria-describedby={store ? noteId : undefined}
+          >
             {options.map((option) => (
               <button
                 key={option.choice}

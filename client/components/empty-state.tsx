@@ -2,7 +2,17 @@
 import type { ReactNode } from 'react';
 import { Icon, type IconName } from './icons';
 
-export function EmptyState({ icon = 'box', title, text, children }: { icon?: IconName; title: string; text: string; children?: ReactNode }) {
+export function EmptyState({
+  icon = 'box',
+  title,
+  text,
+  children,
+}: {
+  icon?: IconName;
+  title: string;
+  text: string;
+  children?: ReactNode;
+}) {
   return (
     <section className="state-panel card empty-state">
       <div className="state-panel-icon">

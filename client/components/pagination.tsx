@@ -14,11 +14,25 @@ export function pageWindow(page: number, totalPages: number): (number | 'gap')[]
   return out;
 }
 
-export function Pagination({ page, totalPages, onPage }: { page: number; totalPages: number; onPage: (page: number) => void }) {
+export function Pagination({
+  page,
+  totalPages,
+  onPage,
+}: {
+  page: number;
+  totalPages: number;
+  onPage: (page: number) => void;
+}) {
   if (totalPages <= 1) return null;
   return (
     <nav className="pagination" aria-label="Pages">
-      <button type="button" className="btn btn-icon btn-secondary" onClick={() => onPage(page - 1)} disabled={page <= 1} aria-label="Previous page">
+      <button
+        type="button"
+        className="btn btn-icon btn-secondary"
+        onClick={() => onPage(page - 1)}
+        disabled={page <= 1}
+        aria-label="Previous page"
+      >
         <Icon name="chevron-left" size={16} />
       </button>
       {pageWindow(page, totalPages).map((p, i) =>
@@ -39,7 +53,13 @@ export function Pagination({ page, totalPages, onPage }: { page: number; totalPa
           </button>
         ),
       )}
-      <button type="button" className="btn btn-icon btn-secondary" onClick={() => onPage(page + 1)} disabled={page >= totalPages} aria-label="Next page">
+      <button
+        type="button"
+        className="btn btn-icon btn-secondary"
+        onClick={() => onPage(page + 1)}
+        disabled={page >= totalPages}
+        aria-label="Next page"
+      >
         <Icon name="chevron-right" size={16} />
       </button>
     </nav>

@@ -18,7 +18,11 @@ import { Modal } from './modal';
 import './revert-dialog.css';
 
 const show = (value: unknown, field: string, money: MoneyFormat) =>
-  value === null || value === undefined || value === '' ? '—' : field === 'price' ? formatPrice(Number(value), money) : String(value);
+  value === null || value === undefined || value === ''
+    ? '—'
+    : field === 'price'
+      ? formatPrice(Number(value), money)
+      : String(value);
 
 const WHAT_IT_DOES: Record<RevertPlan['kind'], string> = {
   adjust: 'The stock change is taken back by the opposite adjustment.',
@@ -39,7 +43,15 @@ function revertedByOf(error: unknown): RevertedBy | null {
   return by && typeof by.name === 'string' && typeof by.at === 'string' ? { name: by.name, at: by.at } : null;
 }
 
-export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; onClose: () => void; onDone: () => void }) {
+export function RevertDialog({
+  eventId,
+  onClose,
+  onDone,
+}: {
+  eventId: string;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const [plan, setPlan] = useState<RevertPlan | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [picked, setPicked] = useState<Set<string>>(new Set());
@@ -70,7 +82,10 @@ export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; on
   const submit = async (fields?: string[]) => {
     setBusy(true);
     try {
-      const result = await historyApi.revert(eventId, { ...(reason.trim() ? { reason: reason.trim() } : {}), ...(fields ? { fields } : {}) });
+      const result = await historyApi.revert(eventId, {
+        ...(reason.trim() ? { reason: reason.trim() } : {}),
+        ...(fields ? { fields } : {}),
+      });
       toast.success(`Reverted: ${result.summary}`);
       onDone();
       onClose();
@@ -94,7 +109,12 @@ export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; on
         {already ? 'Close' : 'Cancel'}
       </button>
       {edit && plan.fields.some((f) => f.changedSince) ? (
-        <button type="button" className="btn btn-secondary" disabled={busy || !!plan.blocked || !!already} onClick={() => submit(plan.fields.map((f) => f.field))}>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={busy || !!plan.blocked || !!already}
+          onClick={() => submit(plan.fields.map((f) => f.field))}
+        >
           Restore all anyway
         </button>
       ) : null}
@@ -126,7 +146,9 @@ export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; on
               </span>
             </div>
           ) : null}
-          {plan.delta !== null && !already ? <p>Stock will change by {plan.delta > 0 ? `+${plan.delta}` : plan.delta}.</p> : null}
+          {plan.delta !== null && !already ? (
+            <p>Stock will change by {plan.delta > 0 ? `+${plan.delta}` : plan.delta}.</p>
+          ) : null}
           {edit && !already ? (
             <fieldset className="revert-dialog-fields">
               <legend>Fields to restore</legend>
@@ -156,7 +178,14 @@ export function RevertDialog({ eventId, onClose, onDone }: { eventId: string; on
           {already ? null : (
             <label className="field">
               <span>Why (shown in history and the activity log)</span>
-              <input type="text" className="input" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} aria-label="Why" />
+              <input
+                type="text"
+                className="input"
+                value={reason}
+                maxLength={500}
+                onChange={(e) => setReason(e.target.value)}
+                aria-label="Why"
+              />
             </label>
           )}
           {/* The plan's own 'Already reverted' reason is the notice above, with a readable time. */}

@@ -17,7 +17,15 @@ export function SearchField({ placeholder, label, value, onChange }: SearchField
   return (
     <div className="search-field">
       <Icon name="search" size={18} className="search-field-icon" />
-      <input type="search" className="input" placeholder={placeholder} aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} onKeyDown={onKeyDown} />
+      <input
+        type="search"
+        className="input"
+        placeholder={placeholder}
+        aria-label={label}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
     </div>
   );
 }

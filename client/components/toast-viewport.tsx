@@ -23,7 +23,12 @@ export function ToastViewport() {
       }}
     >
       {toasts.map((t) => (
-        <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'} data-group={t.group}>
+        <div
+          key={t.id}
+          className={`toast toast-${t.kind}`}
+          role={t.kind === 'error' ? 'alert' : 'status'}
+          data-group={t.group}
+        >
           <Icon name={ICONS[t.kind]} size={18} className="toast-icon" />
           <div className="toast-body">
             <span className="toast-message">

@@ -39,7 +39,14 @@ export const TRUCK_SCENE_HTML = [
   ),
   wheel(52),
   wheel(110),
-  part('truck-speed', 4, 28, 24, 24, '<line x1="12" y1="30" x2="26" y2="30"/><line x1="6" y1="40" x2="24" y2="40"/><line x1="14" y1="50" x2="26" y2="50"/>'),
+  part(
+    'truck-speed',
+    4,
+    28,
+    24,
+    24,
+    '<line x1="12" y1="30" x2="26" y2="30"/><line x1="6" y1="40" x2="24" y2="40"/><line x1="14" y1="50" x2="26" y2="50"/>',
+  ),
 ].join('');
 
 /** The full-screen loading screen as index.html carries it, the same as <TruckLoader />. */

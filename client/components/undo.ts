@@ -26,7 +26,10 @@ let last: Undoable | null = null;
 
 async function undo(target: UndoTarget, after?: () => void): Promise<void> {
   try {
-    const change = 'key' in target ? await historyApi.changeOfWrite(target.key) : await historyApi.changeAt(target.streamId, target.version);
+    const change =
+      'key' in target
+        ? await historyApi.changeOfWrite(target.key)
+        : await historyApi.changeAt(target.streamId, target.version);
     const result = await historyApi.revert(change.eventId, { reason: 'Undo' });
     toast.success(`Undone: ${result.summary}`);
     after?.();
@@ -57,7 +60,11 @@ export function offerUndo(message: string, change: string, target: UndoTarget, a
  * Runs a write with a fresh Idempotency-Key and, once it succeeded, offers Undo of exactly
  * that write (the server finds its events by the key), its button naming `change`.
  */
-export async function withUndo<T>(write: (key: string) => Promise<T>, message: (result: T) => string, change: string): Promise<T> {
+export async function withUndo<T>(
+  write: (key: string) => Promise<T>,
+  message: (result: T) => string,
+  change: string,
+): Promise<T> {
   const key = crypto.randomUUID();
   const result = await write(key);
   offerUndo(message(result), change, { key });
@@ -71,7 +78,8 @@ export function useUndoShortcut(): void {
       if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.key.toLowerCase() !== 'z') return;
       const target = event.target as HTMLElement | null;
       if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable)) return;
-      if (!last || !currentToasts().some((t) => t.id === last!.toastId) || last.page !== window.location.pathname) return;
+      if (!last || !currentToasts().some((t) => t.id === last!.toastId) || last.page !== window.location.pathname)
+        return;
       event.preventDefault();
       last.run();
     };

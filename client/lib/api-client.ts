@@ -84,7 +84,11 @@ async function readBody(res: Response): Promise<{ json: unknown; isJson: boolean
 function errorFromBody(status: number, body: { json: unknown; isJson: boolean; empty: boolean }): ApiError {
   if (!body.isJson) return new ApiError(body.empty ? `HTTP error! status: ${status}` : 'Network error', status);
   const message = (body.json as { error?: unknown } | null)?.error;
-  return new ApiError(typeof message === 'string' && message ? message : `HTTP error! status: ${status}`, status, body.json);
+  return new ApiError(
+    typeof message === 'string' && message ? message : `HTTP error! status: ${status}`,
+    status,
+    body.json,
+  );
 }
 
 /**
@@ -173,12 +177,14 @@ export class ApiClient {
       try {
         // A returning user's first screen may have asked already (first-data.ts).
         const started = attempt === 1 && upper === 'GET' ? await takeEarly(path) : null;
-        res = started ?? await this.fetchImpl(this.baseUrl + path, {
-          method: upper,
-          headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
-          body,
-          signal: options.signal,
-        });
+        res =
+          started ??
+          (await this.fetchImpl(this.baseUrl + path, {
+            method: upper,
+            headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
+            body,
+            signal: options.signal,
+          }));
       } catch (error) {
         if ((error as Error)?.name === 'AbortError') throw error;
         noteRequestFailed();
@@ -209,7 +215,9 @@ export class ApiClient {
   /** A file the server sends (a CSV export): its body as a Blob; errors as for any call, without retries. */
   async blob(path: string): Promise<Blob> {
     const token = await this.tokenSource();
-    const res = await this.fetchImpl(this.baseUrl + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const res = await this.fetchImpl(this.baseUrl + path, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
     if (!res.ok) throw errorFromBody(res.status, await readBody(res));
     return res.blob();
   }

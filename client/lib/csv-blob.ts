@@ -16,7 +16,11 @@ export function csvBlob(text: string, format: CsvFormat): CsvBlob {
   const unfit = format.encoding === 'windows-1252' ? outsideWindows1252(text) : [];
   const encoding: CsvEncoding = unfit.length ? 'utf-8-bom' : format.encoding;
   if (encoding === 'windows-1252') {
-    return { blob: new Blob([encodeWindows1252(text) as Uint8Array<ArrayBuffer>], { type: 'text/csv;charset=windows-1252' }), encoding, unfit };
+    return {
+      blob: new Blob([encodeWindows1252(text) as Uint8Array<ArrayBuffer>], { type: 'text/csv;charset=windows-1252' }),
+      encoding,
+      unfit,
+    };
   }
   const parts = encoding === 'utf-8-bom' ? ['\uFEFF', text] : [text];
   return { blob: new Blob(parts, { type: 'text/csv;charset=utf-8' }), encoding, unfit };

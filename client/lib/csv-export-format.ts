@@ -18,7 +18,10 @@ export function localeListSeparator(locale: string | undefined = globalThis.navi
   }
 }
 
-export const excelFormat = (locale?: string): CsvFormat => ({ delimiter: localeListSeparator(locale), encoding: 'utf-8-bom' });
+export const excelFormat = (locale?: string): CsvFormat => ({
+  delimiter: localeListSeparator(locale),
+  encoding: 'utf-8-bom',
+});
 
 /** The format a choice stands for; "file" without a known file is the standard format. */
 export function formatOfChoice(choice: CsvFormatChoice, fileFormat: CsvFormat | null, locale?: string): CsvFormat {
@@ -49,7 +52,8 @@ export async function storeCsvFormats(): Promise<StoreCsvFormats> {
 }
 
 /** Managers only (Manage settings): the store's export format from now on. */
-export const rememberExportFormat = (choice: CsvFormatChoice) => api.put<Settings>('/settings', { exportFormat: choice });
+export const rememberExportFormat = (choice: CsvFormatChoice) =>
+  api.put<Settings>('/settings', { exportFormat: choice });
 
 /** The encoding a downloaded file really has: Windows-1252 asked for comes back as UTF-8 with a BOM when a name does not fit. */
 export async function encodingOfDownload(blob: Blob, asked: CsvFormat['encoding']): Promise<CsvFormat['encoding']> {

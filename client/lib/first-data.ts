@@ -37,7 +37,9 @@ const parses: Promise<void>[] = [];
 export function readEarly(path: string, token: Promise<string | null>): void {
   unsettled += 1;
   const pending = token
-    .then((t) => (t ? fetch(`/api${path}`, { headers: { accept: 'application/json', authorization: `Bearer ${t}` } }) : null))
+    .then((t) =>
+      t ? fetch(`/api${path}`, { headers: { accept: 'application/json', authorization: `Bearer ${t}` } }) : null,
+    )
     .catch(() => null);
   early.set(path, pending);
   parses.push(

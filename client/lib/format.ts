@@ -25,20 +25,28 @@ function fixed(value: number, decimals: number): { whole: string; fraction: stri
   const kept = fraction.slice(0, decimals).padEnd(decimals, '0');
   const roundUp = (fraction[decimals] ?? '0') >= '5';
   const digits = (BigInt(whole + kept) + (roundUp ? 1n : 0n)).toString().padStart(decimals + 1, '0');
-  return decimals === 0 ? { whole: digits, fraction: '' } : { whole: digits.slice(0, -decimals), fraction: digits.slice(-decimals) };
+  return decimals === 0
+    ? { whole: digits, fraction: '' }
+    : { whole: digits.slice(0, -decimals), fraction: digits.slice(-decimals) };
 }
 
 function dollars(value: number, decimals: number): string {
   // No store prices things beyond 1e21 or below 1e-6 (exponent form); Intl has the last word there.
   if (!Number.isFinite(value) || String(value).includes('e')) {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+    return new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: 'USD',
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    }).format(value);
   }
   const { whole, fraction } = fixed(value, decimals);
   const sign = value < 0 || Object.is(value, -0) ? '-' : '';
   return `${sign}$${grouped(whole)}${fraction ? `.${fraction}` : ''}`;
 }
 
-const isDefaultMoney = (money: MoneyFormat) => money.currency === DEFAULT_MONEY.currency && money.locale === DEFAULT_MONEY.locale;
+const isDefaultMoney = (money: MoneyFormat) =>
+  money.currency === DEFAULT_MONEY.currency && money.locale === DEFAULT_MONEY.locale;
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
@@ -67,7 +75,11 @@ export function formatWholeMoney(value: number, money: MoneyFormat): string {
 /** The currency's symbol as the locale writes it ($, €, £, CHF), for a price field's label. */
 export function currencySymbol(money: MoneyFormat): string {
   if (isDefaultMoney(money)) return '$';
-  return intlMoney(money, false).formatToParts(0).find((part) => part.type === 'currency')?.value ?? money.currency;
+  return (
+    intlMoney(money, false)
+      .formatToParts(0)
+      .find((part) => part.type === 'currency')?.value ?? money.currency
+  );
 }
 
 /** Decimals a price has in the currency (2 for dollars and euros, 0 for yen), for a price field's step. */

@@ -29,7 +29,10 @@ export interface WedgeDetector {
   reset(): void;
 }
 
-export function createWedgeDetector({ maxGapMs = WEDGE_MAX_GAP_MS, minLength = WEDGE_MIN_LENGTH }: WedgeOptions = {}): WedgeDetector {
+export function createWedgeDetector({
+  maxGapMs = WEDGE_MAX_GAP_MS,
+  minLength = WEDGE_MIN_LENGTH,
+}: WedgeOptions = {}): WedgeDetector {
   let buffer = '';
   let lastTime = -Infinity;
 

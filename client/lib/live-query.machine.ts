@@ -76,16 +76,18 @@ export type LiveQueryEvent<TParams, TWrite> =
   | { type: 'DISMISS_WRITE'; id: string };
 
 /** The real feed: events, resyncs, and fresh connections (which may have missed events). */
-export const liveFeedActor = fromCallback<{ type: 'FEED_EVENT'; event: FeedEvent } | { type: 'RESYNC' }>(({ sendBack }) => {
-  const offs = [
-    onFeed('event', (emitted) => sendBack({ type: 'FEED_EVENT', event: emitted.event })),
-    onFeed('resync', () => sendBack({ type: 'RESYNC' })),
-    onFeed('connected', (emitted) => {
-      if (!emitted.resumed) sendBack({ type: 'RESYNC' });
-    }),
-  ];
-  return () => offs.forEach((off) => off());
-});
+export const liveFeedActor = fromCallback<{ type: 'FEED_EVENT'; event: FeedEvent } | { type: 'RESYNC' }>(
+  ({ sendBack }) => {
+    const offs = [
+      onFeed('event', (emitted) => sendBack({ type: 'FEED_EVENT', event: emitted.event })),
+      onFeed('resync', () => sendBack({ type: 'RESYNC' })),
+      onFeed('connected', (emitted) => {
+        if (!emitted.resumed) sendBack({ type: 'RESYNC' });
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  },
+);
 
 let writeCounter = 0;
 /** A unique id for a write sent to a live query. */
@@ -94,7 +96,9 @@ export function newWriteId(): string {
   return `w${Date.now().toString(36)}${writeCounter}`;
 }
 
-export function createLiveQueryMachine<TData extends object, TParams, TWrite = never>(config: LiveQueryConfig<TData, TParams, TWrite>) {
+export function createLiveQueryMachine<TData extends object, TParams, TWrite = never>(
+  config: LiveQueryConfig<TData, TParams, TWrite>,
+) {
   type Ctx = LiveQueryContext<TData, TParams, TWrite>;
   type Ev = LiveQueryEvent<TParams, TWrite>;
 
@@ -133,7 +137,8 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
         const error = (event as unknown as { error?: unknown }).error;
         return error instanceof ApiError && error.status === 404;
       },
-      concernsScreen: ({ context, event }) => event.type === 'FEED_EVENT' && config.concerns(event.event, context.params, context.data),
+      concernsScreen: ({ context, event }) =>
+        event.type === 'FEED_EVENT' && config.concerns(event.event, context.params, context.data),
     },
     actions: {
       setData: assign({
@@ -164,8 +169,13 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
       }),
       startWrite: enqueueActions(({ context, event, enqueue }) => {
         if (event.type !== 'WRITE') return;
-        enqueue.assign({ writes: { ...context.writes, [event.id]: { write: event.write, status: 'pending', error: null } } });
-        enqueue.spawnChild('write', { id: `write-${event.id}`, input: { id: event.id, write: event.write, params: context.params } });
+        enqueue.assign({
+          writes: { ...context.writes, [event.id]: { write: event.write, status: 'pending', error: null } },
+        });
+        enqueue.spawnChild('write', {
+          id: `write-${event.id}`,
+          input: { id: event.id, write: event.write, params: context.params },
+        });
       }),
       finishWrite: enqueueActions(({ context, event, enqueue }) => {
         if (event.type !== 'WRITE_DONE') return;
@@ -187,7 +197,9 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
         if (event.type !== 'WRITE_FAILED') return;
         const entry = context.writes[event.id];
         if (!entry) return;
-        enqueue.assign({ writes: { ...context.writes, [event.id]: { ...entry, status: 'failed', error: event.error } } });
+        enqueue.assign({
+          writes: { ...context.writes, [event.id]: { ...entry, status: 'failed', error: event.error } },
+        });
         config.onWriteFailed?.(entry.write, event.error);
       }),
       dismissWrite: assign({
@@ -204,7 +216,13 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
     },
   }).createMachine({
     id: config.id,
-    context: ({ input }) => ({ params: input.params, data: config.initial?.(input.params) ?? null, error: null, stale: false, writes: {} }),
+    context: ({ input }) => ({
+      params: input.params,
+      data: config.initial?.(input.params) ?? null,
+      error: null,
+      stale: false,
+      writes: {},
+    }),
     invoke: { src: 'feed' },
     initial: 'starting',
     on: {
@@ -303,5 +321,9 @@ export function createLiveQueryMachine<TData extends object, TParams, TWrite = n
   });
 }
 
-export type LiveQueryMachine<TData extends object, TParams, TWrite> = ReturnType<typeof createLiveQueryMachine<TData, TParams, TWrite>>;
-export type LiveQueryActor<TData extends object, TParams, TWrite> = ActorRefFrom<LiveQueryMachine<TData, TParams, TWrite>>;
+export type LiveQueryMachine<TData extends object, TParams, TWrite> = ReturnType<
+  typeof createLiveQueryMachine<TData, TParams, TWrite>
+>;
+export type LiveQueryActor<TData extends object, TParams, TWrite> = ActorRefFrom<
+  LiveQueryMachine<TData, TParams, TWrite>
+>;

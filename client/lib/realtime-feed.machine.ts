@@ -16,14 +16,9 @@ export interface SocketInput {
 }
 
 export type SocketEvent =
-  | { type: 'SOCKET.MESSAGE'; message: ServerMessage }
-  | { type: 'SOCKET.CLOSED'; code: number; reason: string };
+  { type: 'SOCKET.MESSAGE'; message: ServerMessage } | { type: 'SOCKET.CLOSED'; code: number; reason: string };
 
-export type FeedMachineEvent =
-  | SocketEvent
-  | { type: 'START' }
-  | { type: 'STOP' }
-  | { type: 'ONLINE' };
+export type FeedMachineEvent = SocketEvent | { type: 'START' } | { type: 'STOP' } | { type: 'ONLINE' };
 
 export type FeedEmitted =
   | { type: 'connected'; resumed: boolean }
@@ -41,7 +36,12 @@ export interface FeedContext {
 }
 
 /** Close codes after which reconnecting cannot help until something changes (sign-in, settings). */
-export const FATAL_CLOSE_CODES: number[] = [CLOSE_CODES.forbidden, CLOSE_CODES.accountDisabled, CLOSE_CODES.guestsDisabled, CLOSE_CODES.authRequired];
+export const FATAL_CLOSE_CODES: number[] = [
+  CLOSE_CODES.forbidden,
+  CLOSE_CODES.accountDisabled,
+  CLOSE_CODES.guestsDisabled,
+  CLOSE_CODES.authRequired,
+];
 
 export const MAX_BACKOFF_MS = 15_000;
 
@@ -59,11 +59,13 @@ export const RESTART_SPREAD_MS = { min: 250, max: 4000 } as const;
 
 export function reconnectDelayMs(attempt: number, lastCloseCode: number | undefined, random = Math.random): number {
   const restarted = lastCloseCode === CLOSE_CODES.serverRestarting || lastCloseCode === CLOSE_CODES.tryAgainLater;
-  if (restarted && attempt === 0) return Math.round(RESTART_SPREAD_MS.min + random() * (RESTART_SPREAD_MS.max - RESTART_SPREAD_MS.min));
+  if (restarted && attempt === 0)
+    return Math.round(RESTART_SPREAD_MS.min + random() * (RESTART_SPREAD_MS.max - RESTART_SPREAD_MS.min));
   return backoffMs(attempt, random);
 }
 
-const messageOf = (event: FeedMachineEvent): ServerMessage | null => (event.type === 'SOCKET.MESSAGE' ? event.message : null);
+const messageOf = (event: FeedMachineEvent): ServerMessage | null =>
+  event.type === 'SOCKET.MESSAGE' ? event.message : null;
 
 export const feedMachine = setup({
   types: {
@@ -89,7 +91,12 @@ export const feedMachine = setup({
   actions: {
     rememberHello: assign(({ context, event }) => {
       const message = messageOf(event) as Extract<ServerMessage, { type: 'hello' }>;
-      return { resumed: context.cursor !== null, cursor: context.cursor ?? message.cursor, attempt: 0, freshToken: false };
+      return {
+        resumed: context.cursor !== null,
+        cursor: context.cursor ?? message.cursor,
+        attempt: 0,
+        freshToken: false,
+      };
     }),
     announceConnected: emit(({ context }) => ({ type: 'connected' as const, resumed: context.resumed })),
     rememberCursor: assign({
@@ -151,7 +158,12 @@ export const feedMachine = setup({
         ],
         'SOCKET.CLOSED': [
           { guard: 'isFatalClose', target: 'stopped', actions: ['rememberClose', 'announceFatal'] },
-          { guard: 'isTokenExpiredClose', target: 'connected', reenter: true, actions: ['rememberClose', 'askFreshToken'] },
+          {
+            guard: 'isTokenExpiredClose',
+            target: 'connected',
+            reenter: true,
+            actions: ['rememberClose', 'askFreshToken'],
+          },
           { target: 'waiting', actions: 'rememberClose' },
         ],
       },

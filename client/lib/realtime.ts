@@ -6,7 +6,15 @@ import { createActor, fromCallback, type Actor } from 'xstate';
 import { useSyncExternalStore } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ClientMessage } from '../../shared/realtime';
-import { feedMachine, feedStatusOf, shownFeedStatus, type FeedEmitted, type FeedStatus, type SocketEvent, type SocketInput } from './realtime-feed.machine';
+import {
+  feedMachine,
+  feedStatusOf,
+  shownFeedStatus,
+  type FeedEmitted,
+  type FeedStatus,
+  type SocketEvent,
+  type SocketInput,
+} from './realtime-feed.machine';
 import { noteServerAnswered, onReachabilityChange, serverUnreachable } from './network-status';
 
 export type FeedTokenSource = (forceRefresh: boolean) => Promise<string | null>;
@@ -134,7 +142,10 @@ export function stopFeed(): void {
 }
 
 /** Listens to one kind of feed output; returns the unsubscribe. */
-export function onFeed<K extends FeedEmitted['type']>(type: K, handler: (emitted: Extract<FeedEmitted, { type: K }>) => void): () => void {
+export function onFeed<K extends FeedEmitted['type']>(
+  type: K,
+  handler: (emitted: Extract<FeedEmitted, { type: K }>) => void,
+): () => void {
   const subscription = feedActor().on(type, handler as never);
   return () => subscription.unsubscribe();
 }

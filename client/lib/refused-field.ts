@@ -25,5 +25,7 @@ export function messageForInput(refused: RefusedField, label: string): string {
   let text = message;
   if (text.startsWith(`${field}: `)) text = text.slice(field.length + 2);
   else if (text.startsWith(`${field} `)) text = `${label}${text.slice(field.length)}`;
-  return text.replace('must NOT have more than', 'can have at most').replace('must NOT have fewer than', 'needs at least');
+  return text
+    .replace('must NOT have more than', 'can have at most')
+    .replace('must NOT have fewer than', 'needs at least');
 }

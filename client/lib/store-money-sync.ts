@@ -23,9 +23,11 @@ const FIRST_SCREEN_WAIT_MS = 3000;
  */
 export function followStoreMoney(): () => void {
   let stopped = false;
-  void Promise.race([earlyReadsSettled(), new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]).then(() => {
-    if (!stopped) void readFromServer();
-  });
+  void Promise.race([earlyReadsSettled(), new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]).then(
+    () => {
+      if (!stopped) void readFromServer();
+    },
+  );
   const offEvent = onFeed('event', ({ event }) => {
     if (event.streamType !== 'settings') return;
     const changes = (event.data as { changes?: Partial<Settings> } | null)?.changes;

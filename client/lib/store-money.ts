@@ -21,7 +21,9 @@ function storage(): Storage | null {
 function remembered(): MoneyFormat | null {
   try {
     const stored = JSON.parse(storage()?.getItem(STORE_MONEY_KEY) ?? 'null') as Partial<MoneyFormat> | null;
-    return typeof stored?.currency === 'string' && typeof stored.locale === 'string' ? { currency: stored.currency, locale: stored.locale } : null;
+    return typeof stored?.currency === 'string' && typeof stored.locale === 'string'
+      ? { currency: stored.currency, locale: stored.locale }
+      : null;
   } catch {
     return null;
   }

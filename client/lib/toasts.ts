@@ -108,9 +108,16 @@ export function dismissToast(id: number): void {
   if (toasts.some((t) => t.id === id)) publish(toasts.filter((t) => t.id !== id));
 }
 
-export function showToast(message: string, kind: ToastKind = 'info', durationMs = TOAST_DURATION_MS, action?: Toast['action']): number {
+export function showToast(
+  message: string,
+  kind: ToastKind = 'info',
+  durationMs = TOAST_DURATION_MS,
+  action?: Toast['action'],
+): number {
   // A toast with a button is about one change (each Undo names its own): never merged.
-  const same = action ? undefined : toasts.find((t) => !t.action && !t.group && t.kind === kind && t.message === message);
+  const same = action
+    ? undefined
+    : toasts.find((t) => !t.action && !t.group && t.kind === kind && t.message === message);
   if (same) return refresh(same, { repeats: same.repeats + 1 }, durationMs);
   return add({ kind, message, repeats: 1, ...(action ? { action } : {}) }, durationMs);
 }
@@ -131,12 +138,22 @@ export interface GroupToast<T> {
  * while it shows updates its text (render sees every entry) and restarts its time. An error
  * among them makes the whole toast an error.
  */
-export function groupToast<T>({ group, entry, render, kind = 'info', durationMs = TOAST_DURATION_MS }: GroupToast<T>): number {
+export function groupToast<T>({
+  group,
+  entry,
+  render,
+  kind = 'info',
+  durationMs = TOAST_DURATION_MS,
+}: GroupToast<T>): number {
   const current = toasts.find((t) => t.group === group);
   if (current) {
     const entries = [...((groupEntries.get(current.id) as T[] | undefined) ?? []), entry];
     groupEntries.set(current.id, entries);
-    return refresh(current, { message: render(entries), repeats: entries.length, kind: kind === 'error' ? 'error' : current.kind }, durationMs);
+    return refresh(
+      current,
+      { message: render(entries), repeats: entries.length, kind: kind === 'error' ? 'error' : current.kind },
+      durationMs,
+    );
   }
   const id = add({ kind, message: render([entry]), repeats: 1, group }, durationMs);
   groupEntries.set(id, [entry]);

@@ -7,7 +7,11 @@ import { useEffect, type RefObject } from 'react';
  * `attempt` counts the submits, so a second refusal of the same input moves focus back to
  * it; `problem` is the message shown, which arrives later when the server refuses.
  */
-export function useFocusInvalidField(container: RefObject<HTMLElement | null>, attempt: number, problem: string | null): void {
+export function useFocusInvalidField(
+  container: RefObject<HTMLElement | null>,
+  attempt: number,
+  problem: string | null,
+): void {
   useEffect(() => {
     if (!problem) return;
     const input = container.current?.querySelector<HTMLElement>('[aria-invalid="true"]');

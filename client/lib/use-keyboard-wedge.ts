@@ -5,7 +5,8 @@ import { useEffect, useState, type KeyboardEvent as ReactKeyboardEvent } from 'r
 import { createWedgeDetector } from './keyboard-wedge';
 import { publishScannedCode } from './scanned-codes';
 
-const hasModifier = (event: { ctrlKey: boolean; altKey: boolean; metaKey: boolean }) => event.ctrlKey || event.altKey || event.metaKey;
+const hasModifier = (event: { ctrlKey: boolean; altKey: boolean; metaKey: boolean }) =>
+  event.ctrlKey || event.altKey || event.metaKey;
 
 /**
  * A keydown handler for an input. On a scan it calls `onScan(code)` (the input can take the

@@ -27,13 +27,22 @@ export function conflictRows(conflict: ConflictEntry): ConflictRow[] {
   if (conflict.entry.kind === 'edit') {
     return Object.entries(body)
       .filter(([key]) => key !== 'expected_version')
-      .map(([key, mine]) => ({ field: human(key), mine: shown(mine), current: shown(current[camel(key)] ?? current[key]) }));
+      .map(([key, mine]) => ({
+        field: human(key),
+        mine: shown(mine),
+        current: shown(current[camel(key)] ?? current[key]),
+      }));
   }
   const rows: ConflictRow[] = [];
   if (typeof body.delta === 'number') {
-    rows.push({ field: 'Stock change', mine: `${body.delta > 0 ? '+' : ''}${body.delta}`, current: `${shown(current.quantity)} in stock` });
+    rows.push({
+      field: 'Stock change',
+      mine: `${body.delta > 0 ? '+' : ''}${body.delta}`,
+      current: `${shown(current.quantity)} in stock`,
+    });
   } else {
-    for (const [key, mine] of Object.entries(body)) rows.push({ field: human(key), mine: shown(mine), current: shown(current[camel(key)]) });
+    for (const [key, mine] of Object.entries(body))
+      rows.push({ field: human(key), mine: shown(mine), current: shown(current[camel(key)]) });
   }
   return rows;
 }

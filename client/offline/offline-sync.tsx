@@ -11,7 +11,10 @@ export function OfflineSync({ uid, refreshToken }: { uid: string; refreshToken: 
   useEffect(() => {
     // After the first screen has loaded and the page is idle: installing the worker fetches
     // every file of the app, which must not compete with what the user is waiting for.
-    const idle = () => ('requestIdleCallback' in window ? window.requestIdleCallback(() => registerServiceWorker(), { timeout: 5000 }) : setTimeout(registerServiceWorker, 2000));
+    const idle = () =>
+      'requestIdleCallback' in window
+        ? window.requestIdleCallback(() => registerServiceWorker(), { timeout: 5000 })
+        : setTimeout(registerServiceWorker, 2000);
     if (document.readyState === 'complete') idle();
     else window.addEventListener('load', idle, { once: true });
     return () => window.removeEventListener('load', idle);

@@ -141,7 +141,14 @@ export class Outbox {
       return { queued: true, entry };
     }
     try {
-      const probe = { ...keyed, seq: 0, uid: this.state.uid!, createdAt: this.deps.now(), attempts: 0, lastError: null } as OutboxEntry;
+      const probe = {
+        ...keyed,
+        seq: 0,
+        uid: this.state.uid!,
+        createdAt: this.deps.now(),
+        attempts: 0,
+        lastError: null,
+      } as OutboxEntry;
       const data = (await this.deps.transport.send(probe, DIRECT_ATTEMPTS)) as T;
       return { queued: false, data };
     } catch (error) {
@@ -196,7 +203,12 @@ export class Outbox {
           result.conflicts += 1;
           continue;
         }
-        const message = kind === 'auth' ? 'Sign in again to send' : kind === 'busy' ? 'The server is busy' : 'Waiting for the network';
+        const message =
+          kind === 'auth'
+            ? 'Sign in again to send'
+            : kind === 'busy'
+              ? 'The server is busy'
+              : 'Waiting for the network';
         await db.put('outbox', { ...first, attempts: first.attempts + 1, lastError: message });
         await this.changed();
         result.stopped = kind;
@@ -207,11 +219,14 @@ export class Outbox {
 
   private async moveToConflicts(entry: OutboxEntry, error: ApiError): Promise<void> {
     const fromBody = (error.body as { current?: unknown } | null)?.current;
-    const current = fromBody ?? (entry.currentPath ? await this.deps.transport.get(entry.currentPath).catch(() => null) : null);
+    const current =
+      fromBody ?? (entry.currentPath ? await this.deps.transport.get(entry.currentPath).catch(() => null) : null);
     const db = await this.deps.db();
     const tx = db.transaction(['outbox', 'conflicts'], 'readwrite');
     await Promise.all([
-      tx.objectStore('conflicts').put({ seq: entry.seq, entry, status: error.status, message: error.message, current, at: this.deps.now() }),
+      tx
+        .objectStore('conflicts')
+        .put({ seq: entry.seq, entry, status: error.status, message: error.message, current, at: this.deps.now() }),
       tx.objectStore('outbox').delete(entry.seq),
       tx.done,
     ]);
@@ -225,7 +240,9 @@ export class Outbox {
     const tx = db.transaction(['conflicts', 'resolved'], 'readwrite');
     await Promise.all([
       tx.objectStore('conflicts').delete(seq),
-      tx.objectStore('resolved').add({ entry: conflict.entry, decision, current: conflict.current, at: this.deps.now() }),
+      tx
+        .objectStore('resolved')
+        .add({ entry: conflict.entry, decision, current: conflict.current, at: this.deps.now() }),
       tx.done,
     ]);
     return conflict;

@@ -21,7 +21,9 @@ export function OutboxPage() {
       <header className="page-header">
         <div>
           <h1 className="page-title">Offline changes</h1>
-          <p className="page-subtitle">Changes made on this device without a connection, and any the server could not apply.</p>
+          <p className="page-subtitle">
+            Changes made on this device without a connection, and any the server could not apply.
+          </p>
         </div>
       </header>
 
@@ -44,7 +46,12 @@ export function OutboxPage() {
             <h2 id="waiting-title" className="card-title">
               Waiting to be sent
             </h2>
-            <button type="button" className="btn btn-sm btn-secondary" disabled={!online || flushing} onClick={() => void outbox.flush()}>
+            <button
+              type="button"
+              className="btn btn-sm btn-secondary"
+              disabled={!online || flushing}
+              onClick={() => void outbox.flush()}
+            >
               {flushing ? 'Sending...' : 'Send now'}
             </button>
           </div>
@@ -75,7 +82,12 @@ function ConflictItem({ conflict }: { conflict: ConflictEntry }) {
     setBusy(true);
     const done = choice === 'keep' ? outbox.keepCurrent(conflict.seq) : outbox.applyMine(conflict.seq);
     done.then(
-      () => toast.success(choice === 'keep' ? `Kept the current value: ${conflict.entry.label} dropped` : `Sending again: ${conflict.entry.label}`),
+      () =>
+        toast.success(
+          choice === 'keep'
+            ? `Kept the current value: ${conflict.entry.label} dropped`
+            : `Sending again: ${conflict.entry.label}`,
+        ),
       (error: unknown) => {
         setBusy(false);
         toast.error(errorMessage(error, 'Could not resolve the conflict'));

@@ -53,7 +53,9 @@ function withLock<T>(run: () => Promise<T>): Promise<T | undefined> {
   // Without Web Locks (old browsers) two tabs may replay at once; idempotency keys keep each
   // change applied once, only the order between tabs is lost.
   if (!locks) return run();
-  return locks.request(LOCK_NAME, { ifAvailable: true }, (lock) => (lock ? run() : undefined)) as Promise<T | undefined>;
+  return locks.request(LOCK_NAME, { ifAvailable: true }, (lock) => (lock ? run() : undefined)) as Promise<
+    T | undefined
+  >;
 }
 
 /**
@@ -98,7 +100,9 @@ export const outbox = new Outbox({
           body: bodyToSend(entry),
           idempotencyKey: entry.idempotencyKey,
           attempts,
-          ...((entry.ifMatch ?? entry.kind === 'edit') && entry.baseVersion !== undefined ? { ifMatch: entry.baseVersion } : {}),
+          ...((entry.ifMatch ?? entry.kind === 'edit') && entry.baseVersion !== undefined
+            ? { ifMatch: entry.baseVersion }
+            : {}),
         })
         .then((response) => response.data),
     get: (path) => api.get(path),
@@ -199,7 +203,10 @@ export function startOutbox(uid: string, tokenRefresher: () => Promise<void>): (
     clearTimeout(retryTimer);
     // Signing out keeps this user's waiting changes on the device (never dropped): say so.
     const left = outbox.getState().waiting.length;
-    if (left > 0) toast.info(`${left === 1 ? '1 change' : `${left} changes`} not sent yet: kept on this device until you are back in the app.`);
+    if (left > 0)
+      toast.info(
+        `${left === 1 ? '1 change' : `${left} changes`} not sent yet: kept on this device until you are back in the app.`,
+      );
     void outbox.setUser(null);
   };
 }

@@ -33,7 +33,9 @@ async function warmApiCache(): Promise<void> {
   // Firebase's config is read with a plain fetch, the rest through the API client.
   // CSV downloads are not screens' data, and the worker does not cache them.
   const paths = ['/client-config', ...api.recentGets().filter((path) => !path.split('?')[0]!.endsWith('.csv'))];
-  await Promise.allSettled(paths.map((path) => (path === '/client-config' ? fetch('/api/client-config') : api.get(path))));
+  await Promise.allSettled(
+    paths.map((path) => (path === '/client-config' ? fetch('/api/client-config') : api.get(path))),
+  );
 }
 
 /** Set when the user chose Reload, so the page after the reload finishes the update. */
@@ -63,7 +65,8 @@ function activateAndReload(wb: Workbox, afterReload = false): void {
   // that was already waiting when this page registered (found by the browser's update check
   // on navigation), and the Reload button then did nothing.
   navigator.serviceWorker.addEventListener('controllerchange', reload, { once: true });
-  if (afterReload) setTimeout(() => navigator.serviceWorker.removeEventListener('controllerchange', reload), ASKED_TAKEOVER_MS);
+  if (afterReload)
+    setTimeout(() => navigator.serviceWorker.removeEventListener('controllerchange', reload), ASKED_TAKEOVER_MS);
   else setTimeout(reload, TAKEOVER_WAIT_MS);
   wb.messageSkipWaiting();
 }

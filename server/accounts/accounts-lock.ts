@@ -6,14 +6,29 @@
 import { sql } from 'kysely';
 import type { EventStore } from '../eventstore/event-store.js';
 import { WrongExpectedVersionError } from '../eventstore/event-store.js';
-import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent, StreamRef, Transaction } from '../eventstore/types.js';
+import type {
+  AppendResult,
+  EventMetadata,
+  ExpectedVersion,
+  NewEvent,
+  StreamRef,
+  Transaction,
+} from '../eventstore/types.js';
 
 /** An arbitrary, fixed key: "accounts" in ASCII. */
 const ACCOUNTS_LOCK = 0x6163636f756e7473n;
 
-export type Append = (stream: StreamRef, expected: ExpectedVersion, events: NewEvent[], metadata: EventMetadata) => Promise<AppendResult>;
+export type Append = (
+  stream: StreamRef,
+  expected: ExpectedVersion,
+  events: NewEvent[],
+  metadata: EventMetadata,
+) => Promise<AppendResult>;
 
-export function withAccountsLock<T>(store: EventStore, work: (trx: Transaction, append: Append) => Promise<T>): Promise<T> {
+export function withAccountsLock<T>(
+  store: EventStore,
+  work: (trx: Transaction, append: Append) => Promise<T>,
+): Promise<T> {
   return store.transact(async (trx, append) => {
     await sql`select pg_advisory_xact_lock(${ACCOUNTS_LOCK.toString()}::bigint)`.execute(trx);
     return work(trx, append);

@@ -13,9 +13,15 @@ export interface IdentityToolkit {
   apiKey: string;
 }
 
-export function identityToolkitFor(config: { authEmulatorHost: string | undefined; firebaseApiKey: string }): IdentityToolkit {
+export function identityToolkitFor(config: {
+  authEmulatorHost: string | undefined;
+  firebaseApiKey: string;
+}): IdentityToolkit {
   const host = config.authEmulatorHost ? `http://${config.authEmulatorHost}` : 'https://identitytoolkit.googleapis.com';
-  return { baseUrl: `${host}${config.authEmulatorHost ? '/identitytoolkit.googleapis.com' : ''}/v1`, apiKey: config.firebaseApiKey };
+  return {
+    baseUrl: `${host}${config.authEmulatorHost ? '/identitytoolkit.googleapis.com' : ''}/v1`,
+    apiKey: config.firebaseApiKey,
+  };
 }
 
 /** Identity Toolkit error names ("EMAIL_EXISTS : ...") a user can cause, as domain errors. */
@@ -41,7 +47,9 @@ function identityToolkitError(message: string): Error {
 }
 
 function codeOf(error: unknown): string | undefined {
-  return (error as { code?: string; errorInfo?: { code?: string } })?.errorInfo?.code ?? (error as { code?: string })?.code;
+  return (
+    (error as { code?: string; errorInfo?: { code?: string } })?.errorInfo?.code ?? (error as { code?: string })?.code
+  );
 }
 
 /** Turns the firebase-admin errors a user can cause into 4xx; anything else stays a 500. */
@@ -75,7 +83,11 @@ export class FirebaseAccounts {
 
   async create(input: { name: string; email: string; password: string }): Promise<string> {
     try {
-      const record = await this.auth.createUser({ email: input.email, password: input.password, displayName: input.name });
+      const record = await this.auth.createUser({
+        email: input.email,
+        password: input.password,
+        displayName: input.name,
+      });
       return record.uid;
     } catch (error) {
       return translateFirebaseError(error);

@@ -38,7 +38,8 @@ export function createAccountsPrincipalResolver(db: Kysely<any>): PrincipalResol
     const role = row.role ?? fallbackRole;
     const allowGuests = row.allow_guests ?? DEFAULT_SETTINGS.allowGuests;
     if ((anonymous || role === 'guest') && !allowGuests) throw new ForbiddenError('Guest access is disabled');
-    const custom = typeof row.permissions === 'string' ? (JSON.parse(row.permissions) as Permission[]) : row.permissions;
+    const custom =
+      typeof row.permissions === 'string' ? (JSON.parse(row.permissions) as Permission[]) : row.permissions;
     return {
       uid: token.uid,
       email: row.email ?? token.email,

@@ -4,7 +4,13 @@ import { ALL_PERMISSIONS } from '../../shared/permissions.js';
 import { CSV_FORMAT_CHOICES } from '../../shared/csv-format.js';
 
 export const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
-export const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema } as const;
+export const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+} as const;
 
 const text = (max: number, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const email = { type: 'string', format: 'email', maxLength: 254 } as const;
@@ -45,7 +51,12 @@ export const userSchema = {
   },
 } as const;
 
-const permissionList = { type: 'array', items: { type: 'string', enum: ALL_PERMISSIONS }, maxItems: ALL_PERMISSIONS.length, uniqueItems: true } as const;
+const permissionList = {
+  type: 'array',
+  items: { type: 'string', enum: ALL_PERMISSIONS },
+  maxItems: ALL_PERMISSIONS.length,
+  uniqueItems: true,
+} as const;
 
 export const sessionBody = {
   type: 'object',
@@ -55,7 +66,11 @@ export const sessionBody = {
 
 export const sessionResponse = {
   type: 'object',
-  properties: { user: userSchema, permissions: { type: 'array', items: { type: 'string' } }, refreshToken: { type: 'boolean' } },
+  properties: {
+    user: userSchema,
+    permissions: { type: 'array', items: { type: 'string' } },
+    refreshToken: { type: 'boolean' },
+  },
 } as const;
 
 export const createUserBody = {
@@ -135,11 +150,18 @@ export const preferencesBody = {
   properties: { browserNotifications: { type: 'boolean' } },
 } as const;
 
-export const profileSchema = { type: 'object', properties: { user: userSchema, preferences: preferencesSchema } } as const;
+export const profileSchema = {
+  type: 'object',
+  properties: { user: userSchema, preferences: preferencesSchema },
+} as const;
 
 export const profileUpdateSchema = {
   type: 'object',
-  properties: { user: userSchema, preferences: preferencesSchema, emailVerificationSentTo: { type: ['string', 'null'] } },
+  properties: {
+    user: userSchema,
+    preferences: preferencesSchema,
+    emailVerificationSentTo: { type: ['string', 'null'] },
+  },
 } as const;
 
 export const profileBody = {

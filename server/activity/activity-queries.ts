@@ -95,7 +95,10 @@ export class ActivityQueries {
       if (typeof k !== 'string' || unstorableField(k) !== null || !Number.isSafeInteger(p) || p < 0) {
         throw new ValidationError('cursor is invalid');
       }
-      after = filter.order === 'desc' ? sql`(${key}, position) < (${parsed.k}, ${parsed.p})` : sql`(${key}, position) > (${parsed.k}, ${parsed.p})`;
+      after =
+        filter.order === 'desc'
+          ? sql`(${key}, position) < (${parsed.k}, ${parsed.p})`
+          : sql`(${key}, position) > (${parsed.k}, ${parsed.p})`;
     }
     // The event behind each entry (its position names it): what the entry says, and, with
     // whether it was reverted, what Revert needs.

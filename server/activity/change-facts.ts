@@ -41,7 +41,13 @@ const NAMED_BY_DATA = new Set(['ItemCreated', 'ItemDeleted', 'CategoryCreated', 
 type Kind = 'item' | 'category' | 'stocktake';
 
 const streamKind = (streamId: string): Kind | null =>
-  streamId.startsWith('item-') ? 'item' : streamId.startsWith('category-') ? 'category' : streamId.startsWith('stocktake-') ? 'stocktake' : null;
+  streamId.startsWith('item-')
+    ? 'item'
+    : streamId.startsWith('category-')
+      ? 'category'
+      : streamId.startsWith('stocktake-')
+        ? 'stocktake'
+        : null;
 const streamIdOf = (streamId: string) => streamId.slice(streamId.indexOf('-') + 1);
 const key = (id: string, position: number) => `${id.toLowerCase()}@${position}`;
 
@@ -84,7 +90,8 @@ class Wants {
 function wantsOf(event: LoggedEvent, subjects: Map<number, string>, wants: Wants): void {
   const kind = streamKind(event.streamId);
   const d = event.data ?? {};
-  if (kind && !subjects.has(event.position) && !NAMED_BY_DATA.has(event.type)) wants.name(kind, streamIdOf(event.streamId), event.position);
+  if (kind && !subjects.has(event.position) && !NAMED_BY_DATA.has(event.type))
+    wants.name(kind, streamIdOf(event.streamId), event.position);
   if (event.type === 'ItemCreated') wants.name('category', d.categoryId, event.position);
   if (event.type === 'ItemUpdated' && d.changes?.categoryId) {
     wants.name('category', d.changes.categoryId.from, event.position);
@@ -94,9 +101,13 @@ function wantsOf(event: LoggedEvent, subjects: Map<number, string>, wants: Wants
   if (event.type === 'StocktakeLinesApproved') {
     for (const line of (d.lines ?? []) as ApprovedLine[]) {
       wants.name('item', line.itemId, event.position);
-      if (!line.countedBy?.name && typeof line.countId === 'string' && UUID.test(line.countId)) wants.counts.add(line.countId.toLowerCase());
+      if (!line.countedBy?.name && typeof line.countId === 'string' && UUID.test(line.countId))
+        wants.counts.add(line.countId.toLowerCase());
       if (line.delta === undefined && line.adjustmentVersion !== null && typeof line.adjustmentVersion === 'number') {
-        wants.adjustments.set(`item-${line.itemId}#${line.adjustmentVersion}`, { stream: `item-${line.itemId}`, version: line.adjustmentVersion });
+        wants.adjustments.set(`item-${line.itemId}#${line.adjustmentVersion}`, {
+          stream: `item-${line.itemId}`,
+          version: line.adjustmentVersion,
+        });
       }
     }
   }
@@ -110,7 +121,12 @@ interface Found {
 }
 
 async function lookUp(db: Kysely<any>, wants: Wants): Promise<Found> {
-  const asOf = (table: 'item_versions' | 'category_versions', idColumn: 'item_id' | 'category_id', current: 'items' | 'categories', pairs: Array<{ id: string; pos: number }>) =>
+  const asOf = (
+    table: 'item_versions' | 'category_versions',
+    idColumn: 'item_id' | 'category_id',
+    current: 'items' | 'categories',
+    pairs: Array<{ id: string; pos: number }>,
+  ) =>
     pairs.length === 0
       ? Promise.resolve([])
       : sql<{ id: string; pos: string; name: string | null }>`select v.id::text as id, v.pos::text as pos,
@@ -128,17 +144,27 @@ async function lookUp(db: Kysely<any>, wants: Wants): Promise<Found> {
     stocktakeIds.length === 0
       ? []
       : sql<{ id: string; name: string }>`select id::text as id, name from stocktakes
-          where id in (${sql.join(stocktakeIds.map((id) => sql`${id}::uuid`))})`.execute(db).then((r) => r.rows),
+          where id in (${sql.join(stocktakeIds.map((id) => sql`${id}::uuid`))})`
+          .execute(db)
+          .then((r) => r.rows),
     countIds.length === 0
       ? []
       : sql<{ id: string; counted_by: string }>`select id::text as id, counted_by from stocktake_counts
-          where id in (${sql.join(countIds.map((id) => sql`${id}::uuid`))})`.execute(db).then((r) => r.rows),
+          where id in (${sql.join(countIds.map((id) => sql`${id}::uuid`))})`
+          .execute(db)
+          .then((r) => r.rows),
     adjustments.length === 0
       ? []
-      : sql<{ stream: string; version: number; delta: number }>`select e.stream_id as stream, e.stream_version as version,
+      : sql<{
+          stream: string;
+          version: number;
+          delta: number;
+        }>`select e.stream_id as stream, e.stream_version as version,
           (e.data ->> 'delta')::int as delta
         from jsonb_to_recordset(${JSON.stringify(adjustments)}::jsonb) as v (stream text, version int)
-        join events e on e.stream_id = v.stream and e.stream_version = v.version`.execute(db).then((r) => r.rows),
+        join events e on e.stream_id = v.stream and e.stream_version = v.version`
+          .execute(db)
+          .then((r) => r.rows),
   ]);
   const names = new Map<string, string>();
   for (const row of [...items, ...categories]) if (row.name !== null) names.set(key(row.id, Number(row.pos)), row.name);
@@ -156,7 +182,11 @@ async function revertedEvents(db: Kysely<any>, events: LoggedEvent[]): Promise<M
   let level = events;
   for (let depth = 0; depth < REVERT_DEPTH; depth += 1) {
     const ids = [
-      ...new Set(level.map((e) => e.metadata?.reverts?.toLowerCase()).filter((id): id is string => !!id && UUID.test(id) && !known.has(id))),
+      ...new Set(
+        level
+          .map((e) => e.metadata?.reverts?.toLowerCase())
+          .filter((id): id is string => !!id && UUID.test(id) && !known.has(id)),
+      ),
     ];
     if (ids.length === 0) break;
     const rows = await sql<any>`select position, event_id::text as event_id, stream_id, type, data, metadata from events
@@ -167,11 +197,18 @@ async function revertedEvents(db: Kysely<any>, events: LoggedEvent[]): Promise<M
   return known;
 }
 
-function factsOf(event: LoggedEvent, all: Map<string, LoggedEvent>, found: Found, subjects: Map<number, string>, depth = 0): ChangeFacts {
+function factsOf(
+  event: LoggedEvent,
+  all: Map<string, LoggedEvent>,
+  found: Found,
+  subjects: Map<number, string>,
+  depth = 0,
+): ChangeFacts {
   const d = event.data ?? {};
   const kind = streamKind(event.streamId);
   const id = streamIdOf(event.streamId);
-  const nameAt = (itemOrCategory: unknown) => (typeof itemOrCategory === 'string' ? found.names.get(key(itemOrCategory, event.position)) : undefined);
+  const nameAt = (itemOrCategory: unknown) =>
+    typeof itemOrCategory === 'string' ? found.names.get(key(itemOrCategory, event.position)) : undefined;
   const subject =
     subjects.get(event.position) ??
     (NAMED_BY_DATA.has(event.type) && typeof d.name === 'string'
@@ -197,7 +234,9 @@ function factsOf(event: LoggedEvent, all: Map<string, LoggedEvent>, found: Found
     const counters = new Set<string>();
     for (const line of (d.lines ?? []) as ApprovedLine[]) {
       remember(line.itemId);
-      const counter = line.countedBy?.name ?? (typeof line.countId === 'string' ? found.counters.get(line.countId.toLowerCase()) : undefined);
+      const counter =
+        line.countedBy?.name ??
+        (typeof line.countId === 'string' ? found.counters.get(line.countId.toLowerCase()) : undefined);
       if (counter) counters.add(counter);
       facts.lineDeltas[line.itemId] =
         line.delta !== undefined
@@ -223,7 +262,8 @@ function factsOf(event: LoggedEvent, all: Map<string, LoggedEvent>, found: Found
 
 /** Does the event's sentence write a price (a creation's, an edit's)? */
 const showsPrice = (event: LoggedEvent) =>
-  (event.type === 'ItemCreated' && event.data?.price !== undefined) || (event.type === 'ItemUpdated' && event.data?.changes?.price !== undefined);
+  (event.type === 'ItemCreated' && event.data?.price !== undefined) ||
+  (event.type === 'ItemUpdated' && event.data?.changes?.price !== undefined);
 
 /**
  * Each event's sentence, by event id. `who` names whoever made it (null: nobody); `subjects`

@@ -54,6 +54,8 @@ export async function entrySentences(db: Kysely<any>, rows: EntryEventRow[]): Pr
   const sentences = await describeEvents(db, events, (e) => authors.get(e.position) ?? null, subjects);
   return rows.map((row) => {
     const summary = row.event_id ? sentences.get(row.event_id) : undefined;
-    return summary ? { summary, details: sentenceText(summary) } : { summary: [{ text: row.details }], details: row.details };
+    return summary
+      ? { summary, details: sentenceText(summary) }
+      : { summary: [{ text: row.details }], details: row.details };
   });
 }

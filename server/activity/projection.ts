@@ -14,7 +14,11 @@ import { searchColumnNames, searchColumns, searchColumnsOf } from './search-word
 
 type Data<T extends InventoryEvent['type']> = Extract<InventoryEvent, { type: T }>['data'];
 
-const nouns: Record<ResourceType, string> = { inventory: 'inventory item', category: 'category', stocktake: 'stocktake' };
+const nouns: Record<ResourceType, string> = {
+  inventory: 'inventory item',
+  category: 'category',
+  stocktake: 'stocktake',
+};
 const verbs: Record<ActivityAction, string> = { create: 'Created new', update: 'Updated', delete: 'Deleted' };
 
 /** The resource's name: given by the event, or read from its (already updated) row. */
@@ -33,7 +37,8 @@ function barcodeNote(event: StoredEvent): string {
 }
 
 /** A CSV import's changes say where they came from, so the log tells them from hand edits. */
-const importNote = (event: StoredEvent) => (event.metadata.importFile ? ` (${importedFrom(event.metadata.importFile)})` : '');
+const importNote = (event: StoredEvent) =>
+  event.metadata.importFile ? ` (${importedFrom(event.metadata.importFile)})` : '';
 
 async function record(
   trx: Transaction,
@@ -46,7 +51,9 @@ async function record(
   const resourceId = event.streamId.slice(event.streamId.indexOf('-') + 1);
   const actor = event.metadata.actor;
   const resourceName =
-    typeof name === 'string' ? sql`${name}::text` : sql`coalesce((select name from ${sql.table(name.table)} where id = ${resourceId}), '')`;
+    typeof name === 'string'
+      ? sql`${name}::text`
+      : sql`coalesce((select name from ${sql.table(name.table)} where id = ${resourceId}), '')`;
   const details = `${verbs[action]} ${nouns[resourceType]}: `;
   await sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id, resource_name,
       timestamp, details, ${searchColumnNames})

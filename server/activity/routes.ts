@@ -46,7 +46,10 @@ export const activityRoutes: FastifyPluginAsync<{ activity: ActivityQueries }> =
         response: {
           200: {
             type: 'object',
-            properties: { entries: { type: 'array', items: activityEntrySchema }, nextCursor: { type: ['string', 'null'] } },
+            properties: {
+              entries: { type: 'array', items: activityEntrySchema },
+              nextCursor: { type: ['string', 'null'] },
+            },
           },
           400: errorSchema,
           401: errorSchema,
@@ -66,10 +69,20 @@ export const activityRoutes: FastifyPluginAsync<{ activity: ActivityQueries }> =
       onRequest: view,
       config: { export: true }, // never to guests (server/auth/guest-view.ts)
       schema: {
-        summary: 'The activity log as CSV (same filters and sort as /activity; delimiter and encoding: the file\'s format)',
+        summary:
+          "The activity log as CSV (same filters and sort as /activity; delimiter and encoding: the file's format)",
         tags: ['activity'],
-        querystring: { type: 'object', additionalProperties: false, properties: { ...filterProperties, ...csvFormatProperties } },
-        response: { 200: { type: 'string', description: 'text/csv' }, 400: errorSchema, 401: errorSchema, 403: errorSchema },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { ...filterProperties, ...csvFormatProperties },
+        },
+        response: {
+          200: { type: 'string', description: 'text/csv' },
+          400: errorSchema,
+          401: errorSchema,
+          403: errorSchema,
+        },
       },
     },
     async (request, reply) => {

@@ -28,7 +28,9 @@ export interface EntrySql {
 }
 
 /** The words of the entry a revert takes back (null: not a revert, or the entry is gone), found as reverted-details.ts finds it. */
-const revertedWords = (metadata: RawBuilder<unknown>) => sql`case when ${metadata} ? 'reverts' then (select o.search_text from activity_log o
+const revertedWords = (
+  metadata: RawBuilder<unknown>,
+) => sql`case when ${metadata} ? 'reverts' then (select o.search_text from activity_log o
   where o.id = left(replace(${metadata} ->> 'reverts', '-', ''), 16)) end`;
 
 /** The values of `search_text, search_who`, for a select list. */
@@ -38,7 +40,12 @@ export function searchColumns(e: EntrySql): RawBuilder<unknown> {
 }
 
 /** The same for one event handled on its own, its entry named `name` and saying `details`. */
-export function searchColumnsOf(event: StoredEvent, action: ActivityAction, name: RawBuilder<unknown>, details: RawBuilder<unknown>): RawBuilder<unknown> {
+export function searchColumnsOf(
+  event: StoredEvent,
+  action: ActivityAction,
+  name: RawBuilder<unknown>,
+  details: RawBuilder<unknown>,
+): RawBuilder<unknown> {
   return searchColumns({
     action: sql`${action}::text`,
     type: sql`${event.type}::text`,

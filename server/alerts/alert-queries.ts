@@ -43,7 +43,8 @@ export class AlertQueries {
   /** Open alerts for a user, most critical (lowest share of threshold) first, then newest. */
   async list(uid: string, itemId?: string): Promise<LowStockAlert[]> {
     const only = itemId ? sql`and e.item_id = ${itemId}` : sql``;
-    const rows = await sql<AlertRow>`select e.item_id::text as item_id, i.name, i.sku, i.category_name, i.category_id::text as category_id,
+    const rows =
+      await sql<AlertRow>`select e.item_id::text as item_id, i.name, i.sku, i.category_name, i.category_id::text as category_id,
         i.quantity, i.threshold, e.started_at, d.dismissed_at
       from low_stock_episodes e
       join items i on i.id = e.item_id
@@ -68,7 +69,10 @@ export class AlertQueries {
   }
 
   async settings(uid: string, db: Kysely<DB> = this.db): Promise<AlertSettings> {
-    const rows = await sql<{ in_app_toasts: boolean; notify_when: AlertSettings['notifyWhen'] }>`select in_app_toasts, notify_when
+    const rows = await sql<{
+      in_app_toasts: boolean;
+      notify_when: AlertSettings['notifyWhen'];
+    }>`select in_app_toasts, notify_when
       from alert_settings where user_id = ${uid}`.execute(db);
     const row = rows.rows[0];
     return row ? { inAppToasts: row.in_app_toasts, notifyWhen: row.notify_when } : { ...DEFAULT_ALERT_SETTINGS };

@@ -28,7 +28,10 @@ export class AlertService {
     return this.run({ type: 'Restore', uid, itemId }, meta);
   }
 
-  private async run(command: { type: 'Dismiss' | 'Restore'; uid: string; itemId: string }, meta: EventMetadata): Promise<LowStockAlert> {
+  private async run(
+    command: { type: 'Dismiss' | 'Restore'; uid: string; itemId: string },
+    meta: EventMetadata,
+  ): Promise<LowStockAlert> {
     await retryOnRace(() =>
       this.store.transact(async (trx, append) => {
         await sql`select id from items where id = ${command.itemId} for update`.execute(trx);
@@ -49,7 +52,10 @@ export class AlertService {
   async changeSettings(uid: string, settings: AlertSettings, meta: EventMetadata): Promise<AlertSettings> {
     await retryOnRace(() =>
       this.store.transact(async (trx, append) => {
-        const events = decideAlertSettings({ type: 'ChangeSettings', uid, settings }, await this.queries.settings(uid, trx));
+        const events = decideAlertSettings(
+          { type: 'ChangeSettings', uid, settings },
+          await this.queries.settings(uid, trx),
+        );
         if (events.length) await append(alertStream(uid), 'any', events, meta);
       }),
     );

@@ -16,22 +16,37 @@ export type AlertCommand =
   | { type: 'Restore'; uid: string; itemId: string }
   | { type: 'ChangeSettings'; uid: string; settings: AlertSettings };
 
-export function decideAlert(command: Exclude<AlertCommand, { type: 'ChangeSettings' }>, state: AlertItemState): AlertEvent[] {
+export function decideAlert(
+  command: Exclude<AlertCommand, { type: 'ChangeSettings' }>,
+  state: AlertItemState,
+): AlertEvent[] {
   if (!state.itemExists) throw new NotFoundError('Item not found');
   switch (command.type) {
     case 'Dismiss':
-      if (state.openEpisode === null) throw new ConflictError('This item is not low on stock: there is no alert to dismiss');
+      if (state.openEpisode === null)
+        throw new ConflictError('This item is not low on stock: there is no alert to dismiss');
       if (state.dismissedEpisode === state.openEpisode) return [];
-      return [{ type: 'AlertDismissed', data: { uid: command.uid, itemId: command.itemId, episode: state.openEpisode } }];
+      return [
+        { type: 'AlertDismissed', data: { uid: command.uid, itemId: command.itemId, episode: state.openEpisode } },
+      ];
     case 'Restore':
       if (state.dismissedEpisode === null) return [];
       return [{ type: 'AlertRestored', data: { uid: command.uid, itemId: command.itemId } }];
   }
 }
 
-export function decideAlertSettings(command: Extract<AlertCommand, { type: 'ChangeSettings' }>, current: AlertSettings): AlertEvent[] {
+export function decideAlertSettings(
+  command: Extract<AlertCommand, { type: 'ChangeSettings' }>,
+  current: AlertSettings,
+): AlertEvent[] {
   const next = command.settings;
-  if (next.notifyWhen !== 'low' && next.notifyWhen !== 'out') throw new ValidationError("notifyWhen must be 'low' or 'out'");
+  if (next.notifyWhen !== 'low' && next.notifyWhen !== 'out')
+    throw new ValidationError("notifyWhen must be 'low' or 'out'");
   if (next.inAppToasts === current.inAppToasts && next.notifyWhen === current.notifyWhen) return [];
-  return [{ type: 'AlertSettingsChanged', data: { uid: command.uid, inAppToasts: next.inAppToasts, notifyWhen: next.notifyWhen } }];
+  return [
+    {
+      type: 'AlertSettingsChanged',
+      data: { uid: command.uid, inAppToasts: next.inAppToasts, notifyWhen: next.notifyWhen },
+    },
+  ];
 }

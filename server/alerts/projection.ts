@@ -14,12 +14,15 @@ const itemIdOf = (streamId: string) => streamId.slice('item-'.length);
  * or 'revert' when it undid an earlier change (the stock came back because a sale or a loss
  * was taken back, not because any arrived: not a restock).
  */
-const clearedByOf = (e: string) => sql.raw(`case when ${e}.metadata ? 'reverts' then 'revert' else ${e}.data ->> 'reason' end`);
+const clearedByOf = (e: string) =>
+  sql.raw(`case when ${e}.metadata ? 'reverts' then 'revert' else ${e}.data ->> 'reason' end`);
 
 /** What cleared a low item: the stock movement just before the recovery, else an edited threshold. */
 async function clearedBy(event: StoredEvent, trx: Transaction): Promise<string> {
   const previous = await sql<{ reason: string | null }>`select ${clearedByOf('e')} as reason from events e
-    where stream_id = ${event.streamId} and stream_version = ${event.streamVersion - 1} and type = 'StockAdjusted'`.execute(trx);
+    where stream_id = ${event.streamId} and stream_version = ${event.streamVersion - 1} and type = 'StockAdjusted'`.execute(
+    trx,
+  );
   return previous.rows[0]?.reason ?? 'threshold';
 }
 
@@ -66,10 +69,14 @@ export const alertsProjection: Projection = {
       await sql`insert into alert_dismissals (user_id, item_id, episode, dismissed_at)
         select ${d.uid}, ${d.itemId}, ${d.episode}, ${event.createdAt}
         where exists (select 1 from low_stock_episodes where started_position = ${d.episode} and ended_at is null)
-        on conflict (user_id, item_id) do update set episode = excluded.episode, dismissed_at = excluded.dismissed_at`.execute(trx);
+        on conflict (user_id, item_id) do update set episode = excluded.episode, dismissed_at = excluded.dismissed_at`.execute(
+        trx,
+      );
     },
     AlertRestored: async (event: StoredEvent<Data<'AlertRestored'>>, trx) => {
-      await sql`delete from alert_dismissals where user_id = ${event.data.uid} and item_id = ${event.data.itemId}`.execute(trx);
+      await sql`delete from alert_dismissals where user_id = ${event.data.uid} and item_id = ${event.data.itemId}`.execute(
+        trx,
+      );
     },
     AlertSettingsChanged: async (event: StoredEvent<Data<'AlertSettingsChanged'>>, trx) => {
       const d = event.data;

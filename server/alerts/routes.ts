@@ -5,7 +5,15 @@ import type { AlertSettings } from '../../shared/alerts.js';
 import { principalOf, requirePermission } from '../auth/auth-plugin.js';
 import { commandMeta } from '../http/command-meta.js';
 import type { AlertService } from './alert-service.js';
-import { alertSchema, alertSettingsBody, alertSettingsSchema, alertsResponse, emptyBody, errors, itemIdParams } from './schemas.js';
+import {
+  alertSchema,
+  alertSettingsBody,
+  alertSettingsSchema,
+  alertsResponse,
+  emptyBody,
+  errors,
+  itemIdParams,
+} from './schemas.js';
 
 type WithItem = { Params: { itemId: string } };
 
@@ -17,7 +25,11 @@ export const alertRoutes: FastifyPluginAsync<{ alerts: AlertService }> = async (
     '/alerts',
     {
       onRequest: view,
-      schema: { summary: 'Items at or below their threshold, most critical first, with my dismissals', tags, response: { 200: alertsResponse, ...errors } },
+      schema: {
+        summary: 'Items at or below their threshold, most critical first, with my dismissals',
+        tags,
+        response: { 200: alertsResponse, ...errors },
+      },
     },
     async (request) => ({ alerts: await alerts.list(principalOf(request).uid) }),
   );
@@ -41,14 +53,23 @@ export const alertRoutes: FastifyPluginAsync<{ alerts: AlertService }> = async (
     '/alerts/:itemId/restore',
     {
       onRequest: view,
-      schema: { summary: 'Show a dismissed alert again', tags, params: itemIdParams, body: emptyBody, response: { 200: alertSchema, ...errors } },
+      schema: {
+        summary: 'Show a dismissed alert again',
+        tags,
+        params: itemIdParams,
+        body: emptyBody,
+        response: { 200: alertSchema, ...errors },
+      },
     },
     async (request) => alerts.restore(principalOf(request).uid, request.params.itemId, commandMeta(request)),
   );
 
   app.get(
     '/alerts/settings',
-    { onRequest: view, schema: { summary: 'My alert choices', tags, response: { 200: alertSettingsSchema, ...errors } } },
+    {
+      onRequest: view,
+      schema: { summary: 'My alert choices', tags, response: { 200: alertSettingsSchema, ...errors } },
+    },
     async (request) => alerts.settings(principalOf(request).uid),
   );
 
@@ -56,7 +77,12 @@ export const alertRoutes: FastifyPluginAsync<{ alerts: AlertService }> = async (
     '/alerts/settings',
     {
       onRequest: view,
-      schema: { summary: 'Change my alert choices', tags, body: alertSettingsBody, response: { 200: alertSettingsSchema, ...errors } },
+      schema: {
+        summary: 'Change my alert choices',
+        tags,
+        body: alertSettingsBody,
+        response: { 200: alertSettingsSchema, ...errors },
+      },
     },
     async (request) => alerts.changeSettings(principalOf(request).uid, request.body, commandMeta(request)),
   );

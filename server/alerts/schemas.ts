@@ -1,7 +1,13 @@
 // JSON schemas of the /api/alerts routes: strict bodies, and the DTOs of shared/alerts.ts.
 import { namingParams } from '../http/validation.js';
 export const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
-export const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema } as const;
+export const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+} as const;
 
 /** An itemId that is not a uuid names no item: 404 'Item not found', as for an unknown one. */
 export const itemIdParams = namingParams(
@@ -30,7 +36,10 @@ export const alertSchema = {
   },
 } as const;
 
-export const alertsResponse = { type: 'object', properties: { alerts: { type: 'array', items: alertSchema } } } as const;
+export const alertsResponse = {
+  type: 'object',
+  properties: { alerts: { type: 'array', items: alertSchema } },
+} as const;
 
 const settingsProperties = {
   inAppToasts: { type: 'boolean' },

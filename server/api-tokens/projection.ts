@@ -13,7 +13,9 @@ export const apiTokensProjection: Projection = {
       const d = event.data;
       await sql`insert into api_tokens (id, name, user_id, user_name, role, token_hash, permissions, expires_at, created_at, version)
         values (${d.tokenId}, ${d.name}, ${d.userId}, ${d.userName}, ${d.role}, ${d.tokenHash},
-          array(select jsonb_array_elements_text(${JSON.stringify(d.permissions)}::jsonb)), ${d.expiresAt}, ${event.createdAt}, ${event.streamVersion})`.execute(trx);
+          array(select jsonb_array_elements_text(${JSON.stringify(d.permissions)}::jsonb)), ${d.expiresAt}, ${event.createdAt}, ${event.streamVersion})`.execute(
+        trx,
+      );
     },
     ApiTokenRevoked: async (event, trx) => {
       await sql`update api_tokens set revoked_at = ${event.createdAt}, version = ${event.streamVersion}

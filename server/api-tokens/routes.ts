@@ -30,8 +30,15 @@ const createdSchema = {
   type: 'object',
   properties: {
     apiToken: apiTokenSchema,
-    token: { type: ['string', 'null'], description: 'srk_…, in the first answer only; null in a replay (same Idempotency-Key)' },
-    secretShownOnce: { type: 'boolean', description: 'true in a replay: the token was shown once and is not kept (revoke it and create another if it was lost)' },
+    token: {
+      type: ['string', 'null'],
+      description: 'srk_…, in the first answer only; null in a replay (same Idempotency-Key)',
+    },
+    secretShownOnce: {
+      type: 'boolean',
+      description:
+        'true in a replay: the token was shown once and is not kept (revoke it and create another if it was lost)',
+    },
   },
 } as const;
 
@@ -42,12 +49,23 @@ const createBody = {
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 80 },
     expiresAt: { type: 'string', format: 'date-time', description: 'within a year' },
-    permissions: { type: 'array', items: { type: 'string', enum: ALL_PERMISSIONS }, minItems: 1, uniqueItems: true, description: 'at most your own' },
+    permissions: {
+      type: 'array',
+      items: { type: 'string', enum: ALL_PERMISSIONS },
+      minItems: 1,
+      uniqueItems: true,
+      description: 'at most your own',
+    },
   },
 } as const;
 
 const idParams = namingParams(
-  { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } as const,
+  {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id'],
+    properties: { id: { type: 'string', format: 'uuid' } },
+  } as const,
   'API token not found',
 );
 
@@ -55,12 +73,27 @@ export const apiTokenRoutes: FastifyPluginAsync<{ tokens: ApiTokenService }> = a
   const manage = requirePermission('settings:manage');
   const tags = ['api tokens'];
   const description =
-    'Send `Authorization: Bearer srk_…` on any API route: the request runs as the token\'s owner with the token\'s permissions ' +
+    "Send `Authorization: Bearer srk_…` on any API route: the request runs as the token's owner with the token's permissions " +
     '(never more than the owner has now), under its own rate limit, and shows in history as "{user} via {token name}".';
 
-  app.get('/tokens', { onRequest: manage, schema: { summary: 'API tokens, newest first, with last use', description, tags, response: { 200: { type: 'object', properties: { tokens: { type: 'array', items: apiTokenSchema } } }, ...errors } } }, async () => ({
-    tokens: await tokens.list(),
-  }));
+  app.get(
+    '/tokens',
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'API tokens, newest first, with last use',
+        description,
+        tags,
+        response: {
+          200: { type: 'object', properties: { tokens: { type: 'array', items: apiTokenSchema } } },
+          ...errors,
+        },
+      },
+    },
+    async () => ({
+      tokens: await tokens.list(),
+    }),
+  );
 
   app.post<{ Body: CreateApiToken }>(
     '/tokens',
@@ -68,7 +101,13 @@ export const apiTokenRoutes: FastifyPluginAsync<{ tokens: ApiTokenService }> = a
       onRequest: manage,
       // Never stored with the answer to an Idempotency-Key: a replay says it was shown once.
       config: { secretFields: ['token'] },
-      schema: { summary: 'Create a token; answers it (srk_…) this once', description, tags, body: createBody, response: { 201: createdSchema, ...errors } },
+      schema: {
+        summary: 'Create a token; answers it (srk_…) this once',
+        description,
+        tags,
+        body: createBody,
+        response: { 201: createdSchema, ...errors },
+      },
     },
     async (request, reply) => {
       reply.status(201);
@@ -78,7 +117,15 @@ export const apiTokenRoutes: FastifyPluginAsync<{ tokens: ApiTokenService }> = a
 
   app.delete<{ Params: { id: string } }>(
     '/tokens/:id',
-    { onRequest: manage, schema: { summary: 'Revoke a token at once', tags, params: idParams, response: { 200: apiTokenSchema, ...errors } } },
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Revoke a token at once',
+        tags,
+        params: idParams,
+        response: { 200: apiTokenSchema, ...errors },
+      },
+    },
     async (request) => tokens.revoke(request.params.id, commandMeta(request)),
   );
 };

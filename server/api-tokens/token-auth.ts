@@ -25,7 +25,10 @@ const LAST_USE_EVERY_MS = 60_000;
 
 export type ApiTokenAuthenticator = (token: string, db?: Kysely<any>) => Promise<Principal>;
 
-export function createApiTokenAuthenticator(db: Kysely<any>, resolvePrincipal: PrincipalResolver): ApiTokenAuthenticator {
+export function createApiTokenAuthenticator(
+  db: Kysely<any>,
+  resolvePrincipal: PrincipalResolver,
+): ApiTokenAuthenticator {
   const lastWritten = new Map<string, number>();
 
   function recordUse(tokenId: string): void {
@@ -33,7 +36,9 @@ export function createApiTokenAuthenticator(db: Kysely<any>, resolvePrincipal: P
     if (now - (lastWritten.get(tokenId) ?? 0) < LAST_USE_EVERY_MS) return;
     lastWritten.set(tokenId, now);
     void sql`insert into api_token_usage (token_id, last_used_at) values (${tokenId}, now())
-      on conflict (token_id) do update set last_used_at = excluded.last_used_at`.execute(db).catch(() => lastWritten.delete(tokenId));
+      on conflict (token_id) do update set last_used_at = excluded.last_used_at`
+      .execute(db)
+      .catch(() => lastWritten.delete(tokenId));
   }
 
   return async (token, onDb) => {
@@ -45,10 +50,24 @@ export function createApiTokenAuthenticator(db: Kysely<any>, resolvePrincipal: P
     if (row.revoked) throw new UnauthorizedError('This API token was revoked');
     if (row.expired) throw new UnauthorizedError('This API token has expired');
     const owner = await resolvePrincipal(
-      { uid: row.user_id, email: null, name: row.user_name, picture: null, roleClaim: row.role, provider: 'api-token', expiresAt: new Date(row.expires_at).getTime() / 1000 },
+      {
+        uid: row.user_id,
+        email: null,
+        name: row.user_name,
+        picture: null,
+        roleClaim: row.role,
+        provider: 'api-token',
+        expiresAt: new Date(row.expires_at).getTime() / 1000,
+      },
       { db: onDb },
     );
-    const granted = (Array.isArray(row.permissions) ? row.permissions : String(row.permissions).replace(/^\{|\}$/g, '').split(',')) as Permission[];
+    const granted = (
+      Array.isArray(row.permissions)
+        ? row.permissions
+        : String(row.permissions)
+            .replace(/^\{|\}$/g, '')
+            .split(',')
+    ) as Permission[];
     recordUse(row.id);
     return {
       ...owner,

@@ -27,7 +27,13 @@ interface Row {
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : String(v).replace(/^\{|\}$/g, '').split(',').filter(Boolean));
+const list = (v: unknown) =>
+  Array.isArray(v)
+    ? v.map(String)
+    : String(v)
+        .replace(/^\{|\}$/g, '')
+        .split(',')
+        .filter(Boolean);
 
 function toApiToken(r: Row): ApiToken {
   return {
@@ -44,7 +50,8 @@ function toApiToken(r: Row): ApiToken {
   };
 }
 
-export type CreatedApiToken = { apiToken: ApiToken; token: string } | { apiToken: ApiToken; token: null; secretShownOnce: true };
+export type CreatedApiToken =
+  { apiToken: ApiToken; token: string } | { apiToken: ApiToken; token: null; secretShownOnce: true };
 
 export class ApiTokenService {
   constructor(
@@ -53,7 +60,8 @@ export class ApiTokenService {
   ) {}
 
   async list(id?: string): Promise<ApiToken[]> {
-    const rows = await sql<Row>`select t.id::text as id, t.name, t.user_id, t.user_name, t.permissions, t.expires_at, t.created_at,
+    const rows =
+      await sql<Row>`select t.id::text as id, t.name, t.user_id, t.user_name, t.permissions, t.expires_at, t.created_at,
         t.revoked_at, u.last_used_at, t.expires_at <= now() as expired, t.version
       from api_tokens t left join api_token_usage u on u.token_id = t.id
       ${id ? sql`where t.id = ${id}` : sql``}
@@ -66,14 +74,24 @@ export class ApiTokenService {
    * has seen (its stored HTTP answer expired, or was never written) gets the token created
    * then, without its value: only the hash was kept.
    */
-  async create(creator: Principal, body: CreateApiToken, meta: EventMetadata, now = new Date()): Promise<CreatedApiToken> {
+  async create(
+    creator: Principal,
+    body: CreateApiToken,
+    meta: EventMetadata,
+    now = new Date(),
+  ): Promise<CreatedApiToken> {
     // A token that could mint tokens would outlive its own revocation.
     if (creator.apiToken) throw new ForbiddenError('An API token cannot create API tokens');
     const beyond = body.permissions.find((p) => !creator.permissions.includes(p));
-    if (beyond) throw new ForbiddenError(`A token cannot have more than your permissions: you don't have permission to ${PERMISSION_VERBS[beyond]}`);
+    if (beyond)
+      throw new ForbiddenError(
+        `A token cannot have more than your permissions: you don't have permission to ${PERMISSION_VERBS[beyond]}`,
+      );
     const expiresAt = new Date(body.expiresAt);
-    if (Number.isNaN(expiresAt.getTime()) || expiresAt <= now) throw new ValidationError('Expiry must be in the future');
-    if (expiresAt.getTime() - now.getTime() > MAX_LIFETIME_MS) throw new ValidationError('Expiry must be within a year');
+    if (Number.isNaN(expiresAt.getTime()) || expiresAt <= now)
+      throw new ValidationError('Expiry must be in the future');
+    if (expiresAt.getTime() - now.getTime() > MAX_LIFETIME_MS)
+      throw new ValidationError('Expiry must be within a year');
     const name = body.name.trim();
     if (!name) throw new ValidationError('Name is required');
     const id = randomUUID();

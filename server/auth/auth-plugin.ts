@@ -43,7 +43,10 @@ export function bearerToken(header: string | undefined): string | null {
 /** Every refused request is an auth decision worth a log line (never the token itself). */
 function logRefusal(request: FastifyRequest, uid: string | undefined, error: unknown): void {
   if (error instanceof DomainError) {
-    request.log.warn({ uid, method: request.method, route: request.routeOptions.url, status: error.status, reason: error.message }, 'request refused');
+    request.log.warn(
+      { uid, method: request.method, route: request.routeOptions.url, status: error.status, reason: error.message },
+      'request refused',
+    );
   }
 }
 
@@ -106,7 +109,11 @@ export const authPlugin = fp<AuthPluginOptions>(async (app, options) => {
  * every permission checked so far checked again. Throws the refusal (403) if it no longer
  * passes. Returns the principal the request now runs as.
  */
-export async function confirmPrincipal(request: FastifyRequest, stamp?: PrincipalStamp | null, db?: Kysely<any>): Promise<Principal> {
+export async function confirmPrincipal(
+  request: FastifyRequest,
+  stamp?: PrincipalStamp | null,
+  db?: Kysely<any>,
+): Promise<Principal> {
   if (request.principalRefusal) throw request.principalRefusal;
   const principal = request.principal;
   if (!principal) throw new UnauthorizedError();

@@ -56,7 +56,8 @@ export function hidePeople(value: unknown, personObject = false): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     const hide = PERSON_FIELDS[key];
-    if (hide && field !== null && field !== undefined && (personObject || (key !== 'name' && key !== 'by'))) out[key] = hide(field);
+    if (hide && field !== null && field !== undefined && (personObject || (key !== 'name' && key !== 'by')))
+      out[key] = hide(field);
     else out[key] = PERSON_OBJECTS.has(key) ? hidePeople(field, true) : hidePeople(field);
   }
   // An activity entry's sentence names its author (shared/change-sentence.ts): that part, and the text joined from the parts.
@@ -75,5 +76,7 @@ function refuseGuestExport(request: FastifyRequest): void {
 /** Registered after the auth plugin, so the principal is known when it runs. */
 export const guestView = fp(async (app) => {
   app.addHook('onRequest', async (request) => refuseGuestExport(request));
-  app.addHook('preSerialization', async (request, _reply, payload) => (isGuest(request.principal) ? hidePeople(payload) : payload));
+  app.addHook('preSerialization', async (request, _reply, payload) =>
+    isGuest(request.principal) ? hidePeople(payload) : payload,
+  );
 });

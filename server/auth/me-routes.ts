@@ -25,7 +25,14 @@ export const meRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const p = principalOf(request);
-      return { uid: p.uid, email: p.email, name: p.name, provider: p.provider, role: p.role, permissions: p.permissions };
+      return {
+        uid: p.uid,
+        email: p.email,
+        name: p.name,
+        provider: p.provider,
+        role: p.role,
+        permissions: p.permissions,
+      };
     },
   );
 };

@@ -62,7 +62,8 @@ export function cachePrincipals(resolve: PrincipalResolver, options: PrincipalCa
     for (const event of events) {
       if (!PRINCIPAL_STREAMS.has(event.streamType)) continue;
       // A user's own stream names them; a role or the settings can touch anyone.
-      if (event.streamType === 'user' && event.streamId.startsWith('user-')) invalidate(event.streamId.slice('user-'.length));
+      if (event.streamType === 'user' && event.streamId.startsWith('user-'))
+        invalidate(event.streamId.slice('user-'.length));
       else invalidate();
     }
   });

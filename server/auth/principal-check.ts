@@ -88,4 +88,5 @@ const principalStampHook: BatchHook<PrincipalCheck> = {
 };
 
 /** The request's principal check, as a hook of its command's batch. */
-export const principalStampOf = (request: FastifyRequest): HookUse => withHook(principalStampHook, principalCheck(request));
+export const principalStampOf = (request: FastifyRequest): HookUse =>
+  withHook(principalStampHook, principalCheck(request));

@@ -5,7 +5,8 @@
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
 
 /** Google's public keys for Firebase ID tokens, as a JSON Web Key Set. */
-export const GOOGLE_SECURETOKEN_JWKS_URL = 'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
+export const GOOGLE_SECURETOKEN_JWKS_URL =
+  'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
 
 export interface SignedTokenClaims {
   sub: string;
@@ -84,7 +85,12 @@ export async function verifySignedToken(
   if (typeof header.kid !== 'string') throw new TokenRejected('no key id');
   const key = await keyFor(header.kid);
   if (!key) throw new TokenRejected('unknown signing key');
-  const signed = verify('RSA-SHA256', Buffer.from(`${headerPart}.${payloadPart}`), key, Buffer.from(signaturePart, 'base64url'));
+  const signed = verify(
+    'RSA-SHA256',
+    Buffer.from(`${headerPart}.${payloadPart}`),
+    key,
+    Buffer.from(signaturePart, 'base64url'),
+  );
   if (!signed) throw new TokenRejected('bad signature');
   return checkClaims(decodePart(payloadPart) as SignedTokenClaims, projectId, nowMs);
 }
@@ -97,7 +103,8 @@ export function verifyEmulatorToken(token: string, projectId: string, nowMs: num
   const parts = token.split('.');
   if (parts.length !== 3) throw new TokenRejected('malformed token');
   const header = decodePart(parts[0]);
-  if (header.alg !== 'none' && header.alg !== 'RS256') throw new TokenRejected(`algorithm ${String(header.alg)} not accepted`);
+  if (header.alg !== 'none' && header.alg !== 'RS256')
+    throw new TokenRejected(`algorithm ${String(header.alg)} not accepted`);
   return checkClaims(decodePart(parts[1]) as SignedTokenClaims, projectId, nowMs);
 }
 
@@ -107,8 +114,10 @@ function checkClaims(claims: SignedTokenClaims, projectId: string, nowMs: number
   if (claims.iss !== `https://securetoken.google.com/${projectId}`) throw new TokenRejected('wrong issuer');
   if (typeof claims.sub !== 'string' || !claims.sub || claims.sub.length > 128) throw new TokenRejected('bad subject');
   if (typeof claims.exp !== 'number' || claims.exp <= now - CLOCK_SKEW_S) throw new TokenRejected('expired');
-  if (typeof claims.iat !== 'number' || claims.iat > now + CLOCK_SKEW_S) throw new TokenRejected('issued in the future');
-  if (typeof claims.auth_time !== 'number' || claims.auth_time > now + CLOCK_SKEW_S) throw new TokenRejected('bad auth_time');
+  if (typeof claims.iat !== 'number' || claims.iat > now + CLOCK_SKEW_S)
+    throw new TokenRejected('issued in the future');
+  if (typeof claims.auth_time !== 'number' || claims.auth_time > now + CLOCK_SKEW_S)
+    throw new TokenRejected('bad auth_time');
   if (typeof claims.firebase?.sign_in_provider !== 'string') throw new TokenRejected('no sign-in provider');
   return claims;
 }

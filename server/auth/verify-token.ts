@@ -7,7 +7,12 @@ import { initializeApp, deleteApp, type App } from 'firebase-admin/app';
 import { getAuth, type Auth, type DecodedIdToken } from 'firebase-admin/auth';
 import { randomUUID } from 'node:crypto';
 import { UnauthorizedError } from '../errors.js';
-import { createKeyFetcher, GOOGLE_SECURETOKEN_JWKS_URL, verifyEmulatorToken, verifySignedToken } from './verify-signed-token.js';
+import {
+  createKeyFetcher,
+  GOOGLE_SECURETOKEN_JWKS_URL,
+  verifyEmulatorToken,
+  verifySignedToken,
+} from './verify-signed-token.js';
 
 export interface VerifiedToken {
   uid: string;

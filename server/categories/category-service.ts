@@ -44,9 +44,10 @@ const toState = (row: CategoryRow): CategoryState => ({
 });
 
 async function requireFreeName(trx: Transaction, name: string, exceptId: string | null) {
-  const rows = await sql`select id from categories where lower(name) = lower(${name.trim()}) and id is distinct from ${exceptId}`.execute(
-    trx,
-  );
+  const rows =
+    await sql`select id from categories where lower(name) = lower(${name.trim()}) and id is distinct from ${exceptId}`.execute(
+      trx,
+    );
   if (rows.rows.length) throw new ConflictError('Category already exists', { field: 'name' });
 }
 
@@ -63,7 +64,8 @@ function requireVersion(row: CategoryRow | null, expectedVersion: number | undef
 }
 
 function mapConstraintErrors(error: unknown): never {
-  if (isUniqueViolation(error, 'categories_name_unique')) throw new ConflictError('Category already exists', { field: 'name' });
+  if (isUniqueViolation(error, 'categories_name_unique'))
+    throw new ConflictError('Category already exists', { field: 'name' });
   throw error;
 }
 
@@ -81,7 +83,9 @@ export class CategoryService {
   ) {}
 
   async list(check?: PrincipalCheck): Promise<Category[]> {
-    const rows = await sql<CategoryRow>`select *${alongside(check)} from categories order by lower(name)`.execute(this.db);
+    const rows = await sql<CategoryRow>`select *${alongside(check)} from categories order by lower(name)`.execute(
+      this.db,
+    );
     await check?.confirm(rows.rows[0]);
     return rows.rows.map(toCategory);
   }
@@ -178,8 +182,11 @@ export class CategoryService {
         : offset === 0
           ? 0
           : Number(
-              (await sql<{ n: number }>`select count(*)::int as n from items where category_id = ${id} ${filter}`.execute(this.db))
-                .rows[0]!.n,
+              (
+                await sql<{
+                  n: number;
+                }>`select count(*)::int as n from items where category_id = ${id} ${filter}`.execute(this.db)
+              ).rows[0]!.n,
             );
     return {
       items: rows.map(toItem),

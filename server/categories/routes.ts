@@ -3,7 +3,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { requirePermission } from '../auth/auth-plugin.js';
 import { principalCheck } from '../auth/principal-check.js';
 import { commandMeta, expectedVersionOf } from '../http/command-meta.js';
-import { categoryBody, categorySchema, categoryIdParams, errorSchema, itemSchema, updateCategoryBody } from '../inventory/schemas.js';
+import {
+  categoryBody,
+  categorySchema,
+  categoryIdParams,
+  errorSchema,
+  itemSchema,
+  updateCategoryBody,
+} from '../inventory/schemas.js';
 import type { CategoryService, CategorySort } from './category-service.js';
 import type { CategoriesAsOf } from './categories-as-of.js';
 
@@ -13,10 +20,17 @@ const checkedInQuery = { principal: 'checked-in-query' } as const;
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
 
 /** ?asOf=: the category pages as they were at a moment (server/history). */
-const asOfQuery = { type: 'object', additionalProperties: false, properties: { asOf: { type: 'string', format: 'date-time' } } } as const;
+const asOfQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { asOf: { type: 'string', format: 'date-time' } },
+} as const;
 type AsOf = { Querystring: { asOf?: string } };
 
-export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; asOf: CategoriesAsOf }> = async (app, { categories, asOf }) => {
+export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; asOf: CategoriesAsOf }> = async (
+  app,
+  { categories, asOf },
+) => {
   const view = requirePermission('inventory:view');
 
   app.get<AsOf>(
@@ -43,7 +57,13 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; a
     {
       onRequest: view,
       config: checkedInQuery,
-      schema: { summary: 'One category (with asOf, as it was then)', tags: ['categories'], params: categoryIdParams, querystring: asOfQuery, response: { 200: categorySchema, ...errors } },
+      schema: {
+        summary: 'One category (with asOf, as it was then)',
+        tags: ['categories'],
+        params: categoryIdParams,
+        querystring: asOfQuery,
+        response: { 200: categorySchema, ...errors },
+      },
     },
     async (request) => {
       if (!request.query.asOf) return categories.require(request.params.id, principalCheck(request));
@@ -52,7 +72,18 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; a
     },
   );
 
-  app.get<WithId & { Querystring: { q?: string; sort: CategorySort; order: 'asc' | 'desc'; page: number; pageSize: number; asOf?: string } }>(
+  app.get<
+    WithId & {
+      Querystring: {
+        q?: string;
+        sort: CategorySort;
+        order: 'asc' | 'desc';
+        page: number;
+        pageSize: number;
+        asOf?: string;
+      };
+    }
+  >(
     '/categories/:id/items',
     {
       onRequest: view,
@@ -100,19 +131,35 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; a
     '/categories',
     {
       onRequest: requirePermission('inventory:create'),
-      schema: { summary: 'Create a category', tags: ['categories'], body: categoryBody, response: { 201: categorySchema, ...errors } },
+      schema: {
+        summary: 'Create a category',
+        tags: ['categories'],
+        body: categoryBody,
+        response: { 201: categorySchema, ...errors },
+      },
     },
     async (request, reply) =>
       reply
         .status(201)
-        .send(await categories.create({ name: request.body.name, description: request.body.description ?? '' }, commandMeta(request))),
+        .send(
+          await categories.create(
+            { name: request.body.name, description: request.body.description ?? '' },
+            commandMeta(request),
+          ),
+        ),
   );
 
   app.put<WithId & { Body: { name?: string; description?: string | null; expected_version?: number } }>(
     '/categories/:id',
     {
       onRequest: requirePermission('inventory:manage'),
-      schema: { summary: 'Rename or describe a category (items follow the new name)', tags: ['categories'], params: categoryIdParams, body: updateCategoryBody, response: { 200: categorySchema, ...errors } },
+      schema: {
+        summary: 'Rename or describe a category (items follow the new name)',
+        tags: ['categories'],
+        params: categoryIdParams,
+        body: updateCategoryBody,
+        response: { 200: categorySchema, ...errors },
+      },
     },
     async (request) => {
       const { expected_version, name, description } = request.body;
@@ -133,12 +180,20 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService; a
         summary: "Delete an empty category (409 'Category is not empty' otherwise)",
         tags: ['categories'],
         params: categoryIdParams,
-        querystring: { type: 'object', additionalProperties: false, properties: { expected_version: { type: 'integer', minimum: 0 } } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { expected_version: { type: 'integer', minimum: 0 } },
+        },
         response: { 204: { type: 'null' }, ...errors },
       },
     },
     async (request, reply) => {
-      await categories.delete(request.params.id, expectedVersionOf(request, request.query.expected_version), commandMeta(request));
+      await categories.delete(
+        request.params.id,
+        expectedVersionOf(request, request.query.expected_version),
+        commandMeta(request),
+      );
       return reply.status(204).send();
     },
   );

@@ -4,7 +4,15 @@
 // expiry from the items' expiry index, health from the low-stock episodes. The clock is
 // passed in so tests can look at the same data from another day.
 import { sql, type Kysely } from 'kysely';
-import type { DashboardSummary, DashboardTotals, InventoryHealth, NearExpiryItem, RevenueFigures, StockValuePoint, TopSellingItem } from '../../shared/dashboard.js';
+import type {
+  DashboardSummary,
+  DashboardTotals,
+  InventoryHealth,
+  NearExpiryItem,
+  RevenueFigures,
+  StockValuePoint,
+  TopSellingItem,
+} from '../../shared/dashboard.js';
 import { MIN_FORECAST_DAYS, NEAR_EXPIRY_DAYS } from '../../shared/dashboard.js';
 import type { DB } from '../db/schema.js';
 import { readSettings } from '../accounts/settings/settings-queries.js';
@@ -51,7 +59,17 @@ export class DashboardQueries {
     ]);
     const health = await this.health(now, totals, revenue.unitsSold, stockValue);
     const money = { currency: settings.currency, locale: settings.locale };
-    return { generatedAt: now.toISOString(), totals, revenue, topSelling, nearExpiry, recentActivity, health, stockValue, money };
+    return {
+      generatedAt: now.toISOString(),
+      totals,
+      revenue,
+      topSelling,
+      nearExpiry,
+      recentActivity,
+      health,
+      stockValue,
+      money,
+    };
   }
 
   /** The newest activity entries (an as-of dashboard shows those up to its moment). */
@@ -67,7 +85,13 @@ export class DashboardQueries {
         (select count(*) from categories) as categories,
         (select count(*) from low_stock_episodes where ended_at is null) as low`.execute(this.db);
     const row = rows.rows[0]!;
-    return { items: num(row.items), categories: num(row.categories), units: num(row.units), value: round2(num(row.value)), lowStock: num(row.low) };
+    return {
+      items: num(row.items),
+      categories: num(row.categories),
+      units: num(row.units),
+      value: round2(num(row.value)),
+      lowStock: num(row.low),
+    };
   }
 
   async revenue(now: Date): Promise<RevenueFigures> {
@@ -86,7 +110,8 @@ export class DashboardQueries {
       changePercent: previous > 0 ? Math.round(((current - previous) / previous) * 1000) / 10 : null,
       unitsSold: num(row.units),
       // No forecast from under a week of history (MIN_FORECAST_DAYS): the card says so.
-      forecastNext30Days: basisDays >= MIN_FORECAST_DAYS ? round2((Math.max(0, current) / basisDays) * WINDOW_DAYS) : null,
+      forecastNext30Days:
+        basisDays >= MIN_FORECAST_DAYS ? round2((Math.max(0, current) / basisDays) * WINDOW_DAYS) : null,
       forecastBasisDays: basisDays,
     };
   }
@@ -105,27 +130,56 @@ export class DashboardQueries {
         where s.sold > 0
         order by s.sold desc, i.name limit ${limit}) t
       order by t.sold desc, t.name`.execute(this.db);
-    return rows.rows.map((r) => ({ itemId: r.item_id, name: r.name, category: r.category_name, sold: num(r.sold), revenue: round2(num(r.revenue)) }));
+    return rows.rows.map((r) => ({
+      itemId: r.item_id,
+      name: r.name,
+      category: r.category_name,
+      sold: num(r.sold),
+      revenue: round2(num(r.revenue)),
+    }));
   }
 
   async nearExpiry(now: Date, limit = 3): Promise<NearExpiryItem[]> {
     const today = ymd(now);
-    const rows = await sql<{ id: string; name: string; category_name: string; quantity: number; expiry: string; days: number }>`select
+    const rows = await sql<{
+      id: string;
+      name: string;
+      category_name: string;
+      quantity: number;
+      expiry: string;
+      days: number;
+    }>`select
         id::text as id, name, category_name, quantity, to_char(expiry_date, 'YYYY-MM-DD') as expiry, (expiry_date - ${today}::date) as days
       from items
       where expiry_date >= ${today}::date and expiry_date <= ${today}::date + ${NEAR_EXPIRY_DAYS}::int and quantity > 0
       order by expiry_date, name limit ${limit}`.execute(this.db);
-    return rows.rows.map((r) => ({ itemId: r.id, name: r.name, category: r.category_name, quantity: num(r.quantity), expiryDate: r.expiry, daysLeft: num(r.days) }));
+    return rows.rows.map((r) => ({
+      itemId: r.id,
+      name: r.name,
+      category: r.category_name,
+      quantity: num(r.quantity),
+      expiryDate: r.expiry,
+      daysLeft: num(r.days),
+    }));
   }
 
   /** Stock at the end of each of the last 30 days (UTC), oldest first, from the daily roll-up. */
   async stockValue(now: Date): Promise<StockValuePoint[]> {
     const today = ymd(now);
     const start = ymd(new Date(now.getTime() - (WINDOW_DAYS - 1) * DAY_MS));
-    const base = await sql<{ units: string; value: string }>`select coalesce(sum(units_delta), 0) as units, coalesce(sum(value_delta), 0) as value
+    const base = await sql<{
+      units: string;
+      value: string;
+    }>`select coalesce(sum(units_delta), 0) as units, coalesce(sum(value_delta), 0) as value
       from stock_daily where day < ${start}::date`.execute(this.db);
-    const days = await sql<{ day: string; units: string; value: string }>`select to_char(day, 'YYYY-MM-DD') as day, sum(units_delta) as units, sum(value_delta) as value
-      from stock_daily where day >= ${start}::date and day <= ${today}::date group by day order by day`.execute(this.db);
+    const days = await sql<{
+      day: string;
+      units: string;
+      value: string;
+    }>`select to_char(day, 'YYYY-MM-DD') as day, sum(units_delta) as units, sum(value_delta) as value
+      from stock_daily where day >= ${start}::date and day <= ${today}::date group by day order by day`.execute(
+      this.db,
+    );
     const byDay = new Map(days.rows.map((r) => [r.day, r]));
     let units = num(base.rows[0]!.units);
     let value = num(base.rows[0]!.value);
@@ -142,7 +196,12 @@ export class DashboardQueries {
     return points;
   }
 
-  async health(now: Date, totals: DashboardTotals, unitsSold: number, stockValue: StockValuePoint[]): Promise<InventoryHealth> {
+  async health(
+    now: Date,
+    totals: DashboardTotals,
+    unitsSold: number,
+    stockValue: StockValuePoint[],
+  ): Promise<InventoryHealth> {
     const since = new Date(now.getTime() - WINDOW_DAYS * DAY_MS);
     // Restocks are episodes cleared by stock that came in: not by an edited threshold, a
     // deletion or a revert (stock back because a sale was undone), and not by a movement

@@ -32,11 +32,26 @@ export class DisplayQueries {
       latestActivity(this.db, DISPLAY_ACTIVITY),
     ]);
     const money = { currency: settings.currency, locale: settings.locale };
-    return { generatedAt: now.toISOString(), storeName: settings.storeName, alerts, alertCount, categories, recentActivity, money };
+    return {
+      generatedAt: now.toISOString(),
+      storeName: settings.storeName,
+      alerts,
+      alertCount,
+      categories,
+      recentActivity,
+      money,
+    };
   }
 
   private async alerts(): Promise<DisplayAlert[]> {
-    const rows = await sql<{ item_id: string; name: string; category_name: string; quantity: number; threshold: number; started_at: Date }>`select
+    const rows = await sql<{
+      item_id: string;
+      name: string;
+      category_name: string;
+      quantity: number;
+      threshold: number;
+      started_at: Date;
+    }>`select
         e.item_id::text as item_id, i.name, i.category_name, i.quantity, i.threshold, e.started_at
       from low_stock_episodes e join items i on i.id = e.item_id
       where e.ended_at is null
@@ -53,13 +68,22 @@ export class DisplayQueries {
   }
 
   private async alertCount(): Promise<number> {
-    const rows = await sql<{ n: string }>`select count(*) as n from low_stock_episodes where ended_at is null`.execute(this.db);
+    const rows = await sql<{ n: string }>`select count(*) as n from low_stock_episodes where ended_at is null`.execute(
+      this.db,
+    );
     return Number(rows.rows[0]!.n);
   }
 
   /** Categories by stock value, largest first. */
   private async categories(): Promise<CategoryStock[]> {
-    const rows = await sql<{ id: string; name: string; item_count: number; units: string; value: string; low_count: number }>`select
+    const rows = await sql<{
+      id: string;
+      name: string;
+      item_count: number;
+      units: string;
+      value: string;
+      low_count: number;
+    }>`select
         c.id::text as id, c.name, s.item_count, s.units, s.value, s.low_count
       from category_stock s join categories c on c.id = s.category_id
       order by s.value desc, c.name limit ${DISPLAY_CATEGORIES}`.execute(this.db);

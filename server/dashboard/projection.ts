@@ -57,7 +57,9 @@ async function addToDay(
     values (${dayOf(event)}::date, ${shardOf(event.streamId)}, ${items}, ${units}, ${value}, ${sold}, ${revenue})
     on conflict (day, shard) do update set items_delta = stock_daily.items_delta + excluded.items_delta,
       units_delta = stock_daily.units_delta + excluded.units_delta, value_delta = stock_daily.value_delta + excluded.value_delta,
-      sold_units = stock_daily.sold_units + excluded.sold_units, sold_revenue = stock_daily.sold_revenue + excluded.sold_revenue`.execute(trx);
+      sold_units = stock_daily.sold_units + excluded.sold_units, sold_revenue = stock_daily.sold_revenue + excluded.sold_revenue`.execute(
+    trx,
+  );
 }
 
 /**
@@ -101,7 +103,13 @@ const salesWrites = {
 };
 const salesCtes = sql.join(Object.entries(salesWrites).map(([name, body]) => sql`${sql.id(name)} as (${body})`));
 
-async function addSale(trx: Transaction, event: StoredEvent, sold: number, revenue: RawBuilder<unknown>, day = dayOf(event)) {
+async function addSale(
+  trx: Transaction,
+  event: StoredEvent,
+  sold: number,
+  revenue: RawBuilder<unknown>,
+  day = dayOf(event),
+) {
   await sql`with dashboard_sales as (select ${itemIdOf(event.streamId)}::uuid as item_id, ${day}::date as day,
       ${sold}::bigint as sold, (${revenue})::numeric as revenue),
     ${salesCtes}
@@ -114,7 +122,9 @@ async function addSale(trx: Transaction, event: StoredEvent, sold: number, reven
  * negated). Empty for anything else (a restock, an edit). `reverts` is SQL for the named
  * event's id.
  */
-const revertedSale = (reverts: RawBuilder<unknown>) => sql`select m.item_id, m.created_at as sold_at, -m.delta as delta, m.unit_price
+const revertedSale = (
+  reverts: RawBuilder<unknown>,
+) => sql`select m.item_id, m.created_at as sold_at, -m.delta as delta, m.unit_price
     from stock_movements m where m.event_id = ${reverts} and m.reason = 'sale'
     union all
     select r.item_id, r.sold_at, -r.delta, r.unit_price from reverted_sales r where r.event_id = ${reverts}`;
@@ -125,7 +135,11 @@ const revertedShard = sql`greatest(position(lower(right(item_id::text, 1)) in '0
 
 /** Takes a reverted sale out of its day's figures (see the top of this file); nothing for other reverts. */
 async function takeBackSale(trx: Transaction, event: StoredEvent, reverts: string) {
-  const rows = await sql<{ day: string; delta: number; unit_price: string }>`insert into reverted_sales (event_id, item_id, sold_at,
+  const rows = await sql<{
+    day: string;
+    delta: number;
+    unit_price: string;
+  }>`insert into reverted_sales (event_id, item_id, sold_at,
       delta, unit_price, created_at)
     select ${event.eventId}, item_id, sold_at, delta, unit_price, ${event.createdAt} from (${revertedSale(sql`${reverts}::uuid`)}) o
     returning to_char(${revertedDay}, 'YYYY-MM-DD') as day, delta, unit_price::text as unit_price`.execute(trx);
@@ -139,7 +153,14 @@ async function takeBackSale(trx: Transaction, event: StoredEvent, reverts: strin
 }
 
 /** Adds (sign 1) or removes (sign -1) one item's whole contribution to its category. */
-async function countInCategory(trx: Transaction, categoryId: string, sign: 1 | -1, quantity: number, price: RawBuilder<unknown>, low: boolean) {
+async function countInCategory(
+  trx: Transaction,
+  categoryId: string,
+  sign: 1 | -1,
+  quantity: number,
+  price: RawBuilder<unknown>,
+  low: boolean,
+) {
   await sql`insert into category_stock (category_id, item_count, units, value, low_count)
     values (${categoryId}, ${sign}, ${sign * quantity}, ${sign * quantity} * ${price}, ${low ? sign : 0})
     on conflict (category_id) do update set item_count = category_stock.item_count + excluded.item_count,
@@ -154,7 +175,9 @@ async function setLow(trx: Transaction, event: StoredEvent, low: boolean) {
   const current = await level(trx, itemId);
   if (!current || current.low === low) return;
   await sql`update dashboard_items set low = ${low} where item_id = ${itemId}`.execute(trx);
-  await sql`update category_stock set low_count = low_count + ${low ? 1 : -1} where category_id = ${current.category_id}`.execute(trx);
+  await sql`update category_stock set low_count = low_count + ${low ? 1 : -1} where category_id = ${current.category_id}`.execute(
+    trx,
+  );
 }
 
 // Parts both set-based forms below share.
@@ -182,7 +205,9 @@ const dashboardReverted = sql`insert into reverted_sales (event_id, item_id, sol
     returning item_id, ${revertedDay} as day, ${revertedShard} as shard, -delta as sold, -delta * unit_price as revenue`;
 
 /** The sales of `dashboard_levels`-like rows (item_id, day, sold, revenue) and the reverted ones, one row per item and day. */
-const salesOfBatch = (sales: RawBuilder<unknown>) => sql`select item_id, day, sum(sold) as sold, sum(revenue) as revenue from (
+const salesOfBatch = (
+  sales: RawBuilder<unknown>,
+) => sql`select item_id, day, sum(sold) as sold, sum(revenue) as revenue from (
       ${sales}
       union all
       select item_id, day, sold, revenue from dashboard_reverted) s
@@ -194,7 +219,9 @@ const salesOfBatch = (sales: RawBuilder<unknown>) => sql`select item_id, day, su
  * days, summed per row and written once in key order, so concurrent batches take their row
  * locks in the same order.
  */
-const addToStockDaily = (changes: RawBuilder<unknown>) => sql`insert into stock_daily (day, shard, items_delta, units_delta, value_delta,
+const addToStockDaily = (
+  changes: RawBuilder<unknown>,
+) => sql`insert into stock_daily (day, shard, items_delta, units_delta, value_delta,
       sold_units, sold_revenue)
     select day, shard, sum(items), sum(units), sum(value), sum(sold), sum(revenue) from (
         ${changes}
@@ -230,10 +257,20 @@ export const dashboardProjection: Projection = {
       if (!current) return;
       const newPrice = price ? money(price.to) : sql`${current.price}::numeric`;
       const newCategory = categoryId ? categoryId.to : current.category_id;
-      if (price) await addToDay(trx, event, 0, 0, sql`${current.quantity} * (${money(price.to)} - ${money(price.from)})`);
-      await countInCategory(trx, current.category_id, -1, current.quantity, sql`${current.price}::numeric`, current.low);
+      if (price)
+        await addToDay(trx, event, 0, 0, sql`${current.quantity} * (${money(price.to)} - ${money(price.from)})`);
+      await countInCategory(
+        trx,
+        current.category_id,
+        -1,
+        current.quantity,
+        sql`${current.price}::numeric`,
+        current.low,
+      );
       await countInCategory(trx, newCategory, 1, current.quantity, newPrice, current.low);
-      await sql`update dashboard_items set category_id = ${newCategory}, price = ${newPrice} where item_id = ${itemId}`.execute(trx);
+      await sql`update dashboard_items set category_id = ${newCategory}, price = ${newPrice} where item_id = ${itemId}`.execute(
+        trx,
+      );
     },
     StockAdjusted: async (event: StoredEvent<Data<'StockAdjusted'>>, trx) => {
       const reverts = (event.metadata as { reverts?: string }).reverts;
@@ -296,7 +333,8 @@ export const dashboardProjection: Projection = {
         dashboard_item_levels: sql`update dashboard_items d set quantity = coalesce(l.quantity, d.quantity), low = l.low
           from dashboard_levels l where d.item_id = l.item_id`,
         dashboard_reverted: dashboardReverted,
-        dashboard_days: addToStockDaily(sql`select day, shard, 0 as items, delta as units, delta * price as value, sold, revenue
+        dashboard_days:
+          addToStockDaily(sql`select day, shard, 0 as items, delta as units, delta * price as value, sold, revenue
           from dashboard_levels where adjustments > 0`),
         dashboard_sales: salesOfBatch(sql`select item_id, day, sold, revenue from dashboard_levels where sales > 0`),
         ...salesWrites,

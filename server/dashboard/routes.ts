@@ -15,7 +15,10 @@ interface DashboardOptions {
   moment: (raw: string) => Promise<Date>;
 }
 
-export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, { dashboard, display, asOf, moment }) => {
+export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (
+  app,
+  { dashboard, display, asOf, moment },
+) => {
   const view = requirePermission('reports:view');
   const tags = ['dashboard'];
 
@@ -27,7 +30,11 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
         summary:
           'Totals, revenue (30 days vs the 30 before), top sellers, near expiry, recent activity, inventory health, 30-day stock value; with asOf, as they were then',
         tags,
-        querystring: { type: 'object', additionalProperties: false, properties: { asOf: { type: 'string', format: 'date-time' } } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { asOf: { type: 'string', format: 'date-time' } },
+        },
         response: { 200: summarySchema, ...errors },
       },
     },
@@ -38,7 +45,11 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     '/dashboard/display',
     {
       onRequest: view,
-      schema: { summary: 'The wall display: store name, low-stock alerts, stock by category, latest activity', tags, response: { 200: displaySchema, ...errors } },
+      schema: {
+        summary: 'The wall display: store name, low-stock alerts, stock by category, latest activity',
+        tags,
+        response: { 200: displaySchema, ...errors },
+      },
     },
     async () => display.snapshot(),
   );

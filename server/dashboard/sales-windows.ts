@@ -62,7 +62,11 @@ function revertRows(moments: Date[], since: Date, now: Date): RawBuilder<unknown
  * Store-wide revenue of [since60, since30) (`previous`) and [since30, now] (`current`) and
  * units sold in the latter: one row, numeric columns.
  */
-export function revenueWindows(since60: Date, since30: Date, now: Date): RawBuilder<{ current: string; previous: string; units: string }> {
+export function revenueWindows(
+  since60: Date,
+  since30: Date,
+  now: Date,
+): RawBuilder<{ current: string; previous: string; units: string }> {
   const [d60, d30, dNow] = [since60, since30, now].map((t) => dayOf(nearestMidnight(t)));
   return sql`with days as (
       select coalesce(sum(sold_revenue) filter (where day >= ${d30}::date), 0) as current,

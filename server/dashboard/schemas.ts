@@ -3,14 +3,19 @@ import { activityEntrySchema } from '../activity/schemas.js';
 export const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
 export const errors = { 401: errorSchema, 403: errorSchema } as const;
 
-
 const obj = (properties: Record<string, unknown>) => ({ type: 'object', properties }) as const;
 const numberOrNull = { type: ['number', 'null'] } as const;
 const money = obj({ currency: { type: 'string' }, locale: { type: 'string' } });
 
 export const summarySchema = obj({
   generatedAt: { type: 'string' },
-  totals: obj({ items: { type: 'integer' }, categories: { type: 'integer' }, units: { type: 'integer' }, value: { type: 'number' }, lowStock: { type: 'integer' } }),
+  totals: obj({
+    items: { type: 'integer' },
+    categories: { type: 'integer' },
+    units: { type: 'integer' },
+    value: { type: 'number' },
+    lowStock: { type: 'integer' },
+  }),
   revenue: obj({
     last30Days: { type: 'number' },
     previous30Days: { type: 'number' },
@@ -21,7 +26,13 @@ export const summarySchema = obj({
   }),
   topSelling: {
     type: 'array',
-    items: obj({ itemId: { type: 'string' }, name: { type: 'string' }, category: { type: 'string' }, sold: { type: 'integer' }, revenue: { type: 'number' } }),
+    items: obj({
+      itemId: { type: 'string' },
+      name: { type: 'string' },
+      category: { type: 'string' },
+      sold: { type: 'integer' },
+      revenue: { type: 'number' },
+    }),
   },
   nearExpiry: {
     type: 'array',
@@ -43,7 +54,10 @@ export const summarySchema = obj({
     avgRestockHours: numberOrNull,
     restocksCounted: { type: 'integer' },
   }),
-  stockValue: { type: 'array', items: obj({ date: { type: 'string' }, value: { type: 'number' }, units: { type: 'integer' } }) },
+  stockValue: {
+    type: 'array',
+    items: obj({ date: { type: 'string' }, value: { type: 'number' }, units: { type: 'integer' } }),
+  },
   money,
 });
 

@@ -17,7 +17,16 @@ export class DatabaseUnavailableError extends DomainError {
 // 08 connection exception, 57P01-57P03 admin/crash shutdown and "cannot connect now",
 // 53300 too many connections.
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 // node-postgres reports a dropped socket and a pool that could not connect in time with
 // plain Errors that carry no code; these are their messages.
 const UNAVAILABLE_MESSAGES = [

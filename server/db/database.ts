@@ -88,7 +88,12 @@ async function openPostgres(options: OpenOptions): Promise<Database> {
     async listen(channel, onNotify) {
       // A dedicated connection that reconnects by itself (see listen-connection.ts).
       const connection = openListenConnection({
-        connect: () => new pg.Client({ connectionString: url, keepAlive: true, application_name: options.applicationName ?? 'stockroom' }),
+        connect: () =>
+          new pg.Client({
+            connectionString: url,
+            keepAlive: true,
+            application_name: options.applicationName ?? 'stockroom',
+          }),
         channel,
         onNotify,
         onError: onConnectionError,

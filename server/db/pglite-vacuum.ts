@@ -19,7 +19,11 @@ export async function vacuumHistory(database: Database): Promise<void> {
  * (autovacuum does it). Returns the stop function (it waits for a vacuum under way). A failed vacuum is logged and tried again
  * at the next turn.
  */
-export function scheduleHistoryVacuum(database: Database, everyMs: number, warn: (message: string) => void): () => Promise<void> {
+export function scheduleHistoryVacuum(
+  database: Database,
+  everyMs: number,
+  warn: (message: string) => void,
+): () => Promise<void> {
   if (database.kind !== 'pglite' || everyMs <= 0) return async () => undefined;
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {

@@ -24,7 +24,12 @@ export interface BatchHook<P, R = unknown> {
    * columns): throws to refuse the command (it fails alone), or returns the metadata to
    * decide it with.
    */
-  before?(part: P, row: object, trx: Transaction, metadata: EventMetadata): EventMetadata | void | Promise<EventMetadata | void>;
+  before?(
+    part: P,
+    row: object,
+    trx: Transaction,
+    metadata: EventMetadata,
+  ): EventMetadata | void | Promise<EventMetadata | void>;
   /**
    * A data-modifying CTE for the append statement, for the commands that got an answer (none
    * may have). Its text must not vary with the batch: the append runs as a prepared statement.

@@ -88,21 +88,31 @@ class CommitFailed extends Error {
   }
 }
 
-const parseJson = <T>(value: unknown): T | undefined => (typeof value === 'string' ? JSON.parse(value) : (value ?? undefined)) as T | undefined;
+const parseJson = <T>(value: unknown): T | undefined =>
+  (typeof value === 'string' ? JSON.parse(value) : (value ?? undefined)) as T | undefined;
 
 /** The columns the event store reads with the lock (the hooks add theirs). */
 type StoreColumns = { seen_keys?: unknown; append_at?: unknown };
 
-export class BatchedCommandHandler<Row extends { id: string }, S extends { version: number }, C, E extends NewEvent, R> extends GroupCommitter<
-  BatchedCommand<C>,
-  R
-> {
+export class BatchedCommandHandler<
+  Row extends { id: string },
+  S extends { version: number },
+  C,
+  E extends NewEvent,
+  R,
+> extends GroupCommitter<BatchedCommand<C>, R> {
   constructor(
     private readonly store: EventStore,
     private readonly aggregate: BatchedAggregate<Row, S, C, E, R>,
     options: BatchOptions = {},
   ) {
-    super({ lanes: options.lanes ?? 4, maxBatch: options.maxBatch ?? 64, overlapAt: options.overlapAt ?? 8, maxQueued: 10_000, maxWaitMs: 30_000 });
+    super({
+      lanes: options.lanes ?? 4,
+      maxBatch: options.maxBatch ?? 64,
+      overlapAt: options.overlapAt ?? 8,
+      maxQueued: 10_000,
+      maxWaitMs: 30_000,
+    });
   }
 
   /** Handles a command with the others of its batch; answers as the aggregate answers it. */
@@ -114,7 +124,9 @@ export class BatchedCommandHandler<Row extends { id: string }, S extends { versi
   protected override async run(batch: Pending<BatchedCommand<C>, R>[]): Promise<void> {
     try {
       const outcomes = await this.together(batch.map((p) => p.command));
-      outcomes.forEach((outcome, i) => ('error' in outcome ? batch[i]!.reject(outcome.error) : batch[i]!.resolve(outcome.answer)));
+      outcomes.forEach((outcome, i) =>
+        'error' in outcome ? batch[i]!.reject(outcome.error) : batch[i]!.resolve(outcome.answer),
+      );
     } catch (error) {
       // The commit itself failed (its outcome may be unknown): every command gets that answer,
       // as each would have alone; with its idempotency key a retry is safe. Anything earlier
@@ -179,17 +191,25 @@ export class BatchedCommandHandler<Row extends { id: string }, S extends { versi
    * events with (the transaction's, to the millisecond: the answers are known before the
    * append), the idempotency keys used before, and the hooks' columns.
    */
-  private async lockAndLoad(trx: Transaction, commands: BatchedCommand<C>[], hooks: ReturnType<typeof hooksOf>): Promise<Loaded<Row, S>> {
+  private async lockAndLoad(
+    trx: Transaction,
+    commands: BatchedCommand<C>[],
+    hooks: ReturnType<typeof hooksOf>,
+  ): Promise<Loaded<Row, S>> {
     const keys = [...new Set(commands.map((c) => c.metadata.idempotencyKey).filter((k): k is string => !!k))];
     const columns: RawBuilder<unknown>[] = [backendColumn, sql`date_trunc('milliseconds', now()) as append_at`];
-    if (keys.length) columns.push(sql`(select coalesce(json_agg(key), '[]') from event_idempotency where key in (${sql.join(keys)})) as seen_keys`);
+    if (keys.length)
+      columns.push(
+        sql`(select coalesce(json_agg(key), '[]') from event_idempotency where key in (${sql.join(keys)})) as seen_keys`,
+      );
     for (const { hook, parts } of hooks) {
       const column = hook.column?.(parts.map((p) => p.part));
       if (column) columns.push(column);
     }
     const ids = [...new Set(commands.map((c) => c.id))].sort();
     const rows = (await this.aggregate.lock(ids, sql`, ${sql.join(columns)}`).execute(trx)).rows;
-    const row: object & StoreColumns = rows[0] ?? (await sql<StoreColumns>`select ${sql.join(columns)}`.execute(trx)).rows[0]!;
+    const row: object & StoreColumns =
+      rows[0] ?? (await sql<StoreColumns>`select ${sql.join(columns)}`.execute(trx)).rows[0]!;
     const streams = new Map<string, StreamWork<Row, S>>();
     for (const r of rows) {
       const state = this.aggregate.state(r);
@@ -199,13 +219,18 @@ export class BatchedCommandHandler<Row extends { id: string }, S extends { versi
   }
 
   /** Step 2, no statement of its own: each command decided on the state the one before it left. */
-  private async decideInOrder(trx: Transaction, commands: BatchedCommand<C>[], loaded: Loaded<Row, S>): Promise<Outcome<R>[]> {
+  private async decideInOrder(
+    trx: Transaction,
+    commands: BatchedCommand<C>[],
+    loaded: Loaded<Row, S>,
+  ): Promise<Outcome<R>[]> {
     const { aggregate } = this;
     const outcomes: Outcome<R>[] = [];
     for (const command of commands) {
       try {
         let metadata = command.metadata;
-        for (const { hook, part } of command.hooks ?? []) metadata = (await hook.before?.(part, loaded.row, trx, metadata)) ?? metadata;
+        for (const { hook, part } of command.hooks ?? [])
+          metadata = (await hook.before?.(part, loaded.row, trx, metadata)) ?? metadata;
         const work = loaded.streams.get(command.id);
         if (!work?.state) throw aggregate.missing();
         const key = metadata.idempotencyKey;
@@ -227,10 +252,16 @@ export class BatchedCommandHandler<Row extends { id: string }, S extends { versi
 
   /** Step 3, one statement: every stream's events at the version it was loaded at, the hooks' writes riding along. */
   private async appendAll(trx: Transaction, loaded: Loaded<Row, S>, hooks: Settled<R>['hooks']): Promise<boolean> {
-    const writes = Object.fromEntries(hooks.flatMap(({ hook, answered }) => (hook.write ? [[hook.name, hook.write(answered)]] : [])));
+    const writes = Object.fromEntries(
+      hooks.flatMap(({ hook, answered }) => (hook.write ? [[hook.name, hook.write(answered)]] : [])),
+    );
     const writing = [...loaded.streams.values()].filter((w) => w.commands.length > 0);
     if (writing.length) {
-      const batches = writing.map((w) => ({ stream: this.aggregate.stream(w.row.id), expectedVersion: w.version, commands: w.commands }));
+      const batches = writing.map((w) => ({
+        stream: this.aggregate.stream(w.row.id),
+        expectedVersion: w.version,
+        commands: w.commands,
+      }));
       await this.store.appendBatch(trx, batches, { backend: backendIn(loaded.row), at: loaded.at, ctes: writes });
     } else if (hooks.some((h) => h.hook.write && h.answered.length)) {
       // Nothing to append (retries of commands made before), but answers to store.
@@ -249,11 +280,16 @@ function fold<Row extends { id: string }, S extends { version: number }, C, E ex
   at: Date,
 ): S | null {
   const streamId = aggregate.stream(work.row.id).id;
-  return events.reduce<S | null>((state, event) => aggregate.evolve(state, event, { version: (state?.version ?? 0) + 1, at, streamId }), work.state);
+  return events.reduce<S | null>(
+    (state, event) => aggregate.evolve(state, event, { version: (state?.version ?? 0) + 1, at, streamId }),
+    work.state,
+  );
 }
 
 /** The hooks the batch's commands use, in the order first met, each with its commands' parts. */
-function hooksOf(commands: BatchedCommand<unknown>[]): Array<{ hook: BatchHook<unknown>; parts: Array<{ index: number; part: unknown }> }> {
+function hooksOf(
+  commands: BatchedCommand<unknown>[],
+): Array<{ hook: BatchHook<unknown>; parts: Array<{ index: number; part: unknown }> }> {
   const byHook = new Map<BatchHook<unknown>, Array<{ index: number; part: unknown }>>();
   commands.forEach((command, index) => {
     for (const { hook, part } of command.hooks ?? []) {

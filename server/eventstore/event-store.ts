@@ -141,7 +141,8 @@ export async function retryRace<T>(attempt: () => Promise<T>): Promise<T> {
     try {
       return await attempt();
     } catch (error) {
-      const retryable = error instanceof IdempotencyRace || error instanceof StreamOrderConflict || error instanceof StatementLost;
+      const retryable =
+        error instanceof IdempotencyRace || error instanceof StreamOrderConflict || error instanceof StatementLost;
       if (!retryable || i >= 20) throw error;
     }
   }
@@ -196,7 +197,8 @@ export class EventStore {
       // A projection's forms never run together, so they may share names; projections may not.
       for (const name of batchForms(projection).flatMap((form) => Object.keys(form.ctes))) {
         const owner = cteNames.get(name);
-        if (owner && owner !== projection.name) throw new Error(`projection ${projection.name}: batch CTE ${name} is already taken`);
+        if (owner && owner !== projection.name)
+          throw new Error(`projection ${projection.name}: batch CTE ${name} is already taken`);
         cteNames.set(name, projection.name);
       }
     }
@@ -249,7 +251,12 @@ export class EventStore {
   async transact<T>(
     work: (
       trx: Transaction,
-      append: (stream: StreamRef, expected: ExpectedVersion, events: NewEvent[], metadata: EventMetadata) => Promise<AppendResult>,
+      append: (
+        stream: StreamRef,
+        expected: ExpectedVersion,
+        events: NewEvent[],
+        metadata: EventMetadata,
+      ) => Promise<AppendResult>,
     ) => Promise<T>,
   ): Promise<T> {
     let wrote = false;
@@ -331,9 +338,10 @@ export class EventStore {
       });
     });
     const { forms, rest } = this.batchFormsFor(types);
-    const projected = [...forms.flatMap((form) => Object.entries(form.ctes)), ...Object.entries(options.ctes ?? {})].map(
-      ([name, body]) => sql`${sql.id(name)} as (${body})`,
-    );
+    const projected = [
+      ...forms.flatMap((form) => Object.entries(form.ctes)),
+      ...Object.entries(options.ctes ?? {}),
+    ].map(([name, body]) => sql`${sql.id(name)} as (${body})`);
     // Created at whole milliseconds: handlers (and a rebuild) see event times as JavaScript
     // dates, so set-based projections must see the very same value.
     const statement = sql<EventRow & { claimed: number }>`with
@@ -362,14 +370,13 @@ export class EventStore {
         returning key)
       ${projected.length ? sql`, ${sql.join(projected)}` : sql``}
       select ${eventColumns}, (select count(*)::int from claimed) as claimed from new_events`;
-    const run = options.backend !== undefined ? this.prepared.execute(trx, statement, options.backend) : statement.execute(trx);
-    const rows = await run.catch(
-      (error: unknown) => {
-        // A key committed by someone else since the caller checked: nothing was written.
-        if (isUniqueViolation(error, 'event_idempotency_pkey')) throw new IdempotencyRace();
-        throw error;
-      },
-    );
+    const run =
+      options.backend !== undefined ? this.prepared.execute(trx, statement, options.backend) : statement.execute(trx);
+    const rows = await run.catch((error: unknown) => {
+      // A key committed by someone else since the caller checked: nothing was written.
+      if (isUniqueViolation(error, 'event_idempotency_pkey')) throw new IdempotencyRace();
+      throw error;
+    });
     if (rows.rows.length === 0) await this.explainRefusedAppend(trx, batches);
     if (Number(rows.rows[0]!.claimed) !== keys.size) throw new IdempotencyRace();
     const stored = rows.rows.map(toStoredEvent).sort((a, b) => a.position - b.position);
@@ -411,7 +418,10 @@ export class EventStore {
    * and which handlers then run event by event: a projection goes set-based only when one of
    * its forms (the first that does) covers every one of these types it handles.
    */
-  private batchFormsFor(types: Set<string>): { forms: BatchProjection[]; rest: Map<string, Array<Projection['handlers'][string]>> } {
+  private batchFormsFor(types: Set<string>): {
+    forms: BatchProjection[];
+    rest: Map<string, Array<Projection['handlers'][string]>>;
+  } {
     const forms: BatchProjection[] = [];
     const rest = new Map<string, Array<Projection['handlers'][string]>>();
     for (const projection of this.projections) {
@@ -443,8 +453,10 @@ export class EventStore {
       select result from event_idempotency where key = ${key}`.execute(trx);
     const first = row.rows[0]!.result;
     const events = first.positions.length
-      ? (await sql<EventRow>`select ${eventColumns} from events where position in (${sql.join(first.positions)})
-          order by position`.execute(trx)).rows.map(toStoredEvent)
+      ? (
+          await sql<EventRow>`select ${eventColumns} from events where position in (${sql.join(first.positions)})
+          order by position`.execute(trx)
+        ).rows.map(toStoredEvent)
       : [];
     return { streamId: first.streamId, version: first.version, events, replayed: true };
   }

@@ -22,7 +22,11 @@ export interface StreamCommand<S> {
 }
 
 /** Runs the command; its append's result (the first one's for a retry), or null when it changed nothing. */
-export function handleCommand<S>(store: EventStore, command: StreamCommand<S>, metadata: EventMetadata): Promise<AppendResult | null> {
+export function handleCommand<S>(
+  store: EventStore,
+  command: StreamCommand<S>,
+  metadata: EventMetadata,
+): Promise<AppendResult | null> {
   return store.transact(async (trx, append) => {
     const state = await command.load(trx);
     const prior = await store.priorResult(trx, metadata.idempotencyKey);

@@ -75,7 +75,9 @@ export class PreparedStatements {
       prepared.add(name);
     }
     try {
-      return await trx.executeQuery<R>(CompiledQuery.raw(`execute ${name}${args.length ? `(${args.join(', ')})` : ''}`));
+      return await trx.executeQuery<R>(
+        CompiledQuery.raw(`execute ${name}${args.length ? `(${args.join(', ')})` : ''}`),
+      );
     } catch (error) {
       // 26000 invalid_sql_statement_name: this id is a new connection's.
       if ((error as { code?: string })?.code === '26000') {

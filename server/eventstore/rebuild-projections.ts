@@ -56,10 +56,16 @@ async function createScratch(store: EventStore): Promise<Scratch> {
   });
 }
 
-const dropScratch = (store: EventStore, { scratch }: Scratch) => sql`drop schema if exists ${sql.id(scratch)} cascade`.execute(store.db);
+const dropScratch = (store: EventStore, { scratch }: Scratch) =>
+  sql`drop schema if exists ${sql.id(scratch)} cascade`.execute(store.db);
 
 /** Replays up to CHUNK events after `after` into the scratch tables, inside `trx`; returns where it got to and how many it replayed. */
-async function replayChunk(store: EventStore, trx: Transaction, { live, scratch }: Scratch, after: Cursor): Promise<Chunk> {
+async function replayChunk(
+  store: EventStore,
+  trx: Transaction,
+  { live, scratch }: Scratch,
+  after: Cursor,
+): Promise<Chunk> {
   // Projections use unqualified names: the scratch tables now come first, events stay live.
   await sql.raw(`set local search_path to "${scratch}", "${live}", public`).execute(trx);
   // ORDER BY names the table: the bare name would be the tx_id::text alias (1000 before 999).
@@ -94,7 +100,10 @@ async function replayFrom(
 }
 
 /** A transaction of its own for each chunk. */
-const ownTransaction = (store: EventStore) => <T>(work: (trx: Transaction) => Promise<T>) => store.db.transaction().execute(work);
+const ownTransaction =
+  (store: EventStore) =>
+  <T>(work: (trx: Transaction) => Promise<T>) =>
+    store.db.transaction().execute(work);
 
 export async function rebuildProjections(store: EventStore): Promise<void> {
   const names = await createScratch(store);
@@ -133,8 +142,17 @@ export async function verifyProjections(store: EventStore): Promise<TableDiffere
       const onlyRebuilt = await count(scratch, live);
       if (onlyLive || onlyRebuilt) {
         const sample = async (a: string, b: string) =>
-          (await sql`select * from ${sql.id(a, table)} except all select * from ${sql.id(b, table)} limit 3`.execute(store.db)).rows;
-        differences.push({ table, onlyLive, onlyRebuilt, samples: { live: await sample(live, scratch), rebuilt: await sample(scratch, live) } });
+          (
+            await sql`select * from ${sql.id(a, table)} except all select * from ${sql.id(b, table)} limit 3`.execute(
+              store.db,
+            )
+          ).rows;
+        differences.push({
+          table,
+          onlyLive,
+          onlyRebuilt,
+          samples: { live: await sample(live, scratch), rebuilt: await sample(scratch, live) },
+        });
       }
     }
     return differences;

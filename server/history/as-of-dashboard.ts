@@ -61,7 +61,14 @@ export class AsOfDashboardQueries extends DashboardQueries {
     const since = new Date(t.getTime() - 30 * DAY_MS);
     // The versions are read once, by their range (a materialized CTE): with the sales sums' row
     // count underestimated, the planner would otherwise look each item's versions up by its key.
-    const rows = await sql<{ items: string; units: string; value: string; low: string; categories: string; top: TopRow[] }>`with
+    const rows = await sql<{
+      items: string;
+      units: string;
+      value: string;
+      low: string;
+      categories: string;
+      top: TopRow[];
+    }>`with
       v as materialized (select item_id, name, category_id, quantity, price, threshold from item_versions v where ${validAt('v', t)}),
       top as (
         select s.item_id, v.name, v.category_id, s.sold
@@ -88,13 +95,25 @@ export class AsOfDashboardQueries extends DashboardQueries {
         value: Math.round(num(row.value) * 100) / 100,
         lowStock: num(row.low),
       },
-      top: top.map((r) => ({ itemId: r.id, name: r.name, category: r.category_name, sold: num(r.sold), revenue: Math.round(num(r.revenue) * 100) / 100 })),
+      top: top.map((r) => ({
+        itemId: r.id,
+        name: r.name,
+        category: r.category_name,
+        sold: num(r.sold),
+        revenue: Math.round(num(r.revenue) * 100) / 100,
+      })),
     };
   }
 
   override async nearExpiry(now: Date, limit = 3): Promise<NearExpiryItem[]> {
     const today = now.toISOString().slice(0, 10);
-    const rows = await sql<{ id: string; name: string; category_name: string; quantity: number; expiry_date: string }>`select
+    const rows = await sql<{
+      id: string;
+      name: string;
+      category_name: string;
+      quantity: number;
+      expiry_date: string;
+    }>`select
         ${asOfItemColumns(now)} from item_versions v
       where ${validAt('v', now)} and v.expiry_date >= ${today}::date and v.expiry_date <= ${today}::date + ${NEAR_EXPIRY_DAYS}::int
         and v.quantity > 0

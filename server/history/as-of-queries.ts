@@ -12,7 +12,8 @@ import { toItem, type ItemRow } from '../inventory/item-rows.js';
 import { decodeItemCursor, encodeItemCursor } from '../inventory/item-cursor.js';
 
 /** Versions valid at `t` (uses the GiST index on the range). */
-export const validAt = (alias: string, t: Date) => sql`tstzrange(${sql.ref(`${alias}.from_at`)}, ${sql.ref(`${alias}.to_at`)}) @> ${t}::timestamptz`;
+export const validAt = (alias: string, t: Date) =>
+  sql`tstzrange(${sql.ref(`${alias}.from_at`)}, ${sql.ref(`${alias}.to_at`)}) @> ${t}::timestamptz`;
 
 /** An item version as an ItemRow, with its category's name at `t` (or its current one). */
 export const asOfItemColumns = (t: Date) => sql`v.item_id as id, v.name, v.description, v.sku, v.category_id,
@@ -23,7 +24,6 @@ export const asOfItemColumns = (t: Date) => sql`v.item_id as id, v.name, v.descr
 
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const sortColumn = { name: 'lower(name)', price: 'price', stock: 'quantity' } as const;
-
 
 /**
  * The earliest moment a history read takes. No store has records before it, and moments
@@ -36,7 +36,8 @@ export const EARLIEST_MOMENT = new Date('1970-01-01T00:00:00Z');
 /** Refuses a moment that is no moment, before EARLIEST_MOMENT, or in the future: "as of" is for what happened. */
 export function checkMoment(at: Date, name = 'asOf', now = new Date()): Date {
   if (Number.isNaN(at.getTime())) throw new ValidationError(`${name} must be a date-time`);
-  if (at.getTime() < EARLIEST_MOMENT.getTime()) throw new ValidationError(`${name} is before ${EARLIEST_MOMENT.toISOString()}: there are no records that old`);
+  if (at.getTime() < EARLIEST_MOMENT.getTime())
+    throw new ValidationError(`${name} is before ${EARLIEST_MOMENT.toISOString()}: there are no records that old`);
   if (at.getTime() > now.getTime() + 60_000) throw new ValidationError(`${name} is in the future`);
   return at;
 }
@@ -46,7 +47,9 @@ export class AsOfQueries {
 
   /** When the store's first event was recorded, or null while it has none. */
   async firstRecordAt(): Promise<Date | null> {
-    const rows = await sql<{ created_at: Date }>`select created_at from events order by position limit 1`.execute(this.db);
+    const rows = await sql<{ created_at: Date }>`select created_at from events order by position limit 1`.execute(
+      this.db,
+    );
     return rows.rows[0] ? new Date(rows.rows[0].created_at) : null;
   }
 
@@ -60,7 +63,9 @@ export class AsOfQueries {
     const first = await this.firstRecordAt();
     if (!first) throw new ValidationError(`${name} is before the store's first record: the store has no history yet`);
     if (at.getTime() < first.getTime()) {
-      throw new ValidationError(`${name} is before the store's first record (${first.toISOString()}): there is nothing to show from then`);
+      throw new ValidationError(
+        `${name} is before the store's first record (${first.toISOString()}): there is nothing to show from then`,
+      );
     }
     return at;
   }
@@ -68,7 +73,9 @@ export class AsOfQueries {
   /** Items at `t`, newest first, keyset-paged like the live list. */
   async items(t: Date, limit: number, cursor?: string): Promise<{ items: Item[]; nextCursor: string | null }> {
     const after = cursor ? decodeItemCursor(cursor) : null;
-    const where = after ? sql`and (v.created_at, v.item_id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : sql``;
+    const where = after
+      ? sql`and (v.created_at, v.item_id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+      : sql``;
     const rows = await sql<ItemRow & { created_key: string }>`select ${asOfItemColumns(t)},
         to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key
       from item_versions v where ${validAt('v', t)} ${where}
@@ -124,8 +131,10 @@ export class AsOfQueries {
     const total = rows.rows[0]
       ? Number(rows.rows[0].total)
       : Number(
-          (await sql<{ n: number }>`select count(*)::int as n from (select v.name, v.description from item_versions v
-            where v.category_id = ${id} and ${validAt('v', t)}) i where true ${filter}`.execute(this.db)).rows[0]!.n,
+          (
+            await sql<{ n: number }>`select count(*)::int as n from (select v.name, v.description from item_versions v
+            where v.category_id = ${id} and ${validAt('v', t)}) i where true ${filter}`.execute(this.db)
+          ).rows[0]!.n,
         );
     return {
       items: rows.rows.map(toItem),
@@ -148,10 +157,16 @@ export class AsOfQueries {
   async countsByDay(now = new Date()): Promise<EventCountsByDay> {
     const first = await this.firstRecordAt();
     const since = new Date(now.getTime() - AS_OF_SCRUB_DAYS * 24 * 3600 * 1000);
-    const rows = await sql<{ day: string; events: number }>`select to_char((timestamp at time zone 'UTC')::date, 'YYYY-MM-DD') as day,
+    const rows = await sql<{
+      day: string;
+      events: number;
+    }>`select to_char((timestamp at time zone 'UTC')::date, 'YYYY-MM-DD') as day,
         count(*)::int as events
       from activity_log where timestamp >= ${since} group by 1 order by 1`.execute(this.db);
-    return { firstRecordAt: first?.toISOString() ?? null, days: rows.rows.map((r) => ({ day: r.day, events: Number(r.events) })) };
+    return {
+      firstRecordAt: first?.toISOString() ?? null,
+      days: rows.rows.map((r) => ({ day: r.day, events: Number(r.events) })),
+    };
   }
 }
 

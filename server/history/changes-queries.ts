@@ -38,9 +38,11 @@ const EDITABLE: Array<[field: (typeof COMPARED_FIELDS)[number], column: (side: s
   ['expiryDate', (x) => `to_char(${x}.expiry_date, 'YYYY-MM-DD')`],
   ['barcode', (x) => `${x}.barcode`],
 ];
-const editsSql = sql.raw(`case when a.item_id is not null and b.item_id is not null and (${EDITABLE.map(([, c]) => c('a')).join(', ')})
+const editsSql =
+  sql.raw(`case when a.item_id is not null and b.item_id is not null and (${EDITABLE.map(([, c]) => c('a')).join(', ')})
     is distinct from (${EDITABLE.map(([, c]) => c('b')).join(', ')}) then jsonb_strip_nulls(jsonb_build_object(${EDITABLE.map(
-      ([f, c]) => `'${f}', case when ${c('a')} is distinct from ${c('b')} then jsonb_build_array(${c('a')}, ${c('b')}) end`,
+      ([f, c]) =>
+        `'${f}', case when ${c('a')} is distinct from ${c('b')} then jsonb_build_array(${c('a')}, ${c('b')}) end`,
     ).join(', ')})) end`);
 
 /**
@@ -67,7 +69,11 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 const byText = new Intl.Collator().compare;
 
 /** The report's entry for one paired row; null when nothing the report shows differs. */
-export function changeOf(row: PairRow, namesFrom: Map<string, string>, namesTo: Map<string, string>): ItemChange | null {
+export function changeOf(
+  row: PairRow,
+  namesFrom: Map<string, string>,
+  namesTo: Map<string, string>,
+): ItemChange | null {
   const status = row.qa === null ? 'created' : row.qb === null ? 'deleted' : 'changed';
   const diffs: FieldDiff[] = [];
   if (status === 'changed') {
@@ -102,14 +108,24 @@ export function groupChanges(from: Date, to: Date, changes: ItemChange[]): Chang
   for (const c of changes) {
     let g = groups.get(c.categoryId);
     if (!g) {
-      g = { categoryId: c.categoryId, category: c.category, items: [], created: 0, deleted: 0, changed: 0, stockMovement: 0 };
+      g = {
+        categoryId: c.categoryId,
+        category: c.category,
+        items: [],
+        created: 0,
+        deleted: 0,
+        changed: 0,
+        stockMovement: 0,
+      };
       groups.set(c.categoryId, g);
     }
     g.items.push(c);
     g[c.status] += 1;
     g.stockMovement += c.stockMovement;
   }
-  const sorted = [...groups.values()].sort((x, y) => byText(x.category, y.category) || byText(x.categoryId, y.categoryId));
+  const sorted = [...groups.values()].sort(
+    (x, y) => byText(x.category, y.category) || byText(x.categoryId, y.categoryId),
+  );
   for (const g of sorted) g.items.sort((x, y) => byText(x.name, y.name) || byText(x.itemId, y.itemId));
   return {
     from: from.toISOString(),
@@ -158,8 +174,16 @@ export function changesCsv(report: ChangesReport, format: CsvFormat = STANDARD_C
   for (const g of report.groups) {
     for (const c of g.items) {
       const diffs = c.diffs.map((d) => `${d.field}: ${d.from ?? ''} -> ${d.to ?? ''}`).join('; ');
-      const cells = [csvTextCell(g.category), csvTextCell(c.name), csvTextCell(c.sku), csvTextCell(c.status), csvTextCell(diffs)];
-      lines.push(csvLine([...cells, csvNumberCell(c.stockMovement, comma), csvNumberCell(c.valueMovement, comma)], delimiter));
+      const cells = [
+        csvTextCell(g.category),
+        csvTextCell(c.name),
+        csvTextCell(c.sku),
+        csvTextCell(c.status),
+        csvTextCell(diffs),
+      ];
+      lines.push(
+        csvLine([...cells, csvNumberCell(c.stockMovement, comma), csvNumberCell(c.valueMovement, comma)], delimiter),
+      );
     }
   }
   return lines;

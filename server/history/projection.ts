@@ -25,7 +25,8 @@ const itemColumnOf: Record<string, string> = {
   barcode: 'barcode',
 };
 
-const versionColumns = sql.raw(`item_id, valid_from, valid_to, from_at, to_at, name, description, sku, category_id, quantity,
+const versionColumns =
+  sql.raw(`item_id, valid_from, valid_to, from_at, to_at, name, description, sku, category_id, quantity,
   price, threshold, image_url, expiry_date, barcode, version, created_at, updated_at`);
 
 /** Ends the item's current version at this event; `to_at` never precedes `from_at` (see migration 012). */

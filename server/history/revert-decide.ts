@@ -10,7 +10,17 @@ import type { StoredEvent } from '../eventstore/types.js';
 import { signed } from '../inventory/change-summary.js';
 import { deleteCategory, updateCategory, type CategoryState } from '../categories/decide.js';
 
-const EDITABLE = ['name', 'description', 'sku', 'categoryId', 'price', 'threshold', 'imageUrl', 'expiryDate', 'barcode'] as const;
+const EDITABLE = [
+  'name',
+  'description',
+  'sku',
+  'categoryId',
+  'price',
+  'threshold',
+  'imageUrl',
+  'expiryDate',
+  'barcode',
+] as const;
 
 export function revertKind(type: string): RevertKind {
   switch (type) {
@@ -29,19 +39,26 @@ export function revertKind(type: string): RevertKind {
     case 'CategoryDeleted':
       return 'category-delete';
     default:
-      throw new ValidationError('This entry follows from a stock change and cannot be reverted on its own: revert that change');
+      throw new ValidationError(
+        'This entry follows from a stock change and cannot be reverted on its own: revert that change',
+      );
   }
 }
 
 /** Each field an edit changed: what a revert restores, and whether a later edit changed it again. */
-export function fieldsOfEdit(original: StoredEvent, current: Record<string, unknown> | null, later: StoredEvent[]): RevertField[] {
+export function fieldsOfEdit(
+  original: StoredEvent,
+  current: Record<string, unknown> | null,
+  later: StoredEvent[],
+): RevertField[] {
   const changes = (original.data as { changes: Record<string, { from: unknown; to: unknown }> }).changes;
   return Object.entries(changes)
     .map(([field, change]): RevertField => {
       const edits = later.filter((e) => e.type === original.type && (e.data as any).changes?.[field] !== undefined);
       const last = edits.at(-1);
       const now = current ? current[field] : undefined;
-      const changedSince = last && now !== change.to ? { by: last.metadata.actor.name, at: last.createdAt.toISOString() } : null;
+      const changedSince =
+        last && now !== change.to ? { by: last.metadata.actor.name, at: last.createdAt.toISOString() } : null;
       return { field, restore: change.from, edited: change.to, current: now ?? null, changedSince };
     })
     .sort((a, b) => a.field.localeCompare(b.field));
@@ -56,8 +73,12 @@ export function fieldsToRestore(fields: RevertField[], chosen: string[] | undefi
   }
   const free = fields.filter((f) => !f.changedSince);
   if (free.length === 0) {
-    const list = fields.map((f) => `${f.field} (changed since by ${f.changedSince!.by} on ${f.changedSince!.at})`).join(', ');
-    throw new ConflictError(`Every field of this change was changed since: ${list}. Pick the fields to restore anyway.`);
+    const list = fields
+      .map((f) => `${f.field} (changed since by ${f.changedSince!.by} on ${f.changedSince!.at})`)
+      .join(', ');
+    throw new ConflictError(
+      `Every field of this change was changed since: ${list}. Pick the fields to restore anyway.`,
+    );
   }
   return free;
 }
@@ -88,7 +109,10 @@ export function revertItemEvent(
     }
     case 'ItemUpdated': {
       if (!live) throw new ConflictError('Cannot revert: the item was deleted since. Restore it first.');
-      const fields = fieldsToRestore(fieldsOfEdit(original, live as unknown as Record<string, unknown>, later), chosenFields);
+      const fields = fieldsToRestore(
+        fieldsOfEdit(original, live as unknown as Record<string, unknown>, later),
+        chosenFields,
+      );
       const changes: Partial<ItemFields> = {};
       for (const f of fields) (changes as Record<string, unknown>)[f.field] = f.restore;
       const events = updateItem({ changes }, live);
@@ -103,7 +127,8 @@ export function revertItemEvent(
       if (!state) throw new ConflictError('Cannot revert: the item has no history');
       if (!state.deleted) throw new ConflictError('Cannot revert: the item is not deleted (it was restored since)');
       const fields: ItemFields = {} as ItemFields;
-      for (const key of [...EDITABLE, 'quantity'] as const) (fields as unknown as Record<string, unknown>)[key] = state[key];
+      for (const key of [...EDITABLE, 'quantity'] as const)
+        (fields as unknown as Record<string, unknown>)[key] = state[key];
       // The same stream carries on: decided as a create on no state, so it is checked as one.
       return createItem({ itemId: state.id, fields }, null);
     }
@@ -127,7 +152,10 @@ export function revertCategoryEvent(
   switch (original.type) {
     case 'CategoryUpdated': {
       if (!state) throw new ConflictError('Cannot revert: the category was deleted since');
-      const fields = fieldsToRestore(fieldsOfEdit(original, state as unknown as Record<string, unknown>, later), chosenFields);
+      const fields = fieldsToRestore(
+        fieldsOfEdit(original, state as unknown as Record<string, unknown>, later),
+        chosenFields,
+      );
       const changes: Record<string, unknown> = {};
       for (const f of fields) changes[f.field] = f.restore;
       const events = updateCategory(changes, state);
@@ -136,11 +164,19 @@ export function revertCategoryEvent(
     }
     case 'CategoryCreated':
       if (!state) throw new ConflictError('Cannot revert: the category is already deleted');
-      if (state.itemCount > 0) throw new ConflictError(`Cannot revert: the category still has ${state.itemCount} item(s); move or delete them first`);
+      if (state.itemCount > 0)
+        throw new ConflictError(
+          `Cannot revert: the category still has ${state.itemCount} item(s); move or delete them first`,
+        );
       return deleteCategory(state);
     case 'CategoryDeleted': {
       if (state) throw new ConflictError('Cannot revert: the category exists (it was restored since)');
-      return [{ type: 'CategoryCreated', data: { categoryId: folded.id, name: folded.name, description: folded.description } }];
+      return [
+        {
+          type: 'CategoryCreated',
+          data: { categoryId: folded.id, name: folded.name, description: folded.description },
+        },
+      ];
     }
     default:
       revertKind(original.type);

@@ -50,14 +50,22 @@ interface Loaded {
 function foldItem(events: StoredEvent[]): ItemState | null {
   let state: ItemState | null = null;
   for (const e of events) {
-    state = evolveItem(state, { type: e.type, data: e.data } as InventoryEvent, { version: e.streamVersion, at: e.createdAt, streamId: e.streamId });
+    state = evolveItem(state, { type: e.type, data: e.data } as InventoryEvent, {
+      version: e.streamVersion,
+      at: e.createdAt,
+      streamId: e.streamId,
+    });
   }
   return state;
 }
 
 function foldCategory(events: StoredEvent[], itemCount: number): CategoryFold {
   let state: FoldedCategory | null = null;
-  for (const e of events) state = evolveCategory(state, { type: e.type, data: e.data } as CategoryEvent, { version: e.streamVersion, at: e.createdAt });
+  for (const e of events)
+    state = evolveCategory(state, { type: e.type, data: e.data } as CategoryEvent, {
+      version: e.streamVersion,
+      at: e.createdAt,
+    });
   const { id, name, description, version, deleted } = state!;
   return { id, name, description, version, itemCount, deleted };
 }
@@ -79,14 +87,18 @@ export class RevertService {
     const found = await sql<any>`select ${eventColumns} from events where event_id = ${eventId}`.execute(db);
     if (!found.rows[0]) throw new NotFoundError('Change not found');
     const original = toStoredEvent(found.rows[0]);
-    if (original.streamType !== 'item' && original.streamType !== 'category') throw new NotFoundError('Change not found');
+    if (original.streamType !== 'item' && original.streamType !== 'category')
+      throw new NotFoundError('Change not found');
     revertKind(original.type); // refuses derived events with a reason
     const rows = await sql<any>`select ${eventColumns} from events where stream_id = ${original.streamId}
       order by stream_version`.execute(db);
     const stream = rows.rows.map(toStoredEvent);
     // One command's events share a transaction and a correlation id (an edit that also counted stock).
     const command = stream.filter(
-      (e) => e.txId === original.txId && e.metadata.correlationId === original.metadata.correlationId && !DERIVED.has(e.type),
+      (e) =>
+        e.txId === original.txId &&
+        e.metadata.correlationId === original.metadata.correlationId &&
+        !DERIVED.has(e.type),
     );
     return { original, command, stream };
   }
@@ -100,13 +112,19 @@ export class RevertService {
 
   private async revertedBy(db: Transaction, ids: string[]): Promise<{ name: string; at: string } | null> {
     const rows = await sql<{ metadata: EventMetadata; created_at: Date }>`select e.metadata, e.created_at from reverts r
-      join events e on e.event_id = r.reverting_event_id where r.reverted_event_id in (${sql.join(ids)}) limit 1`.execute(db);
+      join events e on e.event_id = r.reverting_event_id where r.reverted_event_id in (${sql.join(ids)}) limit 1`.execute(
+      db,
+    );
     const row = rows.rows[0];
     return row ? { name: row.metadata.actor.name, at: new Date(row.created_at).toISOString() } : null;
   }
 
   /** Decides the compensating events of a command's events, latest first, each on the state the one before left. */
-  private decide(loaded: Loaded, itemCount: number, fields?: string[]): Array<{ original: StoredEvent; events: NewEvent[] }> {
+  private decide(
+    loaded: Loaded,
+    itemCount: number,
+    fields?: string[],
+  ): Array<{ original: StoredEvent; events: NewEvent[] }> {
     const { stream } = loaded;
     const isItem = loaded.original.streamType === 'item';
     let version = stream.at(-1)!.streamVersion;
@@ -122,7 +140,8 @@ export class RevertService {
         : revertCategoryEvent(original, category!, later, chosen);
       for (const event of events) {
         version += 1;
-        if (isItem) state = evolveItem(state, event as InventoryEvent, { version, at: new Date(), streamId: original.streamId });
+        if (isItem)
+          state = evolveItem(state, event as InventoryEvent, { version, at: new Date(), streamId: original.streamId });
       }
       out.push({ original, events });
     }
@@ -137,13 +156,19 @@ export class RevertService {
       await sql`select id from items where id = ${original.streamId.slice(5)} for update`.execute(trx);
       return 0;
     }
-    const rows = await sql<{ item_count: number }>`select item_count from categories where id = ${original.streamId.slice(9)}
+    const rows = await sql<{
+      item_count: number;
+    }>`select item_count from categories where id = ${original.streamId.slice(9)}
       for update`.execute(trx);
     return Number(rows.rows[0]?.item_count ?? 0);
   }
 
   /** The categories an item's compensating events need, locked in id order (the item commands' order). */
-  private async lockCategories(trx: Transaction, decided: Array<{ events: NewEvent[] }>, state: ItemState | null): Promise<void> {
+  private async lockCategories(
+    trx: Transaction,
+    decided: Array<{ events: NewEvent[] }>,
+    state: ItemState | null,
+  ): Promise<void> {
     const ids = new Set<string>();
     if (state) ids.add(state.categoryId);
     for (const { events } of decided) {
@@ -154,14 +179,20 @@ export class RevertService {
       }
     }
     const sorted = [...ids].sort();
-    const found = await sql<{ id: string; name: string }>`select id, name from categories where id in (${sql.join(sorted)})
+    const found = await sql<{
+      id: string;
+      name: string;
+    }>`select id, name from categories where id in (${sql.join(sorted)})
       order by id for update`.execute(trx);
     for (const { events } of decided) {
       for (const e of events) {
         const d = e.data as any;
-        const needed = e.type === 'ItemCreated' ? d.categoryId : e.type === 'ItemUpdated' ? d.changes.categoryId?.to : undefined;
+        const needed =
+          e.type === 'ItemCreated' ? d.categoryId : e.type === 'ItemUpdated' ? d.changes.categoryId?.to : undefined;
         if (needed && !found.rows.some((r) => r.id === needed)) {
-          throw new ConflictError('Cannot revert: the category it belonged to was deleted since. Restore the category first.');
+          throw new ConflictError(
+            'Cannot revert: the category it belonged to was deleted since. Restore the category first.',
+          );
         }
       }
     }
@@ -175,12 +206,17 @@ export class RevertService {
         const sku = e.type === 'ItemCreated' ? d.sku : d.changes?.sku?.to;
         const barcode = e.type === 'ItemCreated' ? d.barcode : d.changes?.barcode?.to;
         if (sku) {
-          const taken = await sql<{ name: string }>`select name from items where lower(sku) = lower(${sku}) and id <> ${itemId}`.execute(trx);
+          const taken = await sql<{
+            name: string;
+          }>`select name from items where lower(sku) = lower(${sku}) and id <> ${itemId}`.execute(trx);
           if (taken.rows[0]) throw new ConflictError(`Cannot revert: SKU ${sku} is now used by ${taken.rows[0].name}`);
         }
         if (barcode) {
-          const taken = await sql<{ name: string }>`select name from items where barcode = ${barcode} and id <> ${itemId}`.execute(trx);
-          if (taken.rows[0]) throw new ConflictError(`Cannot revert: barcode ${barcode} is now used by ${taken.rows[0].name}`);
+          const taken = await sql<{
+            name: string;
+          }>`select name from items where barcode = ${barcode} and id <> ${itemId}`.execute(trx);
+          if (taken.rows[0])
+            throw new ConflictError(`Cannot revert: barcode ${barcode} is now used by ${taken.rows[0].name}`);
         }
       }
     }
@@ -194,13 +230,22 @@ export class RevertService {
       const isItem = original.streamType === 'item';
       const itemCount = isItem
         ? 0
-        : Number((await sql<{ item_count: number }>`select item_count from categories where id = ${original.streamId.slice(9)}`.execute(trx)).rows[0]?.item_count ?? 0);
+        : Number(
+            (
+              await sql<{
+                item_count: number;
+              }>`select item_count from categories where id = ${original.streamId.slice(9)}`.execute(trx)
+            ).rows[0]?.item_count ?? 0,
+          );
       const item = isItem ? foldItem(stream) : null;
       const category = isItem ? null : foldCategory(stream, itemCount);
       const name = (isItem ? item?.name : category?.name) ?? '';
       const current = isItem ? (item && !item.deleted ? item : null) : category && !category.deleted ? category : null;
       const later = stream.filter((e) => e.streamVersion > original.streamVersion);
-      const revertedBy = await this.revertedBy(trx, loaded.command.map((e) => e.eventId));
+      const revertedBy = await this.revertedBy(
+        trx,
+        loaded.command.map((e) => e.eventId),
+      );
       let blocked: string | null = revertedBy ? `Already reverted by ${revertedBy.name} on ${revertedBy.at}` : null;
       if (!blocked) {
         try {
@@ -208,7 +253,8 @@ export class RevertService {
         } catch (error) {
           // An edit whose every field changed since is not blocked: the dialog lets the user pick.
           const allChanged = error instanceof ConflictError && error.message.startsWith('Every field');
-          if (!(error instanceof DomainError) || !allChanged) blocked = error instanceof DomainError ? error.message : String(error);
+          if (!(error instanceof DomainError) || !allChanged)
+            blocked = error instanceof DomainError ? error.message : String(error);
         }
       }
       const edit = original.type === 'ItemUpdated' || original.type === 'CategoryUpdated';
@@ -238,12 +284,19 @@ export class RevertService {
         this.authorize(who, first.original);
         const prior = await this.store.priorResult(trx, meta.idempotencyKey);
         if (prior) {
-          return { reverted: [first.original.eventId], revertingEventIds: prior.events.map((e) => e.eventId), ...this.describe(first) };
+          return {
+            reverted: [first.original.eventId],
+            revertingEventIds: prior.events.map((e) => e.eventId),
+            ...this.describe(first),
+          };
         }
         const itemCount = await this.lock(trx, first);
         // Read again under the lock: what we decide on is what the append checks.
         const loaded = await this.load(trx, eventId);
-        const revertedBy = await this.revertedBy(trx, loaded.command.map((e) => e.eventId));
+        const revertedBy = await this.revertedBy(
+          trx,
+          loaded.command.map((e) => e.eventId),
+        );
         if (revertedBy) throw alreadyReverted(revertedBy);
         const decided = this.decide(loaded, itemCount, body.fields);
         if (loaded.original.streamType === 'item') {
@@ -254,7 +307,10 @@ export class RevertService {
             const d = events[0]?.data as any;
             const name = events[0]?.type === 'CategoryCreated' ? d.name : d?.changes?.name?.to;
             if (!name) continue;
-            const taken = await sql`select id from categories where lower(name) = lower(${name}) and id <> ${loaded.original.streamId.slice(9)}`.execute(trx);
+            const taken =
+              await sql`select id from categories where lower(name) = lower(${name}) and id <> ${loaded.original.streamId.slice(9)}`.execute(
+                trx,
+              );
             if (taken.rows.length) throw new ConflictError(`Cannot revert: another category is now named ${name}`);
           }
         }
@@ -271,11 +327,15 @@ export class RevertService {
         }));
         for (const c of commands) if (c.metadata.idempotencyKey === undefined) delete c.metadata.idempotencyKey;
         const stream = { id: loaded.original.streamId, type: loaded.original.streamType };
-        const [results] = await this.store.appendBatch(trx, [{ stream, expectedVersion: loaded.stream.at(-1)!.streamVersion, commands }]);
+        const [results] = await this.store.appendBatch(trx, [
+          { stream, expectedVersion: loaded.stream.at(-1)!.streamVersion, commands },
+        ]);
         wrote = true;
         return {
           reverted: decided.map((d) => d.original.eventId),
-          revertingEventIds: results!.flatMap((r) => r.events.filter((e) => !DERIVED.has(e.type)).map((e) => e.eventId)),
+          revertingEventIds: results!.flatMap((r) =>
+            r.events.filter((e) => !DERIVED.has(e.type)).map((e) => e.eventId),
+          ),
           ...this.describe(loaded),
         };
       })
@@ -285,9 +345,11 @@ export class RevertService {
           const by = await this.store.db.transaction().execute((trx) => this.revertedBy(trx, [eventId]));
           throw by ? alreadyReverted(by) : new ConflictError('This change was already reverted');
         }
-        if (isUniqueViolation(error, 'events_stream_version_unique')) throw new ConflictError('The item changed while reverting; try again');
+        if (isUniqueViolation(error, 'events_stream_version_unique'))
+          throw new ConflictError('The item changed while reverting; try again');
         if (isUniqueViolation(error, 'items_sku_unique')) throw new ConflictError('Cannot revert: SKU already exists');
-        if (isUniqueViolation(error, 'categories_name_unique')) throw new ConflictError('Cannot revert: another category has that name');
+        if (isUniqueViolation(error, 'categories_name_unique'))
+          throw new ConflictError('Cannot revert: another category has that name');
         throw error;
       });
     if (wrote) this.store.committed();

@@ -11,17 +11,33 @@ import { checkMoment } from './as-of-queries.js';
 import { changesCsv, type ChangesQueries } from './changes-queries.js';
 import { csvFormatOf, csvFormatProperties, sendCsv, type CsvFormatQuery } from '../http/csv-reply.js';
 import type { RevertService } from './revert-service.js';
-import { changeAtSchema, changesSchema, countsSchema, errors, eventIdParams, moment, revertBody, revertPlanSchema, revertResultSchema } from './schemas.js';
+import {
+  changeAtSchema,
+  changesSchema,
+  countsSchema,
+  errors,
+  eventIdParams,
+  moment,
+  revertBody,
+  revertPlanSchema,
+  revertResultSchema,
+} from './schemas.js';
 
 type WithEvent = { Params: { eventId: string } };
 type Between = { Querystring: { from: string; to?: string } };
 
-const betweenQuery = { type: 'object', additionalProperties: false, properties: { from: moment, to: moment }, required: ['from'] } as const;
+const betweenQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { from: moment, to: moment },
+  required: ['from'],
+} as const;
 
-export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes: ChangesQueries; asOf: AsOfQueries }> = async (
-  app,
-  { reverts, changes, asOf },
-) => {
+export const historyRoutes: FastifyPluginAsync<{
+  reverts: RevertService;
+  changes: ChangesQueries;
+  asOf: AsOfQueries;
+}> = async (app, { reverts, changes, asOf }) => {
   const view = requirePermission('inventory:view');
   const tags = ['history'];
   const who = (request: Parameters<typeof principalOf>[0]) => {
@@ -40,7 +56,8 @@ export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes
     {
       onRequest: view,
       schema: {
-        summary: 'What reverting this change would do: fields changed since (by whom, when), whether it is blocked and why',
+        summary:
+          'What reverting this change would do: fields changed since (by whom, when), whether it is blocked and why',
         tags,
         params: eventIdParams,
         response: { 200: revertPlanSchema, ...errors },
@@ -62,7 +79,10 @@ export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes
         response: { 201: revertResultSchema, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await reverts.revert(request.params.eventId, request.body ?? {}, who(request), commandMeta(request))),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await reverts.revert(request.params.eventId, request.body ?? {}, who(request), commandMeta(request))),
   );
 
   app.get<{ Querystring: { streamId: string; version: number } }>(
@@ -75,7 +95,10 @@ export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes
         querystring: {
           type: 'object',
           additionalProperties: false,
-          properties: { streamId: { type: 'string', pattern: '^(item|category)-[0-9a-f-]{36}$' }, version: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } }, // stream_version is an int
+          properties: {
+            streamId: { type: 'string', pattern: '^(item|category)-[0-9a-f-]{36}$' },
+            version: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+          }, // stream_version is an int
           required: ['streamId', 'version'],
         },
         response: { 200: changeAtSchema, ...errors },
@@ -105,7 +128,14 @@ export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes
 
   app.get(
     '/history/counts',
-    { onRequest: view, schema: { summary: 'Changes per UTC day over the last 90 days (the time control marks them)', tags, response: { 200: countsSchema, ...errors } } },
+    {
+      onRequest: view,
+      schema: {
+        summary: 'Changes per UTC day over the last 90 days (the time control marks them)',
+        tags,
+        response: { 200: countsSchema, ...errors },
+      },
+    },
     async () => asOf.countsByDay(),
   );
 
@@ -114,7 +144,8 @@ export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes
     {
       onRequest: view,
       schema: {
-        summary: 'Items created, deleted and changed between two moments (to defaults to now): field diffs, stock movement, by category, totals',
+        summary:
+          'Items created, deleted and changed between two moments (to defaults to now): field diffs, stock movement, by category, totals',
         tags,
         querystring: betweenQuery,
         response: { 200: changesSchema, ...errors },
@@ -132,7 +163,8 @@ export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes
       onRequest: view,
       config: { export: true }, // never to guests (server/auth/guest-view.ts)
       schema: {
-        summary: "The same report as CSV (text cells defused against formulas; delimiter and encoding: the file's format)",
+        summary:
+          "The same report as CSV (text cells defused against formulas; delimiter and encoding: the file's format)",
         tags,
         querystring: { ...betweenQuery, properties: { ...betweenQuery.properties, ...csvFormatProperties } },
         response: { 200: { type: 'string' }, ...errors },
@@ -142,7 +174,11 @@ export const historyRoutes: FastifyPluginAsync<{ reverts: RevertService; changes
       const { from, to } = window(request.query);
       const format = csvFormatOf(request.query);
       const lines = changesCsv(await changes.between(from, to), format);
-      const name = `stockroom-changes-${from.toISOString().slice(0, 16)}-to-${to.toISOString().slice(0, 16)}.csv`.replace(/:/g, '');
+      const name =
+        `stockroom-changes-${from.toISOString().slice(0, 16)}-to-${to.toISOString().slice(0, 16)}.csv`.replace(
+          /:/g,
+          '',
+        );
       return sendCsv(reply, name, format, () => lines);
     },
   );

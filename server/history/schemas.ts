@@ -6,8 +6,17 @@ const textOrNull = { type: ['string', 'null'] } as const;
 const any = {} as const;
 
 /** `revertedBy`: on the 409 for a change already reverted, who reverted it and when (ISO). */
-export const errorSchema = obj({ error: text, quantity: { type: 'integer' }, revertedBy: obj({ name: text, at: text }) }, ['error']);
-export const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema } as const;
+export const errorSchema = obj(
+  { error: text, quantity: { type: 'integer' }, revertedBy: obj({ name: text, at: text }) },
+  ['error'],
+);
+export const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+} as const;
 
 export const eventIdParams = obj({ eventId: { type: 'string', maxLength: 64 } });
 
@@ -29,7 +38,10 @@ const actor = obj({ uid: textOrNull, name: text });
 
 export const revertPlanSchema = obj({
   eventId: text,
-  kind: { type: 'string', enum: ['adjust', 'edit', 'create', 'delete', 'category-create', 'category-edit', 'category-delete'] },
+  kind: {
+    type: 'string',
+    enum: ['adjust', 'edit', 'create', 'delete', 'category-create', 'category-edit', 'category-delete'],
+  },
   resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake'] },
   resourceId: text,
   resourceName: text,
@@ -38,7 +50,13 @@ export const revertPlanSchema = obj({
   timestamp: text,
   fields: {
     type: 'array',
-    items: obj({ field: text, restore: any, edited: any, current: any, changedSince: { anyOf: [{ type: 'null' }, obj({ by: text, at: text })] } }),
+    items: obj({
+      field: text,
+      restore: any,
+      edited: any,
+      current: any,
+      changedSince: { anyOf: [{ type: 'null' }, obj({ by: text, at: text })] },
+    }),
   },
   delta: { type: ['integer', 'null'] },
   revertedBy: { anyOf: [{ type: 'null' }, obj({ name: text, at: text })] },
@@ -91,4 +109,7 @@ export const changesSchema = obj({
   }),
 });
 
-export const countsSchema = obj({ firstRecordAt: textOrNull, days: { type: 'array', items: obj({ day: text, events: { type: 'integer' } }) } });
+export const countsSchema = obj({
+  firstRecordAt: textOrNull,
+  days: { type: 'array', items: obj({ day: text, events: { type: 'integer' } }) },
+});

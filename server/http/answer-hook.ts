@@ -36,7 +36,10 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * One row per key: an update on conflict may not meet a row its own statement inserted (two
  * requests with one key in a batch both have an answer).
  */
-const storeAnswers = (rows: string, keepHours: number) => sql`insert into http_idempotency (user_id, key, request_hash, status, body)
+const storeAnswers = (
+  rows: string,
+  keepHours: number,
+) => sql`insert into http_idempotency (user_id, key, request_hash, status, body)
   select distinct on (a.user_id, a.key) a.user_id, a.key, a.request_hash, 200, a.body
   from jsonb_to_recordset(${rows}::jsonb) as a (user_id text, key text, request_hash text, body text)
   order by a.user_id, a.key
@@ -59,7 +62,12 @@ export function answerHook(keepHours: number): BatchHook<AnswerKey> {
     // Sorted by key, so concurrent batches wait for each other's keys in the same order.
     write: (answered) => {
       const rows = answered
-        .map(({ part, answer }) => ({ user_id: part.userId, key: part.key, request_hash: part.hash, body: JSON.stringify(answer) }))
+        .map(({ part, answer }) => ({
+          user_id: part.userId,
+          key: part.key,
+          request_hash: part.hash,
+          body: JSON.stringify(answer),
+        }))
         .sort((a, b) => (a.user_id === b.user_id ? cmp(a.key, b.key) : cmp(a.user_id, b.user_id)));
       return storeAnswers(JSON.stringify(rows), keepHours);
     },
@@ -70,7 +78,11 @@ export function answerHook(keepHours: number): BatchHook<AnswerKey> {
 }
 
 /** Runs a `by-handler` route's command; a request answered before gets its stored answer instead. */
-export async function replayIfAnswered<T>(request: FastifyRequest, reply: FastifyReply, run: () => Promise<T>): Promise<T | FastifyReply> {
+export async function replayIfAnswered<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  run: () => Promise<T>,
+): Promise<T | FastifyReply> {
   try {
     return await run();
   } catch (error) {

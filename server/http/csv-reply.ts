@@ -50,12 +50,19 @@ async function* inWindows1252(lines: Lines): AsyncGenerator<Buffer> {
  * Sends the lines as a CSV attachment. `lines` is called once to write the file, and once
  * more before that when Windows-1252 is asked for (to check that every character fits).
  */
-export async function sendCsv(reply: FastifyReply, fileName: string, format: CsvFormat, lines: () => Lines | Promise<Lines>): Promise<FastifyReply> {
+export async function sendCsv(
+  reply: FastifyReply,
+  fileName: string,
+  format: CsvFormat,
+  lines: () => Lines | Promise<Lines>,
+): Promise<FastifyReply> {
   let encoding = format.encoding;
   if (encoding === 'windows-1252' && !(await fitsWindows1252(await lines()))) encoding = 'utf-8-bom';
   const body = await lines();
   const stream =
-    encoding === 'windows-1252' ? Readable.from(inWindows1252(body)) : Readable.from(encoding === 'utf-8-bom' ? withBom(body) : body);
+    encoding === 'windows-1252'
+      ? Readable.from(inWindows1252(body))
+      : Readable.from(encoding === 'utf-8-bom' ? withBom(body) : body);
   return reply
     .type(`text/csv; charset=${encoding === 'windows-1252' ? 'windows-1252' : 'utf-8'}`)
     .header('content-disposition', `attachment; filename="${fileName}"`)

@@ -54,16 +54,13 @@ export const healthRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
         return { status: 'ok', database: ctx.database.kind, databaseStatus: 'up', version: ctx.config.version };
       } catch {
         // A load balancer takes this instance out while its database is down and puts it back after.
-        return reply
-          .status(503)
-          .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
-          .send({
-            status: 'unavailable',
-            database: ctx.database.kind,
-            databaseStatus: 'down',
-            version: ctx.config.version,
-            error: DATABASE_UNAVAILABLE_MESSAGE,
-          });
+        return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({
+          status: 'unavailable',
+          database: ctx.database.kind,
+          databaseStatus: 'down',
+          version: ctx.config.version,
+          error: DATABASE_UNAVAILABLE_MESSAGE,
+        });
       }
     },
   );

@@ -67,7 +67,9 @@ export interface IdempotencyOptions {
 
 function requestHash(request: FastifyRequest): string {
   return createHash('sha256')
-    .update(`${request.method} ${request.routeOptions.url} ${JSON.stringify(request.params)} ${JSON.stringify(request.body ?? null)}`)
+    .update(
+      `${request.method} ${request.routeOptions.url} ${JSON.stringify(request.params)} ${JSON.stringify(request.body ?? null)}`,
+    )
     .digest('hex');
 }
 
@@ -84,7 +86,9 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app, { db, keepHo
     try {
       for (;;) {
         const result = await sql`delete from http_idempotency where (user_id, key) in (
-            select user_id, key from http_idempotency where ${expiredAnswer(keepHours)} limit ${SWEEP_BATCH})`.execute(db);
+            select user_id, key from http_idempotency where ${expiredAnswer(keepHours)} limit ${SWEEP_BATCH})`.execute(
+          db,
+        );
         if (Number(result.numAffectedRows ?? 0) < SWEEP_BATCH || closing) break;
       }
     } catch (error) {
@@ -120,7 +124,12 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app, { db, keepHo
     request.idempotencyHash = requestHash(request);
     if (request.routeOptions.config?.idempotency === 'by-handler') {
       const hash = request.idempotencyHash;
-      request.answerHook = withHook(answers, { userId, key, hash, recorded: () => (request.idempotencyRecorded = true) });
+      request.answerHook = withHook(answers, {
+        userId,
+        key,
+        hash,
+        recorded: () => (request.idempotencyRecorded = true),
+      });
       return;
     }
     const rows = await sql<StoredAnswer>`select request_hash, status, body
@@ -130,7 +139,12 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app, { db, keepHo
   }
 
   async function recordAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
-    if (!request.idempotencyHash || request.idempotencyRecorded || reply.statusCode >= 500 || reply.getHeader('idempotent-replayed')) {
+    if (
+      !request.idempotencyHash ||
+      request.idempotencyRecorded ||
+      reply.statusCode >= 500 ||
+      reply.getHeader('idempotent-replayed')
+    ) {
       return payload;
     }
     const [userId, ...rest] = request.idempotencyKey!.split(':');

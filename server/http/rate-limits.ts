@@ -59,7 +59,13 @@ export const rateLimits = fp<RateLimitOptions>(
   async (app, { perMinute }) => {
     // global: false — no route hooks of the library's own; the hooks below call it.
     // cache: how many budgets (users and addresses) the in-memory store keeps.
-    await app.register(rateLimit, { global: false, max: perMinute, timeWindow: WINDOW_MS, keyGenerator: rateLimitKey, cache: 20_000 });
+    await app.register(rateLimit, {
+      global: false,
+      max: perMinute,
+      timeWindow: WINDOW_MS,
+      keyGenerator: rateLimitKey,
+      cache: 20_000,
+    });
     const count = app.createRateLimit();
     app.decorateRequest('rateLimitCounted', false);
     /** Address -> when its spent budget renews (ms), for the srk_ check before the lookup. */

@@ -12,8 +12,14 @@ import fp from 'fastify-plugin';
 export async function recordHelmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
   const csp = options.contentSecurityPolicy;
   const directives = (typeof csp === 'object' ? csp.directives : undefined) ?? {};
-  if (Object.values(directives).some((value) => typeof value === 'function' || (Array.isArray(value) && value.some((v) => typeof v === 'function')))) {
-    throw new Error('security headers are recorded once: Content-Security-Policy directives must not depend on the request');
+  if (
+    Object.values(directives).some(
+      (value) => typeof value === 'function' || (Array.isArray(value) && value.some((v) => typeof v === 'function')),
+    )
+  ) {
+    throw new Error(
+      'security headers are recorded once: Content-Security-Policy directives must not depend on the request',
+    );
   }
   const probe = Fastify();
   await probe.register(helmet, options);

@@ -22,7 +22,10 @@ export const NOT_FOUND_KEYWORD = 'x-not-found';
  * as `abc` where a uuid belongs, cannot name anything, so the route answers as it does for
  * an unknown id: 404 with its not-found message, not a 400 about the id's format.
  */
-export function namingParams<S extends object>(schema: S, notFoundMessage: string): S & { [NOT_FOUND_KEYWORD]: string } {
+export function namingParams<S extends object>(
+  schema: S,
+  notFoundMessage: string,
+): S & { [NOT_FOUND_KEYWORD]: string } {
   return { ...schema, [NOT_FOUND_KEYWORD]: notFoundMessage };
 }
 
@@ -70,7 +73,12 @@ export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart
       // Such an id names nothing: a naming param answers as for an unknown one.
       if (typeof notFound === 'string') return { error: new NotFoundError(notFound) };
       const top = httpPart === 'body' ? field.split('.')[0] : '';
-      return { error: new ValidationError(`${field || part} must not contain NUL characters or invalid Unicode`, top || undefined) };
+      return {
+        error: new ValidationError(
+          `${field || part} must not contain NUL characters or invalid Unicode`,
+          top || undefined,
+        ),
+      };
     }
     if (validate(data, dataCxt)) return true;
     if (typeof notFound === 'string') return { error: new NotFoundError(notFound) };
@@ -111,7 +119,8 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
 export function validationErrorField(errors: ErrorObject[]): string | null {
   const error = errors[0];
   if (!error) return null;
-  if (error.keyword === 'required') return String((error.params as { missingProperty?: unknown }).missingProperty ?? '') || null;
+  if (error.keyword === 'required')
+    return String((error.params as { missingProperty?: unknown }).missingProperty ?? '') || null;
   if (error.keyword === 'additionalProperties') return null;
   const top = error.instancePath.split('/')[1];
   return top ? top.replace(/~1/g, '/').replace(/~0/g, '~') : null;

@@ -9,7 +9,9 @@ import { PayloadTooLargeError } from '../errors.js';
 const MB = 1024 * 1024;
 const count = (n: number) => n.toLocaleString('en-US');
 const size = (bytes: number) =>
-  bytes < MB ? `${Math.ceil(bytes / 1024).toLocaleString('en-US')} KB` : `${(bytes / MB).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
+  bytes < MB
+    ? `${Math.ceil(bytes / 1024).toLocaleString('en-US')} KB`
+    : `${(bytes / MB).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
 
 /** onRequest: a declared body over the byte limit is refused before a byte of it is read. */
 export function refuseLargeFile(limits: ImportLimits) {
@@ -28,7 +30,9 @@ export function refuseManyRows(limits: ImportLimits) {
   return async (request: FastifyRequest) => {
     const rows = (request.body as { rows?: unknown } | null)?.rows;
     if (Array.isArray(rows) && rows.length > limits.maxRows) {
-      throw new PayloadTooLargeError(`The file has ${count(rows.length)} rows; the limit is ${count(limits.maxRows)}. Split it into smaller files`);
+      throw new PayloadTooLargeError(
+        `The file has ${count(rows.length)} rows; the limit is ${count(limits.maxRows)}. Split it into smaller files`,
+      );
     }
   };
 }

@@ -11,7 +11,8 @@ import { rowToState, type ItemRow } from '../inventory/item-rows.js';
 import { createItemBody, updateItemBody } from '../inventory/schemas.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: any[] | null };
-const compile = (schema: object) => validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/import' } as any) as Validate;
+const compile = (schema: object) =>
+  validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/import' } as any) as Validate;
 const validateCreate = compile(createItemBody);
 const validateUpdate = compile(updateItemBody);
 
@@ -97,9 +98,13 @@ const columnOfApiField: Record<string, ImportField> = {
 
 function schemaProblem(validate: Validate): RowProblem {
   const error = validate.errors?.[0];
-  const field = error?.keyword === 'required' ? error.params.missingProperty : String(error?.instancePath ?? '').replace(/^\//, '');
+  const field =
+    error?.keyword === 'required' ? error.params.missingProperty : String(error?.instancePath ?? '').replace(/^\//, '');
   const column = columnOfApiField[field] ?? null;
-  const message = describeValidationError(validate.errors ?? [], 'row').replace(/^category_id is required$/, 'category is required');
+  const message = describeValidationError(validate.errors ?? [], 'row').replace(
+    /^category_id is required$/,
+    'category is required',
+  );
   return problem(column, message);
 }
 
@@ -174,18 +179,26 @@ function checkFormulas(cells: Partial<Record<ImportField, string>>, context: Row
     const value = cells[field];
     if (!value || !FORMULA_START.test(value)) continue;
     const current = existing ? valueOf(existing, field) : null;
-    const same = field === 'sku' || field === 'category' ? current?.toLowerCase() === value.toLowerCase() : current === value;
+    const same =
+      field === 'sku' || field === 'category' ? current?.toLowerCase() === value.toLowerCase() : current === value;
     if (same) {
       if (field !== 'sku') delete cells[field]; // left as it is
       continue;
     }
-    return problem(field, `${field} starts with "${value[0]}": a spreadsheet formula or command, which is not imported (type the value itself)`);
+    return problem(
+      field,
+      `${field} starts with "${value[0]}": a spreadsheet formula or command, which is not imported (type the value itself)`,
+    );
   }
   return null;
 }
 
 /** Judges one row: a problem, or the events its create or update makes. `newItemId` names a created item. */
-export function decideRow(cells: Partial<Record<ImportField, string>>, context: RowContext, newItemId: string): RowDecision {
+export function decideRow(
+  cells: Partial<Record<ImportField, string>>,
+  context: RowContext,
+  newItemId: string,
+): RowDecision {
   const formula = checkFormulas(cells, context);
   if (formula) return formula;
   const sku = cells.sku ?? '';
@@ -195,7 +208,8 @@ export function decideRow(cells: Partial<Record<ImportField, string>>, context: 
   let categoryId: string | undefined;
   if (categoryName) {
     categoryId = context.categoriesByName.get(categoryName.toLowerCase());
-    if (!categoryId && context.newCategories === 'refused') return problem('category', `Category ${categoryName} does not exist`);
+    if (!categoryId && context.newCategories === 'refused')
+      return problem('category', `Category ${categoryName} does not exist`);
     if (categoryName.length > 100) return problem('category', 'category must NOT have more than 100 characters');
   }
   const body = bodyOf(cells);
@@ -206,8 +220,15 @@ export function decideRow(cells: Partial<Record<ImportField, string>>, context: 
   try {
     if (!existing) {
       // Columns a file may lack: no quantity or threshold column means 0 (a blank cell is still refused).
-      const defaults = { ...(cells.quantity === undefined ? { quantity: 0 } : {}), ...(cells.threshold === undefined ? { threshold: 0 } : {}) };
-      const create: Record<string, any> = { ...defaults, ...body, category_id: categoryId ?? (categoryName ? PENDING_CATEGORY_ID : undefined) };
+      const defaults = {
+        ...(cells.quantity === undefined ? { quantity: 0 } : {}),
+        ...(cells.threshold === undefined ? { threshold: 0 } : {}),
+      };
+      const create: Record<string, any> = {
+        ...defaults,
+        ...body,
+        category_id: categoryId ?? (categoryName ? PENDING_CATEGORY_ID : undefined),
+      };
       if (!validateCreate(create)) return schemaProblem(validateCreate);
       const fields = {
         name: create.name,
@@ -225,7 +246,10 @@ export function decideRow(cells: Partial<Record<ImportField, string>>, context: 
       return { kind: 'create', sku, categoryName: categoryName!, fields, events };
     }
     // The SKU is what matched the row to the item: it is not changed by it.
-    const { sku: _key, ...update }: Record<string, unknown> = { ...body, ...(categoryName ? { category_id: categoryId ?? PENDING_CATEGORY_ID } : {}) };
+    const { sku: _key, ...update }: Record<string, unknown> = {
+      ...body,
+      ...(categoryName ? { category_id: categoryId ?? PENDING_CATEGORY_ID } : {}),
+    };
     if (Object.keys(update).length === 0) return { kind: 'update', existing, categoryName, events: [] };
     if (!validateUpdate(update)) return schemaProblem(validateUpdate);
     const events = updateItem({ changes: changesOf(update) }, rowToState(existing));

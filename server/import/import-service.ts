@@ -17,7 +17,13 @@ import {
 } from '../../shared/import.js';
 import { categoryStream, itemStream } from '../../shared/inventory-events.js';
 import { createCategory } from '../categories/decide.js';
-import { isUniqueViolation, retryRace, WrongExpectedVersionError, type EventStore, type StreamBatch } from '../eventstore/event-store.js';
+import {
+  isUniqueViolation,
+  retryRace,
+  WrongExpectedVersionError,
+  type EventStore,
+  type StreamBatch,
+} from '../eventstore/event-store.js';
 import type { Actor, EventMetadata, Transaction } from '../eventstore/types.js';
 import { itemColumns, type ItemRow } from '../inventory/item-rows.js';
 import { cellsOf, decideRow, type RowContext } from './import-rows.js';
@@ -27,7 +33,8 @@ const DRY_RUN_ITEM_ID = '00000000-0000-4000-8000-000000000001';
 /** Attempts of a batch that lost a race with another writer (a SKU or barcode taken meanwhile). */
 const RACE_ATTEMPTS = 5;
 
-const jsonList = (values: string[]) => sql`(select value from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+const jsonList = (values: string[]) =>
+  sql`(select value from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 
 /** The store as the rows see it. On a commit, the items the rows name are locked (in id order). */
 async function loadContext(
@@ -60,9 +67,11 @@ class FileDuplicates {
 
   check(row: number, sku: string, barcode: string | undefined): Omit<ImportProblem, 'row'> | null {
     const first = this.skus.get(sku.toLowerCase());
-    if (first !== undefined) return { column: 'sku', message: `SKU ${sku} is also on row ${first}: a file can name an item once` };
+    if (first !== undefined)
+      return { column: 'sku', message: `SKU ${sku} is also on row ${first}: a file can name an item once` };
     const firstCode = barcode ? this.barcodes.get(barcode) : undefined;
-    if (firstCode !== undefined) return { column: 'barcode', message: `Barcode ${barcode} is also on row ${firstCode}` };
+    if (firstCode !== undefined)
+      return { column: 'barcode', message: `Barcode ${barcode} is also on row ${firstCode}` };
     this.skus.set(sku.toLowerCase(), row);
     if (barcode) this.barcodes.set(barcode, row);
     return null;
@@ -74,7 +83,9 @@ export class ImportService {
 
   /** Judges every row; writes nothing. */
   async dryRun(body: ImportRowsBody): Promise<DryRunReport> {
-    const data = body.rows.flatMap((r) => ('cells' in r ? [{ row: r.row, cells: cellsOf(body.columns, r.cells) }] : []));
+    const data = body.rows.flatMap((r) =>
+      'cells' in r ? [{ row: r.row, cells: cellsOf(body.columns, r.cells) }] : [],
+    );
     const loaded = await loadContext(
       this.store.db,
       data.map((d) => d.cells.sku ?? '').filter(Boolean),
@@ -82,7 +93,14 @@ export class ImportService {
       { lock: false },
     );
     const context: RowContext = { ...loaded, newCategories: 'allowed' };
-    const report: DryRunReport = { rows: body.rows.length, create: 0, update: 0, unchanged: 0, problems: [], newCategories: [] };
+    const report: DryRunReport = {
+      rows: body.rows.length,
+      create: 0,
+      update: 0,
+      unchanged: 0,
+      problems: [],
+      newCategories: [],
+    };
     const newCategories = new Map<string, string>();
     const duplicates = new FileDuplicates();
     const cellsByRow = new Map(data.map((d) => [d.row, d.cells]));
@@ -106,7 +124,11 @@ export class ImportService {
       else if (decision.events.length) report.update++;
       else report.unchanged++;
       const category = decision.categoryName;
-      if (category && !context.categoriesByName.has(category.toLowerCase()) && !newCategories.has(category.toLowerCase())) {
+      if (
+        category &&
+        !context.categoriesByName.has(category.toLowerCase()) &&
+        !newCategories.has(category.toLowerCase())
+      ) {
         newCategories.set(category.toLowerCase(), category);
       }
     }
@@ -115,7 +137,10 @@ export class ImportService {
   }
 
   /** Creates the confirmed categories that do not exist yet (by name, any case); answers every name's category. */
-  async createCategories(body: ImportCategoriesBody, actor: Actor): Promise<Array<{ id: string; name: string; created: boolean }>> {
+  async createCategories(
+    body: ImportCategoriesBody,
+    actor: Actor,
+  ): Promise<Array<{ id: string; name: string; created: boolean }>> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.createCategoriesOnce(body, actor);
@@ -135,7 +160,9 @@ export class ImportService {
         const names = [...new Map(body.names.map((n) => [n.trim().toLowerCase(), n.trim()])).values()].filter(Boolean);
         const keys = names.map((name) => importCategoryKey(body.importId, name));
         const seen = new Set(
-          (await sql<{ key: string }>`select key from event_idempotency where key in ${jsonList(keys)}`.execute(trx)).rows.map((r) => r.key),
+          (
+            await sql<{ key: string }>`select key from event_idempotency where key in ${jsonList(keys)}`.execute(trx)
+          ).rows.map((r) => r.key),
         );
         const batches: StreamBatch[] = [];
         const result = names.map((name) => {
@@ -147,7 +174,12 @@ export class ImportService {
           batches.push({
             stream: categoryStream(id),
             expectedVersion: 0,
-            commands: [{ events: createCategory({ categoryId: id, name, description: '' }), metadata: this.meta(body, actor, key) }],
+            commands: [
+              {
+                events: createCategory({ categoryId: id, name, description: '' }),
+                metadata: this.meta(body, actor, key),
+              },
+            ],
           });
           return { id, name, created: true };
         });
@@ -187,7 +219,9 @@ export class ImportService {
     let wrote = false;
     const results = await retryRace(() =>
       this.store.db.transaction().execute(async (trx) => {
-        const data = body.rows.flatMap((r) => ('cells' in r ? [{ row: r.row, cells: cellsOf(body.columns, r.cells) }] : []));
+        const data = body.rows.flatMap((r) =>
+          'cells' in r ? [{ row: r.row, cells: cellsOf(body.columns, r.cells) }] : [],
+        );
         // Rows written before (a retry, or a resumed import) are answered from their events.
         const keys = data.map((d) => importRowKey(body.importId, d.row));
         const done = new Map(
@@ -212,22 +246,31 @@ export class ImportService {
         const answers = body.rows.map((input): CommitRowResult => {
           if ('problem' in input) return { row: input.row, outcome: 'rejected', column: null, message: input.problem };
           const key = importRowKey(body.importId, input.row);
-          if (done.has(key)) return { row: input.row, outcome: done.get(key) === 'ItemCreated' ? 'created' : 'updated' };
+          if (done.has(key))
+            return { row: input.row, outcome: done.get(key) === 'ItemCreated' ? 'created' : 'updated' };
           const cells = cellsByRow.get(input.row)!;
           const itemId = randomUUID();
           const decision = decideRow(cells, context, itemId);
-          if (decision.kind === 'problem') return { row: input.row, outcome: 'rejected', column: decision.column, message: decision.message };
+          if (decision.kind === 'problem')
+            return { row: input.row, outcome: 'rejected', column: decision.column, message: decision.message };
           const duplicate = duplicates.check(input.row, cells.sku!, cells.barcode || undefined);
           if (duplicate) return { row: input.row, outcome: 'rejected', ...duplicate };
           if (decision.events.length === 0) return { row: input.row, outcome: 'unchanged' };
           const metadata = this.meta(body, actor, key);
           if (decision.kind === 'create') {
             categories.add(decision.fields.categoryId);
-            batches.push({ stream: itemStream(itemId), expectedVersion: 0, commands: [{ events: decision.events, metadata }] });
+            batches.push({
+              stream: itemStream(itemId),
+              expectedVersion: 0,
+              commands: [{ events: decision.events, metadata }],
+            });
             return { row: input.row, outcome: 'created' };
           }
           const moved = decision.events.find((e) => e.type === 'ItemUpdated' && e.data.changes.categoryId);
-          if (moved) categories.add(decision.existing.category_id).add(context.categoriesByName.get(decision.categoryName!.toLowerCase())!);
+          if (moved)
+            categories
+              .add(decision.existing.category_id)
+              .add(context.categoriesByName.get(decision.categoryName!.toLowerCase())!);
           batches.push({
             stream: itemStream(decision.existing.id),
             expectedVersion: Number(decision.existing.version),
@@ -238,7 +281,8 @@ export class ImportService {
         if (batches.length) {
           // The categories whose item counts change, locked in id order as item writes lock them.
           const ids = [...categories].sort();
-          if (ids.length) await sql`select id from categories where id::text in ${jsonList(ids)} order by id for update`.execute(trx);
+          if (ids.length)
+            await sql`select id from categories where id::text in ${jsonList(ids)} order by id for update`.execute(trx);
           await this.store.appendBatch(trx, batches);
           wrote = true;
         }

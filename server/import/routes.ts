@@ -8,14 +8,23 @@ import type { ImportLimits } from '../config.js';
 import type { ImportService } from './import-service.js';
 import type { SettingsService } from '../accounts/settings/settings-service.js';
 import { refuseLargeFile, refuseManyRows } from './import-limits.js';
-import { categoriesBody, categoriesReply, commitBody, commitReply, dryRunBody, dryRunReply, importErrors } from './schemas.js';
+import {
+  categoriesBody,
+  categoriesReply,
+  commitBody,
+  commitReply,
+  dryRunBody,
+  dryRunReply,
+  importErrors,
+} from './schemas.js';
 
 const MB = 1024 * 1024;
 
-export const importRoutes: FastifyPluginAsync<{ imports: ImportService; limits: ImportLimits; settings: SettingsService }> = async (
-  app,
-  { imports, limits, settings },
-) => {
+export const importRoutes: FastifyPluginAsync<{
+  imports: ImportService;
+  limits: ImportLimits;
+  settings: SettingsService;
+}> = async (app, { imports, limits, settings }) => {
   const manage = [requirePermission('inventory:create'), requirePermission('inventory:manage')];
 
   app.post<{ Body: ImportRowsBody }>(

@@ -51,7 +51,10 @@ const format = {
   type: 'object',
   additionalProperties: false,
   required: ['delimiter', 'encoding'],
-  properties: { delimiter: { type: 'string', enum: CSV_DELIMITER_NAMES }, encoding: { type: 'string', enum: CSV_ENCODINGS } },
+  properties: {
+    delimiter: { type: 'string', enum: CSV_DELIMITER_NAMES },
+    encoding: { type: 'string', enum: CSV_ENCODINGS },
+  },
 } as const;
 
 export const commitBody = {
@@ -112,7 +115,10 @@ export const categoriesReply = {
   properties: {
     categories: {
       type: 'array',
-      items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, created: { type: 'boolean' } } },
+      items: {
+        type: 'object',
+        properties: { id: { type: 'string' }, name: { type: 'string' }, created: { type: 'boolean' } },
+      },
     },
   },
 } as const;

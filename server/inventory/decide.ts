@@ -32,7 +32,8 @@ type Level = { quantity: number; threshold: number } | null;
 function lowStockTransition(before: Level, after: Level): InventoryEvent[] {
   const wasLow = before ? isLowStock(before) : false;
   const isLow = after ? isLowStock(after) : false;
-  if (!wasLow && isLow) return [{ type: 'ItemWentLow', data: { quantity: after!.quantity, threshold: after!.threshold } }];
+  if (!wasLow && isLow)
+    return [{ type: 'ItemWentLow', data: { quantity: after!.quantity, threshold: after!.threshold } }];
   if (wasLow && !isLow && after) {
     return [{ type: 'ItemRecovered', data: { quantity: after.quantity, threshold: after.threshold } }];
   }
@@ -46,7 +47,8 @@ function lowStockTransition(before: Level, after: Level): InventoryEvent[] {
 function withCrossing(before: ItemState | null, events: InventoryEvent[]): InventoryEvent[] {
   // Decisions read no clock: the time of the state after does not matter here.
   let after = before;
-  for (const [k, event] of events.entries()) after = evolveItem(after, event, { version: (before?.version ?? 0) + k + 1, at: null });
+  for (const [k, event] of events.entries())
+    after = evolveItem(after, event, { version: (before?.version ?? 0) + k + 1, at: null });
   return [...events, ...lowStockTransition(before, after)];
 }
 
@@ -71,7 +73,8 @@ export function createItem(command: CreateItem, state: ItemState | null): Invent
 export function adjustmentMoment(at: Date | undefined, now: Date): Date | null {
   if (at === undefined) return null;
   if (Number.isNaN(at.getTime())) throw new ValidationError('occurredAt must be a date-time');
-  if (at.getTime() < now.getTime() - ADJUST_MAX_AGE_MS) throw new UnprocessableError('occurredAt is more than 7 days ago');
+  if (at.getTime() < now.getTime() - ADJUST_MAX_AGE_MS)
+    throw new UnprocessableError('occurredAt is more than 7 days ago');
   return at.getTime() < now.getTime() ? at : null;
 }
 
@@ -85,12 +88,16 @@ export function recordAdjustment(command: AdjustStock, current: ItemState | null
 
 export function adjustStock(command: AdjustStock, current: ItemState | null): InventoryEvent[] {
   const state = live(current);
-  if (!Number.isInteger(command.delta) || command.delta === 0) throw new ValidationError('delta must be a non-zero whole number');
+  if (!Number.isInteger(command.delta) || command.delta === 0)
+    throw new ValidationError('delta must be a non-zero whole number');
   const quantity = state.quantity + command.delta;
   if (quantity < 0) throw new ConflictError('Insufficient stock', { quantity: state.quantity });
   const occurredAt = command.occurredAt ? { occurredAt: command.occurredAt.toISOString() } : {};
   return withCrossing(state, [
-    { type: 'StockAdjusted', data: { delta: command.delta, reason: command.reason, note: command.note ?? null, quantity, ...occurredAt } },
+    {
+      type: 'StockAdjusted',
+      data: { delta: command.delta, reason: command.reason, note: command.note ?? null, quantity, ...occurredAt },
+    },
   ]);
 }
 

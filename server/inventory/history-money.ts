@@ -8,13 +8,20 @@ import { storeMoneyAt } from '../accounts/settings/store-money-at.js';
 
 const setsPrice = (entry: HistoryEntry) => entry.changes.some((c) => c.field === 'price');
 
-export async function withMoney(db: Kysely<any>, events: StoredEvent[], entries: HistoryEntry[]): Promise<HistoryEntry[]> {
+export async function withMoney(
+  db: Kysely<any>,
+  events: StoredEvent[],
+  entries: HistoryEntry[],
+): Promise<HistoryEntry[]> {
   const byId = new Map(events.map((e) => [e.eventId, e]));
   const priced = entries.filter(setsPrice).flatMap((entry) => {
     const event = entry.eventId ? byId.get(entry.eventId) : undefined;
     return event ? [{ entry, event }] : [];
   });
-  const moneyAt = await storeMoneyAt(db, priced.map(({ event }) => event));
+  const moneyAt = await storeMoneyAt(
+    db,
+    priced.map(({ event }) => event),
+  );
   for (const { entry, event } of priced) entry.money = moneyAt(event);
   return entries;
 }

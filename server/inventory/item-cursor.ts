@@ -23,7 +23,8 @@ export function decodeItemCursor(cursor: string): ItemCursor {
   const moment = MOMENT.exec(createdAt);
   const at = moment ? new Date(createdAt) : null;
   // Date.parse rolls 2024-02-30 over to March: the moment must read back as written.
-  const real = at && !Number.isNaN(at.getTime()) && at.getUTCFullYear() >= 1 && at.toISOString().slice(0, 19) === moment![1];
+  const real =
+    at && !Number.isNaN(at.getTime()) && at.getUTCFullYear() >= 1 && at.toISOString().slice(0, 19) === moment![1];
   if (parts.length !== 2 || !real || !UUID.test(id)) throw new ValidationError('cursor is invalid');
   return { createdAt, id };
 }

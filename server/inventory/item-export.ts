@@ -56,7 +56,11 @@ type ExportRow = ExportedItem & Record<`k${number}`, unknown>;
  * The matching items, to be read page by page. An unknown category is a NotFoundError
  * here, before the response starts (a stream cannot change its status once it has begun).
  */
-export async function exportedItems(db: Kysely<DB>, filter: ItemExportFilter, pageSize = PAGE): Promise<AsyncGenerator<ExportedItem>> {
+export async function exportedItems(
+  db: Kysely<DB>,
+  filter: ItemExportFilter,
+  pageSize = PAGE,
+): Promise<AsyncGenerator<ExportedItem>> {
   if (filter.categoryId) {
     const found = await sql`select 1 from categories where id = ${filter.categoryId}`.execute(db);
     if (found.rows.length === 0) throw new NotFoundError('Category not found');
@@ -88,7 +92,8 @@ async function* pages(db: Kysely<DB>, filter: ItemExportFilter, pageSize: number
   }
 }
 
-export const itemCsvHeader = (format: CsvFormat = STANDARD_CSV): string => csvLine([...IMPORT_FIELDS, 'currency'], CSV_DELIMITERS[format.delimiter]);
+export const itemCsvHeader = (format: CsvFormat = STANDARD_CSV): string =>
+  csvLine([...IMPORT_FIELDS, 'currency'], CSV_DELIMITERS[format.delimiter]);
 
 /** One item as a CSV line: text defused against formulas, numbers left as numbers (4,5 in a semicolon file). */
 export function itemCsvRow(row: ExportedItem, format: CsvFormat = STANDARD_CSV): string {

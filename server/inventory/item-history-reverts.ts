@@ -12,7 +12,10 @@ interface RevertMetadata {
   revertReason?: string | null;
 }
 
-export function withReverts(events: StoredEvent[], entryOf: (event: StoredEvent) => HistoryEntry | null): HistoryEntry[] {
+export function withReverts(
+  events: StoredEvent[],
+  entryOf: (event: StoredEvent) => HistoryEntry | null,
+): HistoryEntry[] {
   const summaries = new Map<string, string>();
   const revertedBy = new Map<string, { name: string; at: string }>();
   let state: ItemState | null = null;
@@ -21,8 +24,13 @@ export function withReverts(events: StoredEvent[], entryOf: (event: StoredEvent)
     const name = state?.name ?? (e.data as { name?: string }).name ?? '';
     summaries.set(e.eventId, describeChange(e, name));
     const reverts = (e.metadata as RevertMetadata).reverts;
-    if (reverts && !revertedBy.has(reverts)) revertedBy.set(reverts, { name: e.metadata.actor.name, at: e.createdAt.toISOString() });
-    state = evolveItem(state, { type: e.type, data: e.data } as InventoryEvent, { version: e.streamVersion, at: e.createdAt, streamId: e.streamId });
+    if (reverts && !revertedBy.has(reverts))
+      revertedBy.set(reverts, { name: e.metadata.actor.name, at: e.createdAt.toISOString() });
+    state = evolveItem(state, { type: e.type, data: e.data } as InventoryEvent, {
+      version: e.streamVersion,
+      at: e.createdAt,
+      streamId: e.streamId,
+    });
   }
   const entries: HistoryEntry[] = [];
   for (const e of events) {
@@ -32,7 +40,9 @@ export function withReverts(events: StoredEvent[], entryOf: (event: StoredEvent)
     entries.push({
       ...entry,
       eventId: e.eventId,
-      reverts: meta.reverts ? { eventId: meta.reverts, summary: summaries.get(meta.reverts) ?? '', reason: meta.revertReason ?? null } : null,
+      reverts: meta.reverts
+        ? { eventId: meta.reverts, summary: summaries.get(meta.reverts) ?? '', reason: meta.revertReason ?? null }
+        : null,
       revertedBy: revertedBy.get(e.eventId) ?? null,
     });
   }

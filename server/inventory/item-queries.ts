@@ -29,7 +29,6 @@ const alongside = (check?: PrincipalCheck) => (check?.columns ? sql`, ${check.co
 /** Rows a search pass ranks at most. */
 const CANDIDATES = 300;
 
-
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -103,7 +102,9 @@ export class ItemQueries {
 
   async find(id: string, check?: PrincipalCheck): Promise<Item | null> {
     if (!UUID.test(id)) {
-      const rows = await sql<ItemRow>`select ${columns}${alongside(check)} from items where id = ${id}`.execute(this.db);
+      const rows = await sql<ItemRow>`select ${columns}${alongside(check)} from items where id = ${id}`.execute(
+        this.db,
+      );
       await check?.confirm(rows.rows[0]);
       return rows.rows[0] ? toItem(rows.rows[0]) : null;
     }
@@ -202,7 +203,13 @@ export class ItemQueries {
       for (const w of words) corrections.push(await correctionsOf(trx, w));
       if (corrections.every((c) => c.length === 0)) return exact.map(toItem);
       const eitherWord = words.map((w, i) => sql`(${sql.join([w, ...corrections[i]!].map(containsWord), sql` or `)})`);
-      const typos = (await rank(sql.join(eitherWord, sql` and `), trx, exact.map((r) => r.id))).rows;
+      const typos = (
+        await rank(
+          sql.join(eitherWord, sql` and `),
+          trx,
+          exact.map((r) => r.id),
+        )
+      ).rows;
       return [...exact, ...typos].slice(0, limit).map(toItem);
     });
   }
@@ -225,7 +232,9 @@ export class ItemQueries {
       });
     }
     if (!state || state.deleted) throw new NotFoundError('Item not found');
-    const category = await sql<{ name: string }>`select name from categories where id = ${state.categoryId}`.execute(this.db);
+    const category = await sql<{ name: string }>`select name from categories where id = ${state.categoryId}`.execute(
+      this.db,
+    );
     return stateToItem(state, category.rows[0]?.name ?? '');
   }
 }

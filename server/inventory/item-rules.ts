@@ -21,7 +21,8 @@ function requireCount(value: number, field: string): number {
 export function checkPrice(value: number): number {
   if (value < 0) throw new ValidationError('price cannot be negative', 'price');
   if (!Number.isFinite(value)) throw new ValidationError('price must be a number', 'price');
-  if (Math.abs(Math.round(value * 100) - value * 100) > 1e-6) throw new ValidationError('price must have at most 2 decimals', 'price');
+  if (Math.abs(Math.round(value * 100) - value * 100) > 1e-6)
+    throw new ValidationError('price must have at most 2 decimals', 'price');
   if (value >= 1e10) throw new ValidationError('price is too large', 'price');
   return Math.round(value * 100) / 100;
 }

@@ -42,11 +42,15 @@ async function lockCategories(trx: Transaction, ids: string[]): Promise<Set<stri
 }
 
 async function requireCategory(trx: Transaction, id: string): Promise<void> {
-  if (!(await lockCategories(trx, [id])).has(id)) throw new ValidationError('category_id: Category not found', 'category_id');
+  if (!(await lockCategories(trx, [id])).has(id))
+    throw new ValidationError('category_id: Category not found', 'category_id');
 }
 
 async function requireFreeSku(trx: Transaction, sku: string, exceptId: string | null): Promise<void> {
-  const rows = await sql`select id from items where lower(sku) = lower(${sku.trim()}) and id is distinct from ${exceptId}`.execute(trx);
+  const rows =
+    await sql`select id from items where lower(sku) = lower(${sku.trim()}) and id is distinct from ${exceptId}`.execute(
+      trx,
+    );
   if (rows.rows.length) throw new ConflictError('SKU already exists', { field: 'sku' });
 }
 
@@ -54,10 +58,16 @@ async function requireFreeSku(trx: Transaction, sku: string, exceptId: string | 
  * A barcode names one item in the store: a scan must never have two answers. Checked here
  * for a message that names the item; the unique index catches the race of two writers.
  */
-async function requireFreeBarcode(trx: Transaction, barcode: string | null | undefined, exceptId: string | null): Promise<void> {
+async function requireFreeBarcode(
+  trx: Transaction,
+  barcode: string | null | undefined,
+  exceptId: string | null,
+): Promise<void> {
   const code = barcode?.trim();
   if (!code) return;
-  const rows = await sql<{ name: string }>`select name from items where barcode = ${code} and id is distinct from ${exceptId}`.execute(trx);
+  const rows = await sql<{
+    name: string;
+  }>`select name from items where barcode = ${code} and id is distinct from ${exceptId}`.execute(trx);
   if (rows.rows[0]) throw new ConflictError(`Barcode already used by ${rows.rows[0].name}`, { field: 'barcode' });
 }
 
@@ -71,7 +81,8 @@ function requireVersion(row: ItemRow | null, expectedVersion: number | undefined
 
 function mapConstraintErrors(error: unknown): never {
   if (isUniqueViolation(error, 'items_sku_unique')) throw new ConflictError('SKU already exists', { field: 'sku' });
-  if (isUniqueViolation(error, 'items_barcode_unique')) throw new ConflictError('Barcode already used by another item', { field: 'barcode' });
+  if (isUniqueViolation(error, 'items_barcode_unique'))
+    throw new ConflictError('Barcode already used by another item', { field: 'barcode' });
   throw error;
 }
 
@@ -116,7 +127,12 @@ export class ItemService {
     return this.queries.require(created!.streamId.slice('item-'.length));
   }
 
-  async update(id: string, command: UpdateItem, expectedVersion: number | undefined, metadata: EventMetadata): Promise<Item> {
+  async update(
+    id: string,
+    command: UpdateItem,
+    expectedVersion: number | undefined,
+    metadata: EventMetadata,
+  ): Promise<Item> {
     const { changes } = command;
     await handleCommand(
       this.store,
@@ -127,7 +143,8 @@ export class ItemService {
           requireVersion(row, expectedVersion);
           if (changes.categoryId !== undefined && changes.categoryId !== row.category_id) {
             const found = await lockCategories(trx, [row.category_id, changes.categoryId]);
-            if (!found.has(changes.categoryId)) throw new ValidationError('category_id: Category not found', 'category_id');
+            if (!found.has(changes.categoryId))
+              throw new ValidationError('category_id: Category not found', 'category_id');
           }
           if (changes.sku !== undefined) await requireFreeSku(trx, changes.sku, id);
           await requireFreeBarcode(trx, changes.barcode, id);

@@ -8,6 +8,10 @@ import { evolveItem as evolve, type FoldedItem } from '../../shared/inventory-fo
 export type ItemState = FoldedItem<Date>;
 
 /** The item after one more event of its stream (`streamId` is accepted for callers that have it at hand). */
-export function evolveItem(state: ItemState | null, event: InventoryEvent, meta: { version: number; at: Date; streamId?: string }): ItemState | null {
+export function evolveItem(
+  state: ItemState | null,
+  event: InventoryEvent,
+  meta: { version: number; at: Date; streamId?: string },
+): ItemState | null {
   return evolve(state, event, meta);
 }

@@ -43,13 +43,16 @@ function requireEditPermission(request: FastifyRequest<{ Body: UpdateItemBody }>
   if (permissions.includes('inventory:manage')) return;
   if (quantityOnly && permissions.includes('stock:update')) return;
   request.log.warn({ uid: request.principal?.uid, route: request.routeOptions.url }, 'permission denied');
-  throw new ForbiddenError(quantityOnly ? "You don't have permission to update stock levels" : "You don't have permission to manage inventory");
+  throw new ForbiddenError(
+    quantityOnly ? "You don't have permission to update stock levels" : "You don't have permission to manage inventory",
+  );
 }
 
-export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: ItemQueries; asOf: ItemsAsOf }> = async (
-  app,
-  { items, queries, asOf },
-) => {
+export const inventoryRoutes: FastifyPluginAsync<{
+  items: ItemService;
+  queries: ItemQueries;
+  asOf: ItemsAsOf;
+}> = async (app, { items, queries, asOf }) => {
   const view = requirePermission('inventory:view');
 
   app.get<{ Querystring: { limit: number; cursor?: string; asOf?: string } }>(
@@ -98,7 +101,11 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
       schema: {
         summary: 'Items at or below their threshold (with asOf, at that moment)',
         tags: ['inventory'],
-        querystring: { type: 'object', additionalProperties: false, properties: { asOf: { type: 'string', format: 'date-time' } } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { asOf: { type: 'string', format: 'date-time' } },
+        },
         response: { 200: itemList, ...errors },
       },
     },
@@ -117,7 +124,10 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
           type: 'object',
           additionalProperties: false,
           required: ['q'],
-          properties: { q: { type: 'string', maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+          properties: {
+            q: { type: 'string', maxLength: 200 },
+            limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+          },
         },
         response: { 200: itemList, ...errors },
       },
@@ -145,7 +155,13 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
             ...csvFormatProperties,
           },
         },
-        response: { 200: { type: 'string', description: 'text/csv' }, 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema },
+        response: {
+          200: { type: 'string', description: 'text/csv' },
+          400: errorSchema,
+          401: errorSchema,
+          403: errorSchema,
+          404: errorSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -168,7 +184,8 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
       onRequest: view,
       config: checkedInQuery,
       schema: {
-        summary: "The item with this barcode (what a scan looks up); 404 'Item not found' for an unknown or malformed code",
+        summary:
+          "The item with this barcode (what a scan looks up); 404 'Item not found' for an unknown or malformed code",
         tags: ['inventory'],
         params: { type: 'object', properties: { code: { type: 'string', maxLength: 200 } }, required: ['code'] },
         response: { 200: itemSchema, ...errors },
@@ -206,7 +223,12 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
     '/inventory/:id/history',
     {
       onRequest: view,
-      schema: { summary: "The item's events with who, when, why and what changed", tags: ['inventory'], params: itemIdParams, response: { 200: historySchema, ...errors } },
+      schema: {
+        summary: "The item's events with who, when, why and what changed",
+        tags: ['inventory'],
+        params: itemIdParams,
+        response: { 200: historySchema, ...errors },
+      },
     },
     async (request) => queries.history(request.params.id),
   );
@@ -215,9 +237,15 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
     '/inventory',
     {
       onRequest: requirePermission('inventory:create'),
-      schema: { summary: 'Create an item (created_by is ignored: the signed-in user is recorded)', tags: ['inventory'], body: createItemBody, response: { 201: itemSchema, ...errors } },
+      schema: {
+        summary: 'Create an item (created_by is ignored: the signed-in user is recorded)',
+        tags: ['inventory'],
+        body: createItemBody,
+        response: { 201: itemSchema, ...errors },
+      },
     },
-    async (request, reply) => reply.status(201).send(await items.create(createItemCommand(request.body), commandMeta(request))),
+    async (request, reply) =>
+      reply.status(201).send(await items.create(createItemCommand(request.body), commandMeta(request))),
   );
 
   app.put<WithId & { Body: UpdateItemBody }>(
@@ -226,7 +254,8 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
       // Before validation, so a refused user learns nothing about the body's shape.
       preValidation: async (request) => requireEditPermission(request),
       schema: {
-        summary: 'Update an item (partial). Send If-Match or expected_version: a stale version gets 409 with the current item.',
+        summary:
+          'Update an item (partial). Send If-Match or expected_version: a stale version gets 409 with the current item.',
         tags: ['inventory'],
         params: itemIdParams,
         body: updateItemBody,
@@ -236,7 +265,12 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
     async (request) => {
       const { expected_version, ...body } = request.body;
       if (Object.keys(body).length === 0) throw new ValidationError('Nothing to update');
-      return items.update(request.params.id, updateItemCommand(body), expectedVersionOf(request, expected_version), commandMeta(request));
+      return items.update(
+        request.params.id,
+        updateItemCommand(body),
+        expectedVersionOf(request, expected_version),
+        commandMeta(request),
+      );
     },
   );
 
@@ -253,7 +287,11 @@ export const inventoryRoutes: FastifyPluginAsync<{ items: ItemService; queries: 
       },
     },
     async (request, reply) => {
-      await items.delete(request.params.id, expectedVersionOf(request, request.query.expected_version), commandMeta(request));
+      await items.delete(
+        request.params.id,
+        expectedVersionOf(request, request.query.expected_version),
+        commandMeta(request),
+      );
       return reply.status(204).send();
     },
   );

@@ -9,8 +9,15 @@ const idParams = { type: 'object', properties: { id: uuid }, required: ['id'] } 
 export const itemIdParams = namingParams(idParams, 'Item not found');
 export const categoryIdParams = namingParams(idParams, 'Category not found');
 /** `field`: the body field a refusal is about (snake_case), when it is about one: a form marks that input. */
-const errorField = { type: 'string', description: 'the request body field the error is about, when it is about one' } as const;
-export const errorSchema = { type: 'object', properties: { error: { type: 'string' }, field: errorField }, required: ['error'] } as const;
+const errorField = {
+  type: 'string',
+  description: 'the request body field the error is about, when it is about one',
+} as const;
+export const errorSchema = {
+  type: 'object',
+  properties: { error: { type: 'string' }, field: errorField },
+  required: ['error'],
+} as const;
 
 export const itemSchema = {
   type: 'object',
@@ -89,7 +96,8 @@ export const adjustBody = {
     occurredAt: {
       type: 'string',
       format: 'date-time',
-      description: "when the change was made, by the device's clock, for a change sent later (offline); at most 2 minutes ahead, at most 7 days old",
+      description:
+        "when the change was made, by the device's clock, for a change sent later (offline); at most 2 minutes ahead, at most 7 days old",
     },
   },
 } as const;
@@ -146,10 +154,19 @@ export const historySchema = {
       reverts: {
         anyOf: [
           { type: 'null' },
-          { type: 'object', properties: { eventId: { type: 'string' }, summary: { type: 'string' }, reason: { type: ['string', 'null'] } } },
+          {
+            type: 'object',
+            properties: {
+              eventId: { type: 'string' },
+              summary: { type: 'string' },
+              reason: { type: ['string', 'null'] },
+            },
+          },
         ],
       },
-      revertedBy: { anyOf: [{ type: 'null' }, { type: 'object', properties: { name: { type: 'string' }, at: { type: 'string' } } }] },
+      revertedBy: {
+        anyOf: [{ type: 'null' }, { type: 'object', properties: { name: { type: 'string' }, at: { type: 'string' } } }],
+      },
       money: { type: 'object', properties: { currency: { type: 'string' }, locale: { type: 'string' } } },
     },
   },

@@ -36,7 +36,9 @@ async function reachable(host: string): Promise<boolean> {
 export async function startAuthEmulator(options: EmulatorOptions): Promise<AuthEmulator> {
   const host = `127.0.0.1:${options.port}`;
   if (await reachable(host)) {
-    throw new Error(`Port ${options.port} is already in use (an auth emulator left running?). Stop it or set AUTH_EMULATOR_PORT.`);
+    throw new Error(
+      `Port ${options.port} is already in use (an auth emulator left running?). Stop it or set AUTH_EMULATOR_PORT.`,
+    );
   }
   await mkdir(options.stateDir, { recursive: true });
   const configFile = path.join(options.stateDir, 'firebase.json');

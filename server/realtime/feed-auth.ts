@@ -91,7 +91,9 @@ function closeForRefusal(error: unknown, token: Pick<VerifiedToken, 'provider'>)
 
 function unverifiedExpiry(rawToken: string): number | null {
   try {
-    const payload = JSON.parse(Buffer.from(rawToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    const payload = JSON.parse(Buffer.from(rawToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      exp?: unknown;
+    };
     return typeof payload.exp === 'number' ? payload.exp * 1000 : null;
   } catch {
     return null;

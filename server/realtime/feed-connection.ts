@@ -12,7 +12,15 @@ import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/datab
 import { compareCursors } from './cursor-order.js';
 import { isGuest } from '../auth/guest-view.js';
 import { audienceMask, GUEST_VIEW } from './event-visibility.js';
-import { authenticate, authenticateApiToken, closeReason, FeedClose, resolve, type FeedApiTokens, type FeedIdentity } from './feed-auth.js';
+import {
+  authenticate,
+  authenticateApiToken,
+  closeReason,
+  FeedClose,
+  resolve,
+  type FeedApiTokens,
+  type FeedIdentity,
+} from './feed-auth.js';
 import { encodeEvents, framesFor, serialize, type EncodedEvent } from './feed-messages.js';
 import type { ItemLabels } from './item-labels.js';
 import type { Limiter } from './limiter.js';
@@ -83,7 +91,10 @@ export class FeedConnection {
     if (handshake.token) {
       void this.authenticateWith(handshake.token, handshake.cursor);
     } else {
-      this.authTimer = setTimeout(() => this.close(CLOSE_CODES.authRequired, 'Authentication required'), ctx.settings.authTimeoutMs);
+      this.authTimer = setTimeout(
+        () => this.close(CLOSE_CODES.authRequired, 'Authentication required'),
+        ctx.settings.authTimeoutMs,
+      );
     }
   }
 
@@ -193,7 +204,10 @@ export class FeedConnection {
         void this.reauthenticate(message.token);
         return;
       default:
-        this.sendMessage({ type: 'error', error: `Unknown message type "${String((message as { type: unknown }).type)}"` });
+        this.sendMessage({
+          type: 'error',
+          error: `Unknown message type "${String((message as { type: unknown }).type)}"`,
+        });
     }
   }
 
@@ -229,7 +243,10 @@ export class FeedConnection {
     this.mask = audienceMask(identity.principal.permissions) | (isGuest(identity.principal) ? GUEST_VIEW : 0);
     clearTimeout(this.expiryTimer);
     const left = identity.token.expiresAt - Date.now();
-    this.expiryTimer = setTimeout(() => this.close(CLOSE_CODES.tokenExpired, 'Token expired'), Math.min(left, 2 ** 31 - 1));
+    this.expiryTimer = setTimeout(
+      () => this.close(CLOSE_CODES.tokenExpired, 'Token expired'),
+      Math.min(left, 2 ** 31 - 1),
+    );
   }
 
   /**
@@ -302,7 +319,8 @@ export class FeedConnection {
     for (const event of events) {
       if (compareCursors(event.cursor, this.last) <= 0) continue;
       this.last = event.cursor;
-      if ((event.audience & this.mask) !== 0 || (event.owner !== null && event.owner === this.uid)) frames.push(...framesFor(event, this.mask));
+      if ((event.audience & this.mask) !== 0 || (event.owner !== null && event.owner === this.uid))
+        frames.push(...framesFor(event, this.mask));
     }
     if (frames.length > 0) this.wire.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames));
   }

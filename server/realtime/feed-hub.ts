@@ -42,7 +42,8 @@ export class FeedHub {
     for (const event of events) {
       if (!affectsPrincipals(event.streamType)) continue;
       // A user's own stream names them; roles and settings can touch anyone.
-      if (event.streamType === 'user' && event.streamId.startsWith('user-')) this.scheduleRecheck(event.streamId.slice(5));
+      if (event.streamType === 'user' && event.streamId.startsWith('user-'))
+        this.scheduleRecheck(event.streamId.slice(5));
       else this.scheduleRecheck('all');
     }
   }
@@ -82,7 +83,9 @@ export class FeedHub {
   private recheck(which: (connection: FeedConnection) => boolean): void {
     for (const connection of this.connections) {
       if (!which(connection)) continue;
-      this.recheckLimiter.run(() => connection.recheck()).catch((error) => this.options.log.warn({ err: error }, 'feed re-check failed'));
+      this.recheckLimiter
+        .run(() => connection.recheck())
+        .catch((error) => this.options.log.warn({ err: error }, 'feed re-check failed'));
     }
   }
 }

@@ -54,17 +54,27 @@ export async function encodeEvents(events: StoredEvent[], labels: ItemLabels): P
         time: event.createdAt.toISOString(),
       },
     });
-    const frames = [frame(message({ uid: event.metadata?.actor?.uid ?? null, name: event.metadata?.actor?.name ?? 'Unknown User' }))];
+    const frames = [
+      frame(message({ uid: event.metadata?.actor?.uid ?? null, name: event.metadata?.actor?.name ?? 'Unknown User' })),
+    ];
     const data = event.data as { quantity?: number; threshold?: number };
     if (event.type === 'ItemWentLow') {
       const id = itemIdOfStream(event.streamId);
       const label = labelOf.get(id) ?? { name: '', sku: '' };
       frames.push(
-        frame({ type: 'alert', cursor, item: { id, ...label }, quantity: data.quantity ?? 0, threshold: data.threshold ?? 0 }),
+        frame({
+          type: 'alert',
+          cursor,
+          item: { id, ...label },
+          quantity: data.quantity ?? 0,
+          threshold: data.threshold ?? 0,
+        }),
       );
     } else if (event.type === 'ItemRecovered') {
       const itemId = itemIdOfStream(event.streamId);
-      frames.push(frame({ type: 'alert-cleared', cursor, itemId, quantity: data.quantity ?? 0, threshold: data.threshold ?? 0 }));
+      frames.push(
+        frame({ type: 'alert-cleared', cursor, itemId, quantity: data.quantity ?? 0, threshold: data.threshold ?? 0 }),
+      );
     }
     let guestFrames: Buffer[] | undefined;
     return {

@@ -15,7 +15,8 @@ export function createLimiter(max: number): Limiter {
         return await work();
       } finally {
         const next = waiting.shift();
-        if (next) next(); // hands its slot straight to the next waiter
+        if (next)
+          next(); // hands its slot straight to the next waiter
         else active -= 1;
       }
     },

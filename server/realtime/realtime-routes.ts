@@ -34,7 +34,11 @@ export const realtimeRoutes: FastifyPluginAsync<RealtimeRoutesOptions> = async (
   const log = app.log.child({ feature: 'realtime' });
   const labels = createItemLabels(database.db, store);
   const hub = new FeedHub({ heartbeatMs: HEARTBEAT_MS, recheckMs: RECHECK_MS, log });
-  const live = new LiveFeed({ labels, publish: (batch) => hub.publish(batch), startCursor: () => subscriptions.cursor });
+  const live = new LiveFeed({
+    labels,
+    publish: (batch) => hub.publish(batch),
+    startCursor: () => subscriptions.cursor,
+  });
   const unsubscribe = subscriptions.subscribe((events, after) => live.take(events, after));
   const feed: FeedContext = {
     store,
@@ -72,7 +76,8 @@ export const realtimeRoutes: FastifyPluginAsync<RealtimeRoutesOptions> = async (
     preClose(done) {
       // 1012 "service restart": clients reconnect (to this server once it is back, or to
       // another instance behind the same URL) and catch up from their cursor, with no reload.
-      for (const client of this.websocketServer.clients) client.close(CLOSE_CODES.serverRestarting, 'Server restarting');
+      for (const client of this.websocketServer.clients)
+        client.close(CLOSE_CODES.serverRestarting, 'Server restarting');
       this.websocketServer.close(() => done());
     },
   });

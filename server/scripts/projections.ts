@@ -13,7 +13,9 @@ let exitCode = 0;
 const started = Date.now();
 if (command === 'rebuild') {
   await rebuildProjections(store);
-  console.log(`Rebuilt ${store.projections.map((p) => p.name).join(', ') || 'no projections'} in ${Date.now() - started} ms`);
+  console.log(
+    `Rebuilt ${store.projections.map((p) => p.name).join(', ') || 'no projections'} in ${Date.now() - started} ms`,
+  );
 } else {
   const differences = await verifyProjections(store);
   if (differences.length === 0) {

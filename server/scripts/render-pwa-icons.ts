@@ -25,7 +25,10 @@ function page(size: number, maskable: boolean): string {
     <div style="width:${inner}px;height:${inner}px">${mark.replace('<svg ', `<svg width="${inner}" height="${inner}" `)}</div></body></html>`;
 }
 
-const browser = await chromium.launch({ executablePath: process.argv[2] ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+const browser = await chromium.launch({
+  executablePath: process.argv[2] ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox'],
+});
 try {
   for (const [file, size, maskable] of [
     ['icon-192.png', 192, false],

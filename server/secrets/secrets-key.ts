@@ -43,6 +43,9 @@ async function readKeyFile(file: string): Promise<Buffer | null> {
     throw error;
   }
   const key = parseSecretsKey(text);
-  if (!key) throw new ConfigError(`${file} does not hold a 32-byte key (base64 or hex): restore it from a backup, or set SECRETS_KEY`);
+  if (!key)
+    throw new ConfigError(
+      `${file} does not hold a 32-byte key (base64 or hex): restore it from a backup, or set SECRETS_KEY`,
+    );
   return key;
 }

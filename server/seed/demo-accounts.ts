@@ -15,7 +15,13 @@ export interface DemoLogin {
 }
 
 export const DEMO_LOGINS: DemoLogin[] = [
-  { uid: 'demo-manager', email: 'manager@stockroom.test', password: 'manager123', displayName: 'Morgan Manager', role: 'manager' },
+  {
+    uid: 'demo-manager',
+    email: 'manager@stockroom.test',
+    password: 'manager123',
+    displayName: 'Morgan Manager',
+    role: 'manager',
+  },
   { uid: 'demo-staff', email: 'staff@stockroom.test', password: 'staff123', displayName: 'Sam Staff', role: 'staff' },
 ];
 
@@ -42,7 +48,11 @@ export async function ensureDemoAccounts(auth: Auth): Promise<DemoLogin[]> {
  * events), the manager first, so on a fresh store it is the founding manager. Accounts
  * already registered are left as they are.
  */
-export async function registerDemoAccounts(store: EventStore, auth: Auth, logins: DemoLogin[] = DEMO_LOGINS): Promise<void> {
+export async function registerDemoAccounts(
+  store: EventStore,
+  auth: Auth,
+  logins: DemoLogin[] = DEMO_LOGINS,
+): Promise<void> {
   const users = new UserService({ store, auth });
   const meta: EventMetadata = { actor: { uid: null, name: 'Demo seed' }, correlationId: 'demo-seed' };
   const ordered = [...logins].sort((a, b) => Number(b.role === 'manager') - Number(a.role === 'manager'));

@@ -20,7 +20,10 @@ export async function seedDemoStore(store: EventStore, logins: DemoLogin[]): Pro
   const categories = new CategoryService(store.db, store);
   const items = new ItemService(store, new ItemQueries(store.db, store));
 
-  const electronics = await categories.create({ name: 'Electronics', description: 'Devices, cables and accessories' }, meta);
+  const electronics = await categories.create(
+    { name: 'Electronics', description: 'Devices, cables and accessories' },
+    meta,
+  );
   const clothing = await categories.create({ name: 'Clothing', description: 'Apparel and uniforms' }, meta);
   const food = await categories.create({ name: 'Food & Beverages', description: 'Snacks, drinks and groceries' }, meta);
 

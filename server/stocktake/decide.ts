@@ -1,7 +1,13 @@
 // Stocktake decisions: pure functions from (command, session state, now) to events. The
 // service reads the state (the session, its lines, their counts with the stock of each
 // count's moment) and passes the time in; nothing here reads a clock or the database.
-import { COUNT_CLOCK_SKEW_MS, type ApprovedLine, type PersonRef, type StocktakeEvent, type StocktakeScope } from '../../shared/stocktake.js';
+import {
+  COUNT_CLOCK_SKEW_MS,
+  type ApprovedLine,
+  type PersonRef,
+  type StocktakeEvent,
+  type StocktakeScope,
+} from '../../shared/stocktake.js';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../errors.js';
 import { readLine, type CountAt } from './line-status.js';
 
@@ -45,15 +51,23 @@ export function countStock(
   now: Date,
 ): StocktakeEvent[] {
   const session = open(current);
-  if (!Number.isInteger(command.counted) || command.counted < 0) throw new ValidationError('counted must be a whole number of 0 or more');
+  if (!Number.isInteger(command.counted) || command.counted < 0)
+    throw new ValidationError('counted must be a whole number of 0 or more');
   const at = command.countedAt.getTime();
   if (Number.isNaN(at)) throw new ValidationError('countedAt must be a date-time');
-  if (at > now.getTime() + COUNT_CLOCK_SKEW_MS) throw new UnprocessableError('countedAt is in the future: check the device clock');
-  if (at < session.startedAt.getTime() - COUNT_CLOCK_SKEW_MS) throw new UnprocessableError('countedAt is before this stocktake started');
+  if (at > now.getTime() + COUNT_CLOCK_SKEW_MS)
+    throw new UnprocessableError('countedAt is in the future: check the device clock');
+  if (at < session.startedAt.getTime() - COUNT_CLOCK_SKEW_MS)
+    throw new UnprocessableError('countedAt is before this stocktake started');
   const line = session.lines.get(command.itemId);
   if (!line) throw new UnprocessableError('This item is not part of this stocktake');
   if (line.approved) throw new ConflictError("This item's count was already approved");
-  return [{ type: 'StockCounted', data: { itemId: command.itemId, counted: command.counted, countedAt: command.countedAt.toISOString() } }];
+  return [
+    {
+      type: 'StockCounted',
+      data: { itemId: command.itemId, counted: command.counted, countedAt: command.countedAt.toISOString() },
+    },
+  ];
 }
 
 /** A count as an approval sees it: with who counted it (the approval credits them, not the approver). */
@@ -78,7 +92,8 @@ function chosenCount(line: LineToApprove): CountToPost {
   }
   const reading = readLine(line.counts);
   if (reading.kind === 'uncounted') throw new ConflictError(`${line.name} has not been counted yet`);
-  if (reading.kind === 'conflict') throw new ConflictError(`${line.name} was counted twice with different numbers: choose which count to keep`);
+  if (reading.kind === 'conflict')
+    throw new ConflictError(`${line.name} was counted twice with different numbers: choose which count to keep`);
   return reading.count;
 }
 

@@ -12,9 +12,7 @@ export interface CountAt {
 }
 
 export type LineReading<C extends CountAt> =
-  | { kind: 'uncounted' }
-  | { kind: 'counted'; count: C }
-  | { kind: 'conflict'; counts: C[] };
+  { kind: 'uncounted' } | { kind: 'counted'; count: C } | { kind: 'conflict'; counts: C[] };
 
 const differenceOf = (c: CountAt) => (c.expected === null ? `n${c.counted}` : `d${c.counted - c.expected}`);
 

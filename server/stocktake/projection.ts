@@ -15,7 +15,12 @@ async function bump(trx: Transaction, event: StoredEvent) {
 }
 
 /** One activity entry, worded after the session's name (and an item's, for a count), with its search words. */
-async function logActivity(trx: Transaction, event: StoredEvent, action: 'create' | 'update', details: ReturnType<typeof sql>) {
+async function logActivity(
+  trx: Transaction,
+  event: StoredEvent,
+  action: 'create' | 'update',
+  details: ReturnType<typeof sql>,
+) {
   const id = idOf(event.streamId);
   await sql`insert into activity_log (id, position, user_id, user_name, action, resource_type, resource_id, resource_name,
       timestamp, details, ${searchColumnNames})
@@ -54,8 +59,15 @@ export const stocktakeProjection: Projection = {
         values (${d.stocktakeId}, ${d.name}, ${d.scope}, ${d.categoryId}, 'open', ${event.createdAt},
           ${event.metadata.actor.name}, null, ${event.streamVersion})`.execute(trx);
       await sql`insert into stocktake_lines (stocktake_id, item_id, ord)
-        select ${d.stocktakeId}, t.id::uuid, t.ord from jsonb_array_elements_text(${JSON.stringify(d.itemIds)}::jsonb) with ordinality as t(id, ord)`.execute(trx);
-      await logActivity(trx, event, 'create', sql`${`Started stocktake: ${d.name} (${d.itemIds.length} items to count)`}::text`);
+        select ${d.stocktakeId}, t.id::uuid, t.ord from jsonb_array_elements_text(${JSON.stringify(d.itemIds)}::jsonb) with ordinality as t(id, ord)`.execute(
+        trx,
+      );
+      await logActivity(
+        trx,
+        event,
+        'create',
+        sql`${`Started stocktake: ${d.name} (${d.itemIds.length} items to count)`}::text`,
+      );
     },
     StockCounted: async (event: StoredEvent<Data<'StockCounted'>>, trx) => {
       const d = event.data;
@@ -64,7 +76,12 @@ export const stocktakeProjection: Projection = {
           ${event.metadata.actor.name}, ${event.metadata.actor.uid}, ${event.createdAt})`.execute(trx);
       await bump(trx, event);
       const item = sql`coalesce((select name from items where id = ${d.itemId}), 'an item')`;
-      await logActivity(trx, event, 'update', sql`'Counted ' || ${item} || ${`: ${d.counted} (stocktake `}::text || s.name || ')'`);
+      await logActivity(
+        trx,
+        event,
+        'update',
+        sql`'Counted ' || ${item} || ${`: ${d.counted} (stocktake `}::text || s.name || ')'`,
+      );
     },
     StocktakeLinesApproved: async (event: StoredEvent<Data<'StocktakeLinesApproved'>>, trx) => {
       const id = idOf(event.streamId);

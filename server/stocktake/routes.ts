@@ -33,11 +33,15 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
   const run = requirePermission('stocktake:run');
   const see = requirePermission(SEE_STOCKTAKES);
   const tags = ['stocktakes'];
-  const showsVariance = (request: Parameters<typeof principalOf>[0]) => hasPermission(principalOf(request).permissions, 'stocktake:run');
+  const showsVariance = (request: Parameters<typeof principalOf>[0]) =>
+    hasPermission(principalOf(request).permissions, 'stocktake:run');
 
   app.get(
     '/stocktakes',
-    { onRequest: see, schema: { summary: 'Stocktake sessions, newest first', tags, response: { 200: listResponse, ...errors } } },
+    {
+      onRequest: see,
+      schema: { summary: 'Stocktake sessions, newest first', tags, response: { 200: listResponse, ...errors } },
+    },
     async () => ({ stocktakes: await queries.list() }),
   );
 
@@ -77,14 +81,16 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
     {
       onRequest: count,
       schema: {
-        summary: 'Record a count, with the moment it was counted (send an Idempotency-Key: a repeat is answered, not applied again)',
+        summary:
+          'Record a count, with the moment it was counted (send an Idempotency-Key: a repeat is answered, not applied again)',
         tags,
         params: stocktakeParams,
         body: countBody,
         response: { 201: countResponse, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await stocktakes.count(request.params.id, request.body, commandMeta(request))),
+    async (request, reply) =>
+      reply.status(201).send(await stocktakes.count(request.params.id, request.body, commandMeta(request))),
   );
 
   app.post<WithLine>(
@@ -92,7 +98,8 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
     {
       onRequest: run,
       schema: {
-        summary: "Approve one item's count: posts a `count` adjustment of counted minus the quantity at the moment of counting",
+        summary:
+          "Approve one item's count: posts a `count` adjustment of counted minus the quantity at the moment of counting",
         tags,
         params: lineParams,
         body: approveLineBody,

@@ -3,7 +3,14 @@ import { STOCKTAKE_SCOPES } from '../../shared/stocktake.js';
 import { namingParams } from '../http/validation.js';
 
 const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
-export const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema } as const;
+export const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+  422: errorSchema,
+} as const;
 
 const uuid = { type: 'string', format: 'uuid' } as const;
 
@@ -13,7 +20,12 @@ export const stocktakeParams = namingParams(
 );
 
 export const lineParams = namingParams(
-  { type: 'object', additionalProperties: false, required: ['id', 'itemId'], properties: { id: uuid, itemId: uuid } } as const,
+  {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'itemId'],
+    properties: { id: uuid, itemId: uuid },
+  } as const,
   'Stocktake not found',
 );
 
@@ -25,12 +37,27 @@ export const startBody = {
     name: {
       type: 'string',
       maxLength: 100,
-      description: 'defaults to "Count: <category>", "Count: <category>, <category>", "Count: N items", "Count: low stock" or "Count: whole store"',
+      description:
+        'defaults to "Count: <category>", "Count: <category>, <category>", "Count: N items", "Count: low stock" or "Count: whole store"',
     },
     scope: { type: 'string', enum: STOCKTAKE_SCOPES },
     categoryId: { ...uuid, description: 'for scope "category"' },
-    categoryIds: { type: 'array', items: uuid, minItems: 1, maxItems: 1_000, uniqueItems: true, description: 'for scope "categories"' },
-    itemIds: { type: 'array', items: uuid, minItems: 1, maxItems: 10_000, uniqueItems: true, description: 'for scope "items"' },
+    categoryIds: {
+      type: 'array',
+      items: uuid,
+      minItems: 1,
+      maxItems: 1_000,
+      uniqueItems: true,
+      description: 'for scope "categories"',
+    },
+    itemIds: {
+      type: 'array',
+      items: uuid,
+      minItems: 1,
+      maxItems: 10_000,
+      uniqueItems: true,
+      description: 'for scope "items"',
+    },
   },
 } as const;
 
@@ -41,14 +68,20 @@ export const countBody = {
   properties: {
     itemId: uuid,
     counted: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
-    countedAt: { type: 'string', format: 'date-time', description: "when it was counted, by the counting device's clock" },
+    countedAt: {
+      type: 'string',
+      format: 'date-time',
+      description: "when it was counted, by the counting device's clock",
+    },
   },
 } as const;
 
 export const approveLineBody = {
   type: ['object', 'null'],
   additionalProperties: false,
-  properties: { countId: { ...uuid, description: 'which count to post, when the item was counted twice with different numbers' } },
+  properties: {
+    countId: { ...uuid, description: 'which count to post, when the item was counted twice with different numbers' },
+  },
 } as const;
 
 export const emptyBody = { type: ['object', 'null'], additionalProperties: false, properties: {} } as const;
@@ -99,7 +132,12 @@ export const sessionResponse = {
     showsVariance: { type: 'boolean' },
     totals: {
       type: 'object',
-      properties: { expected: nullableInt, counted: { type: 'integer' }, difference: nullableInt, value: nullableNumber },
+      properties: {
+        expected: nullableInt,
+        counted: { type: 'integer' },
+        difference: nullableInt,
+        value: nullableNumber,
+      },
     },
     lines: {
       type: 'array',

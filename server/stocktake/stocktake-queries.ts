@@ -83,9 +83,14 @@ const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOStr
 const money = (n: number) => Math.round(n * 100) / 100;
 
 /** Every count of a session (or of some of its items), with the item's quantity and price at its moment. */
-export async function countsWithExpected(db: Kysely<DB>, stocktakeId: string, itemIds?: string[]): Promise<CountWithExpected[]> {
+export async function countsWithExpected(
+  db: Kysely<DB>,
+  stocktakeId: string,
+  itemIds?: string[],
+): Promise<CountWithExpected[]> {
   const only = itemIds ? sql`and c.item_id in (${sql.join(itemIds)})` : sql``;
-  const rows = await sql<CountRow>`select c.id, c.item_id, c.counted, c.counted_at, c.counted_by, c.counted_by_uid, v.quantity as expected, v.price
+  const rows =
+    await sql<CountRow>`select c.id, c.item_id, c.counted, c.counted_at, c.counted_by, c.counted_by_uid, v.quantity as expected, v.price
     from stocktake_counts c
     left join lateral ${stockAtCount} v on true
     where c.stocktake_id = ${stocktakeId} ${only}
@@ -140,8 +145,24 @@ function toLine(row: LineRow, counts: CountWithExpected[], showsVariance: boolea
     expected: shown(c.expected),
     difference: shown(c.expected === null ? null : c.counted - c.expected),
   }));
-  const base = { itemId: row.item_id, name: row.name, sku: row.sku, barcode: row.barcode, price: Number(row.price), counts: countsOut };
-  const empty = { counted: null, countedAt: null, expected: null, difference: null, value: null, countedBy: null, approvedAt: null, approvedBy: null };
+  const base = {
+    itemId: row.item_id,
+    name: row.name,
+    sku: row.sku,
+    barcode: row.barcode,
+    price: Number(row.price),
+    counts: countsOut,
+  };
+  const empty = {
+    counted: null,
+    countedAt: null,
+    expected: null,
+    difference: null,
+    value: null,
+    countedBy: null,
+    approvedAt: null,
+    approvedBy: null,
+  };
   if (row.approved_at) {
     const posted = counts.find((c) => c.id === row.approved_count_id);
     const price = posted?.price ?? Number(row.price);
@@ -192,14 +213,16 @@ export class StocktakeQueries {
   constructor(private readonly db: Kysely<DB>) {}
 
   private async sessionRow(db: Kysely<DB>, id: string, lock = false): Promise<SessionRow | null> {
-    const rows = await sql<SessionRow>`select id, name, scope, category_id, status, started_at, started_by, closed_at, version
+    const rows =
+      await sql<SessionRow>`select id, name, scope, category_id, status, started_at, started_by, closed_at, version
       from stocktakes where id = ${id} ${lock ? sql`for update` : sql``}`.execute(db);
     return rows.rows[0] ?? null;
   }
 
   /** The session's lines with the item's current name (or its last one, if deleted since). */
   private async lineRows(db: Kysely<DB>, id: string): Promise<LineRow[]> {
-    const rows = await sql<LineRow>`select l.item_id, coalesce(i.name, last.name, '') as name, coalesce(i.sku, last.sku, '') as sku,
+    const rows =
+      await sql<LineRow>`select l.item_id, coalesce(i.name, last.name, '') as name, coalesce(i.sku, last.sku, '') as sku,
         coalesce(i.barcode, last.barcode) as barcode, coalesce(i.price, last.price, 0) as price,
         l.approved_at, l.approved_by, l.approved_count_id, l.approved_counted, l.approved_expected, l.approved_delta
       from stocktake_lines l
@@ -245,7 +268,12 @@ export class StocktakeQueries {
           where x.stocktake_id = r.id and x.kinds > 1 and l.approved_at is null)::int as conflicts
       from recent r order by r.started_at desc`.execute(this.db);
     return rows.rows.map((row) =>
-      toSummary(row, { toCount: Number(row.to_count), counted: Number(row.counted), conflicts: Number(row.conflicts), approved: Number(row.approved) }),
+      toSummary(row, {
+        toCount: Number(row.to_count),
+        counted: Number(row.counted),
+        conflicts: Number(row.conflicts),
+        approved: Number(row.approved),
+      }),
     );
   }
 

@@ -37,7 +37,8 @@ const lockStream = (trx: Transaction, streamId: string) =>
  * What a stocktake's adjustment says in the item's history (seen live by every inventory
  * viewer): the count and its moment, not the expected quantity (staff count blind).
  */
-const adjustmentNote = (name: string, line: PostedLine) => `Stocktake ${name}: counted ${line.counted} at ${line.countedAt}`;
+const adjustmentNote = (name: string, line: PostedLine) =>
+  `Stocktake ${name}: counted ${line.counted} at ${line.countedAt}`;
 
 function toCount(event: StoredEvent, expected: number | null = null): StocktakeCount {
   const d = event.data as SubmitCountBody;
@@ -89,10 +90,15 @@ export class StocktakeService {
     const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
     switch (body.scope) {
       case 'category': {
-        if (!body.categoryId || body.itemIds || body.categoryIds) throw new ValidationError('A category count needs categoryId (and no itemIds)');
-        const category = await sql<{ name: string }>`select name from categories where id = ${body.categoryId}`.execute(trx);
+        if (!body.categoryId || body.itemIds || body.categoryIds)
+          throw new ValidationError('A category count needs categoryId (and no itemIds)');
+        const category = await sql<{ name: string }>`select name from categories where id = ${body.categoryId}`.execute(
+          trx,
+        );
         if (!category.rows[0]) throw new ValidationError('categoryId: Category not found');
-        const items = await sql<{ id: string }>`select id from items where category_id = ${body.categoryId} order by lower(name), id`.execute(trx);
+        const items = await sql<{
+          id: string;
+        }>`select id from items where category_id = ${body.categoryId} order by lower(name), id`.execute(trx);
         return { itemIds: ids(items.rows), name: `Count: ${category.rows[0].name}` };
       }
       case 'categories': {
@@ -101,41 +107,63 @@ export class StocktakeService {
         }
         const categories = await sql<{ id: string; name: string }>`select id, name from categories
           where id in (${sql.join(body.categoryIds)}) order by lower(name), id`.execute(trx);
-        if (categories.rows.length !== new Set(body.categoryIds).size) throw new ValidationError('categoryIds: Category not found');
-        const items = await sql<{ id: string }>`select id from items where category_id in (${sql.join(body.categoryIds)})
+        if (categories.rows.length !== new Set(body.categoryIds).size)
+          throw new ValidationError('categoryIds: Category not found');
+        const items = await sql<{
+          id: string;
+        }>`select id from items where category_id in (${sql.join(body.categoryIds)})
           order by lower(category_name), lower(name), id`.execute(trx);
         return { itemIds: ids(items.rows), name: categoriesName(categories.rows.map((c) => c.name)) };
       }
       case 'low-stock': {
-        if (body.categoryId || body.categoryIds || body.itemIds) throw new ValidationError('A low-stock count takes no categoryId, categoryIds or itemIds');
+        if (body.categoryId || body.categoryIds || body.itemIds)
+          throw new ValidationError('A low-stock count takes no categoryId, categoryIds or itemIds');
         // Low as the alerts say it (shared isLowStock): at or below the threshold, now.
         const items = await sql<{ id: string }>`select id from items where quantity <= threshold
           order by lower(category_name), lower(name), id`.execute(trx);
         return { itemIds: ids(items.rows), name: 'Count: low stock' };
       }
       case 'items': {
-        if (!body.itemIds?.length || body.categoryId || body.categoryIds) throw new ValidationError('An items count needs itemIds (and no categoryId)');
-        const items = await sql<{ id: string }>`select id from items where id in (${sql.join(body.itemIds)}) order by lower(name), id`.execute(trx);
+        if (!body.itemIds?.length || body.categoryId || body.categoryIds)
+          throw new ValidationError('An items count needs itemIds (and no categoryId)');
+        const items = await sql<{
+          id: string;
+        }>`select id from items where id in (${sql.join(body.itemIds)}) order by lower(name), id`.execute(trx);
         if (items.rows.length !== new Set(body.itemIds).size) throw new ValidationError('itemIds: Item not found');
-        return { itemIds: ids(items.rows), name: `Count: ${items.rows.length} ${items.rows.length === 1 ? 'item' : 'items'}` };
+        return {
+          itemIds: ids(items.rows),
+          name: `Count: ${items.rows.length} ${items.rows.length === 1 ? 'item' : 'items'}`,
+        };
       }
       case 'store': {
-        if (body.categoryId || body.categoryIds || body.itemIds) throw new ValidationError('A whole-store count takes no categoryId or itemIds');
-        const items = await sql<{ id: string }>`select id from items order by lower(category_name), lower(name), id`.execute(trx);
+        if (body.categoryId || body.categoryIds || body.itemIds)
+          throw new ValidationError('A whole-store count takes no categoryId or itemIds');
+        const items = await sql<{
+          id: string;
+        }>`select id from items order by lower(category_name), lower(name), id`.execute(trx);
         return { itemIds: ids(items.rows), name: 'Count: whole store' };
       }
     }
   }
 
   /** Records a count; a repeat of its idempotency key answers the first count and writes nothing. */
-  async count(id: string, body: SubmitCountBody, meta: EventMetadata, now: () => Date = () => new Date()): Promise<StocktakeCount> {
+  async count(
+    id: string,
+    body: SubmitCountBody,
+    meta: EventMetadata,
+    now: () => Date = () => new Date(),
+  ): Promise<StocktakeCount> {
     return this.store.transact(async (trx, append) => {
       await lockStream(trx, stocktakeStream(id).id);
       const prior = await this.store.priorResult(trx, meta.idempotencyKey);
       if (prior?.events[0]) return toCount(prior.events[0]);
       const state = await this.queries.state(trx, id);
       if (!state) throw new NotFoundError('Stocktake not found');
-      const events = countStock({ itemId: body.itemId, counted: body.counted, countedAt: new Date(body.countedAt) }, state, now());
+      const events = countStock(
+        { itemId: body.itemId, counted: body.counted, countedAt: new Date(body.countedAt) },
+        state,
+        now(),
+      );
       const appended = await append(stocktakeStream(id), 'any', events, meta);
       return toCount(appended.events[0]!);
     });
@@ -176,7 +204,10 @@ export class StocktakeService {
         const approved = approveLines(lines, session);
         const moving = approved.filter((l) => l.delta !== 0);
         const adjustmentVersions = new Map<string, number>();
-        const items = await this.lockItems(trx, moving.map((l) => l.itemId));
+        const items = await this.lockItems(
+          trx,
+          moving.map((l) => l.itemId),
+        );
         const batches: StreamBatch[] = moving.map((line) => {
           const name = lines.find((l) => l.itemId === line.itemId)?.name ?? 'An item';
           const row = items.get(line.itemId);
@@ -187,17 +218,24 @@ export class StocktakeService {
             adjustment = adjustStock({ delta: line.delta, reason: 'count', note }, rowToState(row));
           } catch (error) {
             if (!(error instanceof ConflictError)) throw error;
-            throw new ConflictError(`Posting the count of ${name} would take its stock below 0 (it is ${row.quantity} now)`);
+            throw new ConflictError(
+              `Posting the count of ${name} would take its stock below 0 (it is ${row.quantity} now)`,
+            );
           }
           // StockAdjusted comes first among the adjustment's events: the stream's next version.
           adjustmentVersions.set(line.itemId, Number(row.version) + 1);
           // The approver posts it (the actor); the count stays its counter's.
           const metadata: EventMetadata = { ...meta, countedBy: line.countedBy };
-          return { stream: itemStream(line.itemId), expectedVersion: Number(row.version), commands: [{ events: adjustment, metadata }] };
+          return {
+            stream: itemStream(line.itemId),
+            expectedVersion: Number(row.version),
+            commands: [{ events: adjustment, metadata }],
+          };
         });
         const events = linesApproved(approved, adjustmentVersions);
         const sessionEvents = [...events, ...(close ? closeStocktake(session, approved.length) : [])];
-        if (sessionEvents.length) batches.push({ stream, expectedVersion: 'any', commands: [{ events: sessionEvents, metadata: meta }] });
+        if (sessionEvents.length)
+          batches.push({ stream, expectedVersion: 'any', commands: [{ events: sessionEvents, metadata: meta }] });
         if (batches.length === 0) return;
         await this.store.appendBatch(trx, batches);
         wrote = true;

@@ -18,6 +18,8 @@ export function subscriptionsFor(
     ...options,
     store,
     listen: shared ? (onNotify) => database.listen(EVENTS_CHANNEL, onNotify) : undefined,
-    notify: shared ? async () => void (await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(database.db)) : undefined,
+    notify: shared
+      ? async () => void (await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(database.db))
+      : undefined,
   });
 }

@@ -103,7 +103,7 @@ export class Subscriptions implements CommitSubscriptions {
         this.cleanups.push(await listen(() => this.reader.wake()));
       } catch (error) {
         // Without LISTEN, other instances' events still arrive, by the poll: later, never lost.
-        log.error({ err: error }, 'LISTEN failed; other instances\' events arrive by the poll');
+        log.error({ err: error }, "LISTEN failed; other instances' events arrive by the poll");
       }
     }
     if (pollMs > 0) {
@@ -144,8 +144,14 @@ export class Subscriptions implements CommitSubscriptions {
         taking.push(Promise.reject(error));
       }
     }
-    const failed = (await Promise.allSettled(taking)).filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const failed = (await Promise.allSettled(taking)).filter(
+      (r): r is PromiseRejectedResult => r.status === 'rejected',
+    );
     if (failed.length === 1) throw failed[0]!.reason;
-    if (failed.length > 1) throw new AggregateError(failed.map((f) => f.reason), `${failed.length} subscribers failed to take a batch`);
+    if (failed.length > 1)
+      throw new AggregateError(
+        failed.map((f) => f.reason),
+        `${failed.length} subscribers failed to take a batch`,
+      );
   }
 }

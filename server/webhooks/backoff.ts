@@ -7,7 +7,12 @@ export interface BackoffPolicy {
 }
 
 /** Delay before the next attempt, after `attempts` failed ones (1 = the first failed). */
-export function retryDelayMs(policy: BackoffPolicy, attempts: number, retryAfterMs: number | null, random = Math.random): number {
+export function retryDelayMs(
+  policy: BackoffPolicy,
+  attempts: number,
+  retryAfterMs: number | null,
+  random = Math.random,
+): number {
   const exponential = Math.min(policy.retryMaxMs, policy.retryBaseMs * 2 ** Math.min(attempts - 1, 40));
   const jittered = exponential / 2 + (random() * exponential) / 2;
   return Math.round(Math.max(jittered, Math.min(retryAfterMs ?? 0, policy.retryMaxMs)));

@@ -44,11 +44,19 @@ export interface CursorMove {
 }
 
 const parseArray = (value: unknown): string[] =>
-  Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.replace(/^\{|\}$/g, '').split(',').filter(Boolean) : [];
+  Array.isArray(value)
+    ? value.map(String)
+    : typeof value === 'string'
+      ? value
+          .replace(/^\{|\}$/g, '')
+          .split(',')
+          .filter(Boolean)
+      : [];
 
 /** A Postgres array literal of texts, each quoted (message ids and types are ours, but quoting costs nothing). */
 const textArray = (values: string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-const intArray = (values: Array<number | null>) => `{${values.map((v) => (v === null ? 'NULL' : String(Math.round(v)))).join(',')}}`;
+const intArray = (values: Array<number | null>) =>
+  `{${values.map((v) => (v === null ? 'NULL' : String(Math.round(v)))).join(',')}}`;
 
 export class CursorStore {
   constructor(
@@ -60,8 +68,16 @@ export class CursorStore {
   /** Enabled endpoints whose retry time has come and that no other instance holds. */
   async due(): Promise<DueEndpoint[]> {
     const rows = await sql<{
-      id: string; url: string; secret: string; event_types: unknown; category_ids: unknown;
-      tx_id: string; position: number; generation: number; attempts: number; failing_since: Date | null;
+      id: string;
+      url: string;
+      secret: string;
+      event_types: unknown;
+      category_ids: unknown;
+      tx_id: string;
+      position: number;
+      generation: number;
+      attempts: number;
+      failing_since: Date | null;
     }>`select e.id::text as id, e.url, s.secret, e.event_types, e.category_ids::text[] as category_ids,
         c.tx_id::text as tx_id, c.position, c.generation, c.attempts, c.failing_since
       from webhook_endpoints e
@@ -107,13 +123,15 @@ export class CursorStore {
       // One row per message (a statement cannot upsert the same row twice): the latest attempt.
       else own.set(row.message_id, row);
     }
-    const parts = [sql`with moved as (
+    const parts = [
+      sql`with moved as (
         update webhook_cursors set tx_id = ${move.cursor.txId}::xid8, position = ${move.cursor.position},
           attempts = ${move.attempts}, failing_since = ${move.failingSince}, next_attempt_at = ${move.nextAttemptAt},
           lease_owner = case when ${move.release} then null else lease_owner end,
           lease_until = case when ${move.release} then null else now() + make_interval(secs => ${this.leaseMs / 1000}) end
         where endpoint_id = ${endpointId} and lease_owner = ${this.owner} and generation = ${generation}
-        returning endpoint_id)`];
+        returning endpoint_id)`,
+    ];
     if (own.size > 0) {
       parts.push(sql`, logged as (
         insert into webhook_deliveries (endpoint_id, message_id, event_type, cursor, status, attempts, response_code, latency_ms, error)
@@ -153,21 +171,38 @@ export class CursorStore {
    * updates that row. A replay marks the rows it will send again as pending (and moves the
    * batches it reaches into rows), so they are not done.
    */
-  async loggedAfter(endpointId: string, cursor: Cursor, recent = 5000): Promise<{ done: Set<string>; ownRows: Set<string> }> {
-    const rows = await sql<{ message_id: string; status: string; response_code: number | null }>`select message_id, status, response_code from (
+  async loggedAfter(
+    endpointId: string,
+    cursor: Cursor,
+    recent = 5000,
+  ): Promise<{ done: Set<string>; ownRows: Set<string> }> {
+    const rows = await sql<{
+      message_id: string;
+      status: string;
+      response_code: number | null;
+    }>`select message_id, status, response_code from (
         select message_id, cursor, status, response_code from webhook_deliveries
         where endpoint_id = ${endpointId} and not test order by id desc limit ${recent}) r
       where r.cursor is not null
-        and (split_part(r.cursor, ':', 1)::xid8, split_part(r.cursor, ':', 2)::bigint) > (${cursor.txId}::xid8, ${cursor.position}::bigint)`.execute(this.db);
+        and (split_part(r.cursor, ':', 1)::xid8, split_part(r.cursor, ':', 2)::bigint) > (${cursor.txId}::xid8, ${cursor.position}::bigint)`.execute(
+      this.db,
+    );
     const batched = await sql<{ message_id: string }>`select u.message_id
       from webhook_delivered b, unnest(b.message_ids, b.cursors) as u (message_id, cursor)
       where b.endpoint_id = ${endpointId} and (b.last_tx_id, b.last_position) > (${cursor.txId}::xid8, ${cursor.position}::bigint)
-        and (split_part(u.cursor, ':', 1)::xid8, split_part(u.cursor, ':', 2)::bigint) > (${cursor.txId}::xid8, ${cursor.position}::bigint)`.execute(this.db);
+        and (split_part(u.cursor, ':', 1)::xid8, split_part(u.cursor, ':', 2)::bigint) > (${cursor.txId}::xid8, ${cursor.position}::bigint)`.execute(
+      this.db,
+    );
     const done = new Set(batched.rows.map((r) => r.message_id));
     const ownRows = new Set<string>();
     for (const r of rows.rows) {
       ownRows.add(r.message_id);
-      const refused = r.status === 'failed' && r.response_code !== null && r.response_code >= 300 && r.response_code <= 499 && r.response_code !== 429;
+      const refused =
+        r.status === 'failed' &&
+        r.response_code !== null &&
+        r.response_code >= 300 &&
+        r.response_code <= 499 &&
+        r.response_code !== 429;
       if (r.status === 'delivered' || refused) done.add(r.message_id);
     }
     return { done, ownRows };
@@ -175,6 +210,8 @@ export class CursorStore {
 
   /** Gives up every endpoint this instance holds (on shutdown), so another takes over at once. */
   async releaseAll(): Promise<void> {
-    await sql`update webhook_cursors set lease_owner = null, lease_until = null where lease_owner = ${this.owner}`.execute(this.db);
+    await sql`update webhook_cursors set lease_owner = null, lease_until = null where lease_owner = ${this.owner}`.execute(
+      this.db,
+    );
   }
 }

@@ -52,8 +52,13 @@ const sameList = (a: string[], b: string[]) => a.length === b.length && a.every(
 
 /** Whether a run started with `was` may go on delivering the endpoint `now` describes (its cursor moves; the rest may not). */
 function sameSettings(was: DueEndpoint, now: DueEndpoint): boolean {
-  return was.generation === now.generation && was.url === now.url && was.secret === now.secret
-    && sameList(was.eventTypes, now.eventTypes) && sameList(was.categoryIds, now.categoryIds);
+  return (
+    was.generation === now.generation &&
+    was.url === now.url &&
+    was.secret === now.secret &&
+    sameList(was.eventTypes, now.eventTypes) &&
+    sameList(was.categoryIds, now.categoryIds)
+  );
 }
 
 /** A counting semaphore. */
@@ -108,7 +113,8 @@ export class WebhookDeliverer {
       batchSize: options.batchSize ?? 200,
       signal: this.stopping.signal,
       isStopped: () => this.stopped,
-      send: (url, secret, message) => sendWebhook(url, secret, message, options.config.timeoutMs, options.guard, this.stopping.signal),
+      send: (url, secret, message) =>
+        sendWebhook(url, secret, message, options.config.timeoutMs, options.guard, this.stopping.signal),
       query: (work) => this.dbSlots.run(work),
       wake: () => this.wake(),
       disable: (id, reason) => options.disable(id, reason),
@@ -194,7 +200,12 @@ export class WebhookDeliverer {
       this.running.set(endpoint.id, worker);
       worker.done = run
         .run()
-        .catch((error) => this.options.log.warn({ err: error, endpoint: endpoint.id }, 'webhook delivery failed; retrying on the next wake-up'))
+        .catch((error) =>
+          this.options.log.warn(
+            { err: error, endpoint: endpoint.id },
+            'webhook delivery failed; retrying on the next wake-up',
+          ),
+        )
         .finally(() => {
           this.running.delete(endpoint.id);
           // A slot came free (an endpoint that waited for one may be due), or events came
@@ -212,7 +223,9 @@ export class WebhookDeliverer {
     this.lastTrimAt = now;
     void this.dbSlots
       .run(() => trimDeliveryLog(this.options.db, { keep: logKeep, retentionMs: logRetentionMs }))
-      .catch((error) => this.options.log.warn({ err: error }, 'could not trim the webhook delivery log; trying again later'));
+      .catch((error) =>
+        this.options.log.warn({ err: error }, 'could not trim the webhook delivery log; trying again later'),
+      );
   }
 
   /** Stops delivering: messages in flight are abandoned (sent again by the next holder), the rest written down, leases given back. */
@@ -225,6 +238,8 @@ export class WebhookDeliverer {
     await this.scanning;
     await Promise.all([...this.running.values()].map((w) => w.done));
     await closeConnections(this.options.guard);
-    await this.cursors.releaseAll().catch((error) => this.options.log.warn({ err: error }, 'could not release webhook leases'));
+    await this.cursors
+      .releaseAll()
+      .catch((error) => this.options.log.warn({ err: error }, 'could not release webhook leases'));
   }
 }

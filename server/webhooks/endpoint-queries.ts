@@ -24,7 +24,14 @@ interface EndpointRow {
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const list = (value: unknown): string[] =>
-  Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.replace(/^\{|\}$/g, '').split(',').filter(Boolean) : [];
+  Array.isArray(value)
+    ? value.map(String)
+    : typeof value === 'string'
+      ? value
+          .replace(/^\{|\}$/g, '')
+          .split(',')
+          .filter(Boolean)
+      : [];
 
 function toEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
@@ -48,7 +55,8 @@ export class EndpointQueries {
   constructor(private readonly db: Kysely<any>) {}
 
   async list(id?: string, db: Kysely<any> = this.db): Promise<WebhookEndpoint[]> {
-    const rows = await sql<EndpointRow>`select e.id::text as id, e.url, e.description, e.event_types, e.category_ids::text[] as category_ids,
+    const rows =
+      await sql<EndpointRow>`select e.id::text as id, e.url, e.description, e.event_types, e.category_ids::text[] as category_ids,
         e.enabled, e.disabled_reason, e.version, e.created_at, e.updated_at,
         c.tx_id::text as tx_id, c.position, c.failing_since, c.next_attempt_at
       from webhook_endpoints e left join webhook_cursors c on c.endpoint_id = e.id
@@ -64,8 +72,17 @@ export class EndpointQueries {
 
   async deliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
     const rows = await sql<{
-      message_id: string; event_type: string; cursor: string | null; test: boolean; status: DeliveryStatus; attempts: number;
-      response_code: number | null; latency_ms: number | null; error: string | null; created_at: Date; updated_at: Date;
+      message_id: string;
+      event_type: string;
+      cursor: string | null;
+      test: boolean;
+      status: DeliveryStatus;
+      attempts: number;
+      response_code: number | null;
+      latency_ms: number | null;
+      error: string | null;
+      created_at: Date;
+      updated_at: Date;
     }>`select message_id, event_type, cursor, test, status, attempts, response_code, latency_ms, error, created_at, updated_at from (
         (select id, 0::bigint as n, message_id, event_type, cursor, test, status, attempts, response_code, latency_ms, error, created_at, updated_at
           from webhook_deliveries where endpoint_id = ${endpointId} order by id desc limit ${limit})

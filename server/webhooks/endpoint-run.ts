@@ -22,7 +22,14 @@ import { DEFAULT_MONEY } from '../../shared/money-format.js';
 import { retryDelayMs } from './backoff.js';
 import type { CursorStore, DeliveryRow, DueEndpoint } from './cursor-store.js';
 import type { Attempt, Message } from './send-webhook.js';
-import { carriesPrice, currencyAt, currencyChangedTo, eventSummaries, payloadOf, wantedEvents } from './webhook-payload.js';
+import {
+  carriesPrice,
+  currencyAt,
+  currencyChangedTo,
+  eventSummaries,
+  payloadOf,
+  wantedEvents,
+} from './webhook-payload.js';
 
 /** What a run needs from its deliverer. */
 export interface RunHost {
@@ -211,7 +218,11 @@ export class EndpointRun {
         await this.take(events, limit);
         continue;
       }
-      if ((this.dirty && now - this.lastFlush >= FLUSH_EVERY_MS) || this.rows.length >= FLUSH_ROWS || now >= this.renewBy) {
+      if (
+        (this.dirty && now - this.lastFlush >= FLUSH_EVERY_MS) ||
+        this.rows.length >= FLUSH_ROWS ||
+        now >= this.renewBy
+      ) {
         await this.flush(false, null);
         continue;
       }
@@ -278,7 +289,10 @@ export class EndpointRun {
       this.currency = await this.host.query(() => currencyAt(this.host.db, at));
     }
     // The sentences name items as they were then: a statement for the whole batch.
-    const summaries = wantedList.length > 0 ? await this.host.query(() => eventSummaries(this.host.db, wantedList)) : new Map<string, string>();
+    const summaries =
+      wantedList.length > 0
+        ? await this.host.query(() => eventSummaries(this.host.db, wantedList))
+        : new Map<string, string>();
     for (const event of events) {
       const before = this.read;
       this.read = { txId: event.txId, position: event.position };
@@ -335,7 +349,13 @@ export class EndpointRun {
     this.launch();
     // Only what changes the loop's course wakes it: while messages are in flight it wakes
     // every FLUSH_EVERY_MS anyway, to write progress down.
-    if (this.inFlight === 0 || this.failures.length > 0 || this.rows.length >= FLUSH_ROWS || (full && this.pending.length < READ_AHEAD)) this.notify();
+    if (
+      this.inFlight === 0 ||
+      this.failures.length > 0 ||
+      this.rows.length >= FLUSH_ROWS ||
+      (full && this.pending.length < READ_AHEAD)
+    )
+      this.notify();
   }
 
   private settleOne(entry: Entry, attempt: Attempt): void {
@@ -387,7 +407,14 @@ export class EndpointRun {
     const rows = this.rows;
     this.rows = [];
     this.dirty = false;
-    const move = { cursor: this.cursor(), attempts: this.attempts, failingSince: this.failingSince, nextAttemptAt, release, rows };
+    const move = {
+      cursor: this.cursor(),
+      attempts: this.attempts,
+      failingSince: this.failingSince,
+      nextAttemptAt,
+      release,
+      rows,
+    };
     const ok = await this.host.query(() => this.host.cursors.move(this.endpoint.id, this.endpoint.generation, move));
     this.lastFlush = performance.now();
     this.renewBy = this.lastFlush + this.host.config.leaseMs / 3;
@@ -403,12 +430,18 @@ export class EndpointRun {
     if (Date.now() - this.failingSince.getTime() >= config.retryForMs) {
       this.rows.push(...this.failures.map((f) => ({ ...f.row, status: 'failed' as const })));
       if (!(await this.flush(true, null))) return;
-      log.warn({ endpoint: this.endpoint.id, attempts: this.attempts }, 'webhook endpoint failed for too long: disabled');
+      log.warn(
+        { endpoint: this.endpoint.id, attempts: this.attempts },
+        'webhook endpoint failed for too long: disabled',
+      );
       await this.host.disable(this.endpoint.id, WEBHOOK_DISABLED_REASON);
       return;
     }
     this.rows.push(...this.failures.map((f) => ({ ...f.row, status: 'retrying' as const })));
-    log.warn({ endpoint: this.endpoint.id, attempts: this.attempts, error: this.failures[0]!.row.error }, 'webhook endpoint failing: trying again later');
+    log.warn(
+      { endpoint: this.endpoint.id, attempts: this.attempts, error: this.failures[0]!.row.error },
+      'webhook endpoint failing: trying again later',
+    );
     const asked = this.failures.map((f) => f.attempt.retryAfterMs ?? 0);
     const delay = retryDelayMs(config, this.attempts, Math.max(...asked) || null);
     const retryAt = new Date(Math.min(Date.now() + delay, this.failingSince.getTime() + config.retryForMs));

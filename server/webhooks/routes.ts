@@ -19,17 +19,43 @@ import {
 } from './schemas.js';
 
 type WithId = { Params: { id: string } };
-type CreateBody = Omit<WebhookEndpointFields, 'description' | 'categoryIds' | 'enabled'> & Partial<WebhookEndpointFields>;
+type CreateBody = Omit<WebhookEndpointFields, 'description' | 'categoryIds' | 'enabled'> &
+  Partial<WebhookEndpointFields>;
 
 export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
   const manage = requirePermission('settings:manage');
   const tags = ['webhooks'];
 
-  app.get('/webhooks', { onRequest: manage, schema: { summary: 'Webhook endpoints and where each is in the log', tags, response: { 200: { type: 'object', properties: { endpoints: { type: 'array', items: endpointSchema } } }, ...errors } } }, async () => ({
-    endpoints: await webhooks.list(),
-  }));
+  app.get(
+    '/webhooks',
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Webhook endpoints and where each is in the log',
+        tags,
+        response: {
+          200: { type: 'object', properties: { endpoints: { type: 'array', items: endpointSchema } } },
+          ...errors,
+        },
+      },
+    },
+    async () => ({
+      endpoints: await webhooks.list(),
+    }),
+  );
 
-  app.get('/webhooks/payload-schema', { onRequest: manage, schema: { summary: 'What an endpoint receives, and how to check its signature', tags, response: { 200: { type: 'object', additionalProperties: true } } } }, async () => payloadSchema);
+  app.get(
+    '/webhooks/payload-schema',
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'What an endpoint receives, and how to check its signature',
+        tags,
+        response: { 200: { type: 'object', additionalProperties: true } },
+      },
+    },
+    async () => payloadSchema,
+  );
 
   app.post<{ Body: CreateBody }>(
     '/webhooks',
@@ -37,7 +63,12 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
       onRequest: manage,
       // Never stored with the answer to an Idempotency-Key: a replay says it was shown once.
       config: { secretFields: ['secret'] },
-      schema: { summary: 'Add an endpoint; answers its signing secret, shown once', tags, body: createEndpointBody, response: { 201: createdEndpointSchema, ...errors } },
+      schema: {
+        summary: 'Add an endpoint; answers its signing secret, shown once',
+        tags,
+        body: createEndpointBody,
+        response: { 201: createdEndpointSchema, ...errors },
+      },
     },
     async (request, reply) => {
       const { url, eventTypes, description = '', categoryIds = [], enabled = true } = request.body;
@@ -46,27 +77,64 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
     },
   );
 
-  app.get<WithId>('/webhooks/:id', { onRequest: manage, schema: { summary: 'One endpoint', tags, params: endpointIdParams, response: { 200: endpointSchema, ...errors } } }, async (request) =>
-    webhooks.get(request.params.id),
+  app.get<WithId>(
+    '/webhooks/:id',
+    {
+      onRequest: manage,
+      schema: { summary: 'One endpoint', tags, params: endpointIdParams, response: { 200: endpointSchema, ...errors } },
+    },
+    async (request) => webhooks.get(request.params.id),
   );
 
   app.patch<WithId & { Body: Partial<WebhookEndpointFields> & { version?: number } }>(
     '/webhooks/:id',
-    { onRequest: manage, schema: { summary: 'Change an endpoint (switch it on again after it was disabled)', tags, params: endpointIdParams, body: updateEndpointBody, response: { 200: endpointSchema, ...errors } } },
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Change an endpoint (switch it on again after it was disabled)',
+        tags,
+        params: endpointIdParams,
+        body: updateEndpointBody,
+        response: { 200: endpointSchema, ...errors },
+      },
+    },
     async (request) => {
       const { version, ...changes } = request.body;
       return webhooks.update(request.params.id, changes, commandMeta(request), version);
     },
   );
 
-  app.delete<WithId>('/webhooks/:id', { onRequest: manage, schema: { summary: 'Remove an endpoint and its delivery log', tags, params: endpointIdParams, response: { 204: { type: 'null' }, ...errors } } }, async (request, reply) => {
-    await webhooks.remove(request.params.id, commandMeta(request));
-    return reply.status(204).send();
-  });
+  app.delete<WithId>(
+    '/webhooks/:id',
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Remove an endpoint and its delivery log',
+        tags,
+        params: endpointIdParams,
+        response: { 204: { type: 'null' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await webhooks.remove(request.params.id, commandMeta(request));
+      return reply.status(204).send();
+    },
+  );
 
   app.get<WithId>(
     '/webhooks/:id/deliveries',
-    { onRequest: manage, schema: { summary: 'Recent deliveries, newest first', tags, params: endpointIdParams, response: { 200: { type: 'object', properties: { deliveries: { type: 'array', items: deliverySchema } } }, ...errors } } },
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Recent deliveries, newest first',
+        tags,
+        params: endpointIdParams,
+        response: {
+          200: { type: 'object', properties: { deliveries: { type: 'array', items: deliverySchema } } },
+          ...errors,
+        },
+      },
+    },
     async (request) => {
       await webhooks.get(request.params.id);
       return { deliveries: await webhooks.deliveries(request.params.id) };
@@ -75,7 +143,16 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
 
   app.post<WithId>(
     '/webhooks/:id/test',
-    { onRequest: manage, schema: { summary: 'Send a test event (type webhook.test) in the background', tags, params: endpointIdParams, body: emptyBody, response: { 202: deliverySchema, ...errors } } },
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Send a test event (type webhook.test) in the background',
+        tags,
+        params: endpointIdParams,
+        body: emptyBody,
+        response: { 202: deliverySchema, ...errors },
+      },
+    },
     async (request, reply) => {
       reply.status(202);
       return webhooks.sendTest(request.params.id);
@@ -84,7 +161,16 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
 
   app.post<WithId & { Body: { cursor?: string; from?: string } }>(
     '/webhooks/:id/replay',
-    { onRequest: manage, schema: { summary: 'Deliver again everything after a cursor, or from a moment', tags, params: endpointIdParams, body: replayBody, response: { 200: endpointSchema, ...errors } } },
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Deliver again everything after a cursor, or from a moment',
+        tags,
+        params: endpointIdParams,
+        body: replayBody,
+        response: { 200: endpointSchema, ...errors },
+      },
+    },
     async (request) => webhooks.replay(request.params.id, request.body),
   );
 };

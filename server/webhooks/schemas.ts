@@ -4,19 +4,42 @@ import { WEBHOOK_EVENT_KEYS } from '../../shared/webhooks.js';
 import { namingParams } from '../http/validation.js';
 
 export const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
-export const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema } as const;
+export const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+} as const;
 
 export const endpointIdParams = namingParams(
-  { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } as const,
+  {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id'],
+    properties: { id: { type: 'string', format: 'uuid' } },
+  } as const,
   'Webhook endpoint not found',
 );
 
 const subscription = { type: 'string', enum: ['*', ...WEBHOOK_EVENT_KEYS] } as const;
 const fieldProperties = {
-  url: { type: 'string', minLength: 1, maxLength: 2000, description: 'https (http to localhost only in emulator/demo mode); never a private or local address (loopback only in emulator/demo mode), checked again on the resolved address when sending' },
+  url: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 2000,
+    description:
+      'https (http to localhost only in emulator/demo mode); never a private or local address (loopback only in emulator/demo mode), checked again on the resolved address when sending',
+  },
   description: { type: 'string', maxLength: 200 },
   eventTypes: { type: 'array', items: subscription, minItems: 1, uniqueItems: true, description: "'*' for every type" },
-  categoryIds: { type: 'array', items: { type: 'string', format: 'uuid' }, uniqueItems: true, maxItems: 100, description: 'empty: every category' },
+  categoryIds: {
+    type: 'array',
+    items: { type: 'string', format: 'uuid' },
+    uniqueItems: true,
+    maxItems: 100,
+    description: 'empty: every category',
+  },
   enabled: { type: 'boolean' },
 } as const;
 
@@ -31,14 +54,21 @@ export const updateEndpointBody = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  properties: { ...fieldProperties, version: { type: 'integer', minimum: 1, description: 'the version you loaded (409 if it moved)' } },
+  properties: {
+    ...fieldProperties,
+    version: { type: 'integer', minimum: 1, description: 'the version you loaded (409 if it moved)' },
+  },
 } as const;
 
 export const replayBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    cursor: { type: 'string', pattern: '^\\d{1,20}:\\d{1,20}$', description: 'deliver every event after this cursor (from a payload)' },
+    cursor: {
+      type: 'string',
+      pattern: '^\\d{1,20}:\\d{1,20}$',
+      description: 'deliver every event after this cursor (from a payload)',
+    },
     from: { type: 'string', format: 'date-time', description: 'deliver every event from this moment on' },
   },
   oneOf: [{ required: ['cursor'] }, { required: ['from'] }],
@@ -69,8 +99,15 @@ export const createdEndpointSchema = {
   type: 'object',
   properties: {
     endpoint: endpointSchema,
-    secret: { type: ['string', 'null'], description: 'whsec_… signing secret: shown this once; null in a replay (same Idempotency-Key)' },
-    secretShownOnce: { type: 'boolean', description: 'true in a replay: the secret was shown once and is not kept (remove the endpoint and add it again if it was lost)' },
+    secret: {
+      type: ['string', 'null'],
+      description: 'whsec_… signing secret: shown this once; null in a replay (same Idempotency-Key)',
+    },
+    secretShownOnce: {
+      type: 'boolean',
+      description:
+        'true in a replay: the secret was shown once and is not kept (remove the endpoint and add it again if it was lost)',
+    },
   },
 } as const;
 
@@ -105,12 +142,19 @@ exponentially for up to 24 hours on timeouts, network errors, 429 and 5xx (Retry
     data: {
       type: 'object',
       properties: {
-        cursor: { type: ['string', 'null'], description: 'the event\'s place in the log: POST /webhooks/{id}/replay {cursor} resends everything after it' },
+        cursor: {
+          type: ['string', 'null'],
+          description: "the event's place in the log: POST /webhooks/{id}/replay {cursor} resends everything after it",
+        },
         event: {
           type: 'object',
           properties: {
             id: { type: 'string' },
-            type: { type: 'string', description: 'ItemCreated, ItemUpdated, ItemDeleted, StockAdjusted, ItemWentLow, ItemRecovered, Category…' },
+            type: {
+              type: 'string',
+              description:
+                'ItemCreated, ItemUpdated, ItemDeleted, StockAdjusted, ItemWentLow, ItemRecovered, Category…',
+            },
             stream: { type: 'string', description: 'item-<id> or category-<id>' },
             streamVersion: { type: 'integer' },
             data: { type: 'object', additionalProperties: true },

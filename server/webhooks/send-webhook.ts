@@ -71,7 +71,10 @@ function agentFor(guard: ConnectGuard): Agent {
         // Nothing opens a socket before every address of the host has passed the guard.
         let waiting = true;
         const fail = (error: Error) => waiting && ((waiting = false), callback(error, null));
-        const timer = setTimeout(() => fail(Object.assign(new Error('connect timed out'), { code: 'UND_ERR_CONNECT_TIMEOUT' })), CONNECT_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => fail(Object.assign(new Error('connect timed out'), { code: 'UND_ERR_CONNECT_TIMEOUT' })),
+          CONNECT_TIMEOUT_MS,
+        );
         checkedAddresses(options.hostname, guard)
           .then((addresses) => {
             if (!waiting) return;
@@ -97,7 +100,14 @@ export async function closeConnections(guard: ConnectGuard): Promise<void> {
  * POSTs and reads the answer. The timer runs from the start: undici's own timeouts do not
  * count the wait for a connection, nor abort a request still waiting for one.
  */
-function post(agent: Agent, url: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<{ status: number; retryAfter: string | null }> {
+function post(
+  agent: Agent,
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ status: number; retryAfter: string | null }> {
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | null = null;
     let stopped: Stopped | null = null;
@@ -116,26 +126,29 @@ function post(agent: Agent, url: URL, headers: Record<string, string>, body: str
     const timer = setTimeout(() => stop(true), timeoutMs);
     if (signal?.aborted) return stop(false);
     signal?.addEventListener('abort', onAbort);
-    agent.dispatch({ origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body }, {
-      onRequestStart(c) {
-        controller = c;
-        if (stopped) c.abort(stopped);
+    agent.dispatch(
+      { origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body },
+      {
+        onRequestStart(c) {
+          controller = c;
+          if (stopped) c.abort(stopped);
+        },
+        onResponseStart(_c, status, responseHeaders) {
+          const retryAfter = responseHeaders['retry-after'];
+          answer = { status, retryAfter: typeof retryAfter === 'string' ? retryAfter : null };
+        },
+        onResponseEnd() {
+          finish();
+          // undici frees the connection in a setImmediate it queues just after this call: ours
+          // comes after it, so the endpoint's next message reuses the connection, not a new one.
+          process.nextTick(() => setImmediate(() => resolve(answer)));
+        },
+        onResponseError(_c, error) {
+          finish();
+          reject(error);
+        },
       },
-      onResponseStart(_c, status, responseHeaders) {
-        const retryAfter = responseHeaders['retry-after'];
-        answer = { status, retryAfter: typeof retryAfter === 'string' ? retryAfter : null };
-      },
-      onResponseEnd() {
-        finish();
-        // undici frees the connection in a setImmediate it queues just after this call: ours
-        // comes after it, so the endpoint's next message reuses the connection, not a new one.
-        process.nextTick(() => setImmediate(() => resolve(answer)));
-      },
-      onResponseError(_c, error) {
-        finish();
-        reject(error);
-      },
-    });
+    );
   });
 }
 
@@ -143,7 +156,14 @@ function post(agent: Agent, url: URL, headers: Record<string, string>, body: str
  * Sends `message` to `url`, connecting only where `guard` allows (connect-guard.ts). When
  * `signal` aborts (the instance is stopping), the attempt ends at once as ABANDONED.
  */
-export async function sendWebhook(url: string, secret: string, message: Message, timeoutMs: number, guard: ConnectGuard, signal?: AbortSignal): Promise<Attempt> {
+export async function sendWebhook(
+  url: string,
+  secret: string,
+  message: Message,
+  timeoutMs: number,
+  guard: ConnectGuard,
+  signal?: AbortSignal,
+): Promise<Attempt> {
   const timestamp = new Date();
   const headers = {
     'content-type': 'application/json',
@@ -153,7 +173,14 @@ export async function sendWebhook(url: string, secret: string, message: Message,
     'webhook-signature': signWebhook(secret, message.id, timestamp, message.body),
   };
   const started = performance.now();
-  const failed = (error: string) => ({ ok: false, retryable: true, status: null, latencyMs: Math.round(performance.now() - started), retryAfterMs: null, error });
+  const failed = (error: string) => ({
+    ok: false,
+    retryable: true,
+    status: null,
+    latencyMs: Math.round(performance.now() - started),
+    retryAfterMs: null,
+    error,
+  });
   let answer: { status: number; retryAfter: string | null };
   try {
     const target = new URL(url);

@@ -17,7 +17,10 @@ export interface EndpointFilter {
 
 /** A new item's price, or an item's changed price. */
 export function carriesPrice(event: StoredEvent): boolean {
-  return (event.type === 'ItemCreated' && event.data?.price !== undefined) || (event.type === 'ItemUpdated' && event.data?.changes?.price !== undefined);
+  return (
+    (event.type === 'ItemCreated' && event.data?.price !== undefined) ||
+    (event.type === 'ItemUpdated' && event.data?.changes?.price !== undefined)
+  );
 }
 
 /**
@@ -53,7 +56,15 @@ export function testPayload(endpointId: string, now: Date): string {
     data: {
       cursor: null,
       summary: 'Test event from Stockroom',
-      event: { id: endpointId, type: 'WebhookTest', stream: `webhook-${endpointId}`, streamVersion: 0, data: { message: 'Test event from Stockroom' }, actor: 'Stockroom', createdAt: now.toISOString() },
+      event: {
+        id: endpointId,
+        type: 'WebhookTest',
+        stream: `webhook-${endpointId}`,
+        streamVersion: 0,
+        data: { message: 'Test event from Stockroom' },
+        actor: 'Stockroom',
+        createdAt: now.toISOString(),
+      },
     },
   };
   return JSON.stringify(payload);
@@ -70,7 +81,9 @@ export async function currencyAt(db: Kysely<any>, cursor: Cursor): Promise<strin
 
 /** A store currency change among the log's events: the currency from then on. */
 export function currencyChangedTo(event: StoredEvent): string | null {
-  return event.type === 'SettingsChanged' && typeof event.data?.changes?.currency === 'string' ? event.data.changes.currency : null;
+  return event.type === 'SettingsChanged' && typeof event.data?.changes?.currency === 'string'
+    ? event.data.changes.currency
+    : null;
 }
 
 /** Each event's sentence, by event id, naming who made the change as the payload's `actor` does. */
@@ -80,7 +93,11 @@ export async function eventSummaries(db: Kysely<any>, events: StoredEvent[]): Pr
 }
 
 /** The events of `events` this endpoint asked for, in log order. */
-export async function wantedEvents(db: Kysely<any>, events: StoredEvent[], filter: EndpointFilter): Promise<StoredEvent[]> {
+export async function wantedEvents(
+  db: Kysely<any>,
+  events: StoredEvent[],
+  filter: EndpointFilter,
+): Promise<StoredEvent[]> {
   const all = filter.eventTypes.includes('*');
   const typed = events.filter((e) => {
     const type = webhookTypeOf(e.type);

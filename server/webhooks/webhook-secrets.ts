@@ -9,13 +9,18 @@ import { isSealed, SecretBoxError, type SecretBox } from '../secrets/secret-box.
 
 const contextOf = (endpointId: string) => `webhook-secret:${endpointId}`;
 
-export const sealWebhookSecret = (box: SecretBox, endpointId: string, secret: string) => box.seal(secret, contextOf(endpointId));
+export const sealWebhookSecret = (box: SecretBox, endpointId: string, secret: string) =>
+  box.seal(secret, contextOf(endpointId));
 
-export const openWebhookSecret = (box: SecretBox, endpointId: string, stored: string) => box.open(stored, contextOf(endpointId));
+export const openWebhookSecret = (box: SecretBox, endpointId: string, stored: string) =>
+  box.open(stored, contextOf(endpointId));
 
 /** Seals every secret still in the clear and checks that the sealed ones open; returns how many it sealed. */
 export async function sealStoredWebhookSecrets(db: Kysely<any>, box: SecretBox): Promise<number> {
-  const rows = await sql<{ endpoint_id: string; secret: string }>`select endpoint_id::text as endpoint_id, secret from webhook_secrets`.execute(db);
+  const rows = await sql<{
+    endpoint_id: string;
+    secret: string;
+  }>`select endpoint_id::text as endpoint_id, secret from webhook_secrets`.execute(db);
   const unreadable: string[] = [];
   let sealed = 0;
   for (const row of rows.rows) {

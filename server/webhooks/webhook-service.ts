@@ -4,7 +4,12 @@
 // The secret is stored sealed (server/secrets/secret-box.ts), opened only to sign.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { webhookStream, type WebhookDelivery, type WebhookEndpoint, type WebhookEndpointFields } from '../../shared/webhooks.js';
+import {
+  webhookStream,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEndpointFields,
+} from '../../shared/webhooks.js';
 import type { EventStore } from '../eventstore/event-store.js';
 import { parseCursor, type Cursor, type EventMetadata } from '../eventstore/types.js';
 import { NotFoundError, ValidationError } from '../errors.js';
@@ -18,7 +23,8 @@ import { testPayload } from './webhook-payload.js';
 import { openWebhookSecret, sealWebhookSecret } from './webhook-secrets.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
-export type CreatedEndpoint = { endpoint: WebhookEndpoint; secret: string } | { endpoint: WebhookEndpoint; secret: null; secretShownOnce: true };
+export type CreatedEndpoint =
+  { endpoint: WebhookEndpoint; secret: string } | { endpoint: WebhookEndpoint; secret: null; secretShownOnce: true };
 
 export interface WebhookServiceOptions {
   allowLocalHttp: boolean;
@@ -59,9 +65,16 @@ export class WebhookService {
     const id = randomUUID();
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     const earlier = await this.store.transact(async (trx, append) => {
-      const appended = await append(webhookStream(id), 0, decideWebhook({ type: 'Create', endpointId: id, fields: checked }, null), meta);
+      const appended = await append(
+        webhookStream(id),
+        0,
+        decideWebhook({ type: 'Create', endpointId: id, fields: checked }, null),
+        meta,
+      );
       if (appended.replayed) return appended.streamId.slice(webhookStream('').id.length);
-      await sql`insert into webhook_secrets (endpoint_id, secret) values (${id}, ${sealWebhookSecret(this.options.secrets, id, secret)})`.execute(trx);
+      await sql`insert into webhook_secrets (endpoint_id, secret) values (${id}, ${sealWebhookSecret(this.options.secrets, id, secret)})`.execute(
+        trx,
+      );
       // Events from now on: the head is read in this transaction, so nothing committed after it is skipped.
       await sql`insert into webhook_cursors (endpoint_id, tx_id, position)
         select ${id}, coalesce(h.tx_id, '0'::xid8), coalesce(h.position, 0) from (select 1) one
@@ -74,12 +87,22 @@ export class WebhookService {
     return { endpoint: await this.get(id), secret };
   }
 
-  async update(id: string, changes: Partial<WebhookEndpointFields>, meta: EventMetadata, expectedVersion?: number): Promise<WebhookEndpoint> {
-    const checked = changes.url === undefined ? changes : { ...changes, url: checkEndpointUrl(changes.url, this.options.allowLocalHttp) };
+  async update(
+    id: string,
+    changes: Partial<WebhookEndpointFields>,
+    meta: EventMetadata,
+    expectedVersion?: number,
+  ): Promise<WebhookEndpoint> {
+    const checked =
+      changes.url === undefined
+        ? changes
+        : { ...changes, url: checkEndpointUrl(changes.url, this.options.allowLocalHttp) };
     await this.run(id, { type: 'Update', changes: checked }, meta, expectedVersion, async (trx) => {
       // Switched on again: a fresh start for the retry schedule (the cursor stays: nothing is skipped).
       if (changes.enabled) {
-        await sql`update webhook_cursors set attempts = 0, failing_since = null, next_attempt_at = null where endpoint_id = ${id}`.execute(trx);
+        await sql`update webhook_cursors set attempts = 0, failing_since = null, next_attempt_at = null where endpoint_id = ${id}`.execute(
+          trx,
+        );
       }
     });
     // Switched on: deliver again; any other change: a run in progress stops and starts afresh with it.
@@ -89,7 +112,11 @@ export class WebhookService {
 
   /** The deliverer gave up on a failing endpoint. */
   async disable(id: string, reason: string): Promise<void> {
-    await this.run(id, { type: 'Disable', reason }, { actor: { uid: null, name: 'Stockroom' }, correlationId: randomUUID() });
+    await this.run(
+      id,
+      { type: 'Disable', reason },
+      { actor: { uid: null, name: 'Stockroom' }, correlationId: randomUUID() },
+    );
   }
 
   async remove(id: string, meta: EventMetadata): Promise<void> {
@@ -103,7 +130,13 @@ export class WebhookService {
     this.options.wake();
   }
 
-  private async run(id: string, command: WebhookCommand, meta: EventMetadata, expectedVersion?: number, alongside?: (trx: Kysely<any>) => Promise<void>) {
+  private async run(
+    id: string,
+    command: WebhookCommand,
+    meta: EventMetadata,
+    expectedVersion?: number,
+    alongside?: (trx: Kysely<any>) => Promise<void>,
+  ) {
     await this.store.transact(async (trx, append) => {
       const state = await this.queries.state(id, trx);
       const events = decideWebhook(command, state);
@@ -127,7 +160,9 @@ export class WebhookService {
       if (Number.isNaN(at.getTime())) throw new ValidationError('from must be a date and time');
       const row = await sql<{ tx_id: string; position: number }>`select tx_id::text as tx_id, position from events
         where created_at < ${at} order by tx_id desc, position desc limit 1`.execute(this.db);
-      cursor = row.rows[0] ? { txId: row.rows[0].tx_id, position: Number(row.rows[0].position) } : { txId: '0', position: 0 };
+      cursor = row.rows[0]
+        ? { txId: row.rows[0].tx_id, position: Number(row.rows[0].position) }
+        : { txId: '0', position: 0 };
     } else {
       throw new ValidationError('Give a cursor or a from time to replay from');
     }
@@ -148,14 +183,18 @@ export class WebhookService {
           order by u.message_id, b.id desc, u.n desc) latest
         order by id, n
         on conflict (endpoint_id, message_id) do update set status = 'delivered', attempts = webhook_deliveries.attempts + 1,
-          response_code = excluded.response_code, latency_ms = excluded.latency_ms, updated_at = excluded.updated_at`.execute(trx);
+          response_code = excluded.response_code, latency_ms = excluded.latency_ms, updated_at = excluded.updated_at`.execute(
+        trx,
+      );
       await sql`delete from webhook_delivered where endpoint_id = ${id}
         and (last_tx_id, last_position) > (${from.txId}::xid8, ${from.position}::bigint)`.execute(trx);
       // Messages after the replay point go out again: pending, so the deliverer does not take
       // them for ones delivered beyond its cursor (cursor-store.ts loggedAfter).
       await sql`update webhook_deliveries set status = 'pending', updated_at = now()
         where endpoint_id = ${id} and not test and cursor is not null and status <> 'pending'
-          and (split_part(cursor, ':', 1)::xid8, split_part(cursor, ':', 2)::bigint) > (${from.txId}::xid8, ${from.position}::bigint)`.execute(trx);
+          and (split_part(cursor, ':', 1)::xid8, split_part(cursor, ':', 2)::bigint) > (${from.txId}::xid8, ${from.position}::bigint)`.execute(
+        trx,
+      );
     });
     this.options.wake();
     return this.get(id);
@@ -178,10 +217,18 @@ export class WebhookService {
     const messageId = `msg_test_${randomUUID()}`;
     await sql`insert into webhook_deliveries (endpoint_id, message_id, event_type, test, status, attempts)
       values (${id}, ${messageId}, 'webhook.test', true, 'pending', 0)`.execute(this.db);
-    void sendWebhook(target.url, secret, { id: messageId, body: testPayload(id, new Date()) }, this.options.timeoutMs, this.options.guard).then((attempt) =>
+    void sendWebhook(
+      target.url,
+      secret,
+      { id: messageId, body: testPayload(id, new Date()) },
+      this.options.timeoutMs,
+      this.options.guard,
+    ).then((attempt) =>
       sql`update webhook_deliveries set status = ${attempt.ok ? 'delivered' : 'failed'}, attempts = 1,
           response_code = ${attempt.status}, latency_ms = ${attempt.latencyMs}, error = ${attempt.error}, updated_at = now()
-        where endpoint_id = ${id} and message_id = ${messageId}`.execute(this.db).catch(() => undefined),
+        where endpoint_id = ${id} and message_id = ${messageId}`
+        .execute(this.db)
+        .catch(() => undefined),
     );
     const [delivery] = (await this.queries.deliveries(id, 50)).filter((d) => d.messageId === messageId);
     return delivery!;

@@ -25,13 +25,11 @@ export async function appendBench(): Promise<Row[]> {
         values (${`bench-${i}`}, 'bench', 1, ${randomUUID()}, 'Benched', ${JSON.stringify({ i })}::jsonb,
           ${JSON.stringify(meta)}::jsonb)`.execute(db);
     });
-    rows.push(
-      {
-        benchmark: `append: event-sourced appends/s (${backend.name}, ${concurrency} writers)`,
-        result: fmt(appended.perSecond),
-        target: `beside plain INSERT: ${fmt(inserted.perSecond)}/s (ratio ${fmt(appended.perSecond / inserted.perSecond, 2)})`,
-      },
-    );
+    rows.push({
+      benchmark: `append: event-sourced appends/s (${backend.name}, ${concurrency} writers)`,
+      result: fmt(appended.perSecond),
+      target: `beside plain INSERT: ${fmt(inserted.perSecond)}/s (ratio ${fmt(appended.perSecond / inserted.perSecond, 2)})`,
+    });
     await bench.close();
   }
   return rows;

@@ -13,7 +13,15 @@ import { evolveItem, type ItemState } from '../../server/inventory/item-state.js
 import { AsOfQueries } from '../../server/history/as-of-queries.js';
 import { AsOfDashboardQueries } from '../../server/history/as-of-dashboard.js';
 import { ChangesQueries } from '../../server/history/changes-queries.js';
-import { benchBackends, fmt, openBenchStore, percentile, type BenchBackend, type BenchStore, type Row } from './bench-kit.js';
+import {
+  benchBackends,
+  fmt,
+  openBenchStore,
+  percentile,
+  type BenchBackend,
+  type BenchStore,
+  type Row,
+} from './bench-kit.js';
 import { fillAsOfStore, type AsOfFill } from './as-of-fill.js';
 
 const ITEMS = 10_000;
@@ -32,7 +40,11 @@ async function checkSample(bench: BenchStore, fill: AsOfFill): Promise<void> {
     const t = new Date(fill.from.getTime() + ((s * 0.37) % 1) * span + 1);
     let state: ItemState | null = null;
     for (const e of await bench.store.readStream(itemStream(id).id, { until: t })) {
-      state = evolveItem(state, { type: e.type, data: e.data } as InventoryEvent, { version: e.streamVersion, at: e.createdAt, streamId: e.streamId });
+      state = evolveItem(state, { type: e.type, data: e.data } as InventoryEvent, {
+        version: e.streamVersion,
+        at: e.createdAt,
+        streamId: e.streamId,
+      });
     }
     const read = await asOf.item(t, id).catch((error: unknown) => {
       if (error instanceof NotFoundError) return null; // not created yet at `t`
@@ -41,7 +53,9 @@ async function checkSample(bench: BenchStore, fill: AsOfFill): Promise<void> {
     const want = state && { name: state.name, quantity: state.quantity, price: state.price, version: state.version };
     const got = read && { name: read.name, quantity: read.quantity, price: read.price, version: read.version };
     if (JSON.stringify(want) !== JSON.stringify(got)) {
-      throw new Error(`as-of fill: item ${id} at ${t.toISOString()} reads ${JSON.stringify(got)}, a replay gives ${JSON.stringify(want)}`);
+      throw new Error(
+        `as-of fill: item ${id} at ${t.toISOString()} reads ${JSON.stringify(got)}, a replay gives ${JSON.stringify(want)}`,
+      );
     }
   }
 }
@@ -109,6 +123,7 @@ export async function asOfBench(log: (s: string) => void): Promise<Row[]> {
   const events = Number(process.env.BENCH_AS_OF_EVENTS ?? 1_000_000);
   const rows: Row[] = [];
   const only = process.env.BENCH_BACKEND; // pglite or postgres: one backend
-  for (const backend of benchBackends().filter((b) => !only || b.name === only)) rows.push(...(await measure(backend, events, log)));
+  for (const backend of benchBackends().filter((b) => !only || b.name === only))
+    rows.push(...(await measure(backend, events, log)));
   return rows;
 }

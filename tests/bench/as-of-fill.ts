@@ -27,19 +27,37 @@ export interface AsOfFill {
 }
 
 /** Stamps the app's events for one stream with their stream versions and a moment. */
-function stamped(stream: { id: string; type: string }, state: ItemState | null, made: InventoryEvent[], createdAt: Date) {
+function stamped(
+  stream: { id: string; type: string },
+  state: ItemState | null,
+  made: InventoryEvent[],
+  createdAt: Date,
+) {
   const out: BackdatedEvent[] = [];
   let s = state;
   for (const e of made) {
     const version = (s?.version ?? 0) + 1;
     s = evolveItem(s, e, { version, at: createdAt, streamId: stream.id });
-    out.push({ streamId: stream.id, streamType: stream.type, streamVersion: version, type: e.type, data: e.data, createdAt });
+    out.push({
+      streamId: stream.id,
+      streamType: stream.type,
+      streamVersion: version,
+      type: e.type,
+      data: e.data,
+      createdAt,
+    });
   }
   return { state: s!, out };
 }
 
 /** The store's events in log order, each with its moment on the 90-day line ending at `end`. */
-function* history(categoryIds: string[], itemIds: string[], events: number, end: number, quantity: number): Generator<BackdatedEvent> {
+function* history(
+  categoryIds: string[],
+  itemIds: string[],
+  events: number,
+  end: number,
+  quantity: number,
+): Generator<BackdatedEvent> {
   const start = end - 90 * DAY;
   const step = (90 * DAY) / Math.max(1, events);
   let k = 0;
@@ -48,11 +66,29 @@ function* history(categoryIds: string[], itemIds: string[], events: number, end:
   for (const [c, categoryId] of categoryIds.entries()) {
     const [created] = createCategory({ categoryId, name: `As-of Category ${c}`, description: '' });
     const stream = categoryStream(categoryId);
-    yield { streamId: stream.id, streamType: stream.type, streamVersion: 1, type: created!.type, data: created!.data, createdAt: categoriesAt };
+    yield {
+      streamId: stream.id,
+      streamType: stream.type,
+      streamVersion: 1,
+      type: created!.type,
+      data: created!.data,
+      createdAt: categoriesAt,
+    };
   }
   const states: ItemState[] = [];
   for (const [i, itemId] of itemIds.entries()) {
-    const fields = { name: `As-of item ${i}`, description: '', sku: `ASOF-${i}`, categoryId: categoryIds[i % categoryIds.length]!, quantity, price: 2.5, threshold: 5, imageUrl: null, expiryDate: null, barcode: null };
+    const fields = {
+      name: `As-of item ${i}`,
+      description: '',
+      sku: `ASOF-${i}`,
+      categoryId: categoryIds[i % categoryIds.length]!,
+      quantity,
+      price: 2.5,
+      threshold: 5,
+      imageUrl: null,
+      expiryDate: null,
+      barcode: null,
+    };
     const { state, out } = stamped(itemStream(itemId), null, createItem({ itemId, fields }, null), next());
     states.push(state);
     yield* out;
@@ -96,7 +132,11 @@ export async function fillAsOfStore(
     // see backdated-append.ts, and the set-based forms' "an item created in a batch has no
     // adjustment in it".
     const prev = batch.at(-1);
-    if (prev && (batch.length >= BATCH || dayOf(prev.createdAt) !== dayOf(event.createdAt) || kind(prev) !== kind(event))) await flush();
+    if (
+      prev &&
+      (batch.length >= BATCH || dayOf(prev.createdAt) !== dayOf(event.createdAt) || kind(prev) !== kind(event))
+    )
+      await flush();
     batch.push(event);
     first ??= event.createdAt;
     last = event.createdAt;
@@ -105,4 +145,5 @@ export async function fillAsOfStore(
   return { itemIds, from: first!, to: last! };
 }
 
-const kind = (e: BackdatedEvent) => (e.streamType === 'category' ? 'category' : e.type === 'ItemCreated' ? 'created' : 'adjusted');
+const kind = (e: BackdatedEvent) =>
+  e.streamType === 'category' ? 'category' : e.type === 'ItemCreated' ? 'created' : 'adjusted';

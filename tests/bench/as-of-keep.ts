@@ -48,7 +48,11 @@ try {
       console.log(`${name}: p50 ${percentile(ms, 50).toFixed(1)} p95 ${percentile(ms, 95).toFixed(1)} ms`);
     }
   } else {
-    for (const row of await timeReads({ database, store, close: async () => {} }, pglite ? 'pglite' : 'postgres', events)) {
+    for (const row of await timeReads(
+      { database, store, close: async () => {} },
+      pglite ? 'pglite' : 'postgres',
+      events,
+    )) {
       console.log(`${row.benchmark}: ${row.result} (${row.target})`);
     }
   }

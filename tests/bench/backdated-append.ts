@@ -30,7 +30,8 @@ export interface BackdatedEvent {
   metadata?: Record<string, unknown>;
 }
 
-const formsOf = (p: Projection): BatchProjection[] => (p.batch === undefined ? [] : Array.isArray(p.batch) ? p.batch : [p.batch]);
+const formsOf = (p: Projection): BatchProjection[] =>
+  p.batch === undefined ? [] : Array.isArray(p.batch) ? p.batch : [p.batch];
 
 /** The set-based forms that run for these types, and the projections whose handlers run event by event. */
 function plan(projections: Projection[], types: Set<string>): { forms: BatchProjection[]; byEvent: Projection[] } {
@@ -47,7 +48,11 @@ function plan(projections: Projection[], types: Set<string>): { forms: BatchProj
 }
 
 /** Appends `events` (in the order given, one UTC day at most) with their own times, in one transaction. */
-export async function appendBackdated(store: EventStore, events: BackdatedEvent[], metadata: EventMetadata): Promise<void> {
+export async function appendBackdated(
+  store: EventStore,
+  events: BackdatedEvent[],
+  metadata: EventMetadata,
+): Promise<void> {
   if (events.length === 0) return;
   const { forms, byEvent } = plan(store.projections, new Set(events.map((e) => e.type)));
   const projected: RawBuilder<unknown>[] = forms.flatMap((form) =>
@@ -58,9 +63,14 @@ export async function appendBackdated(store: EventStore, events: BackdatedEvent[
     // unnest of arrays is guessed at 100, and the forms' joins went quadratic at 10,000).
     const query = sql<any>`with
       input (ord, stream_id, stream_type, stream_version, type, data, created_at, event_id, metadata) as (values ${sql.join(
-        events.map((e, i) => sql`(${i}::int, ${e.streamId}::text, ${e.streamType}::text, ${e.streamVersion}::int, ${e.type}::text,
+        events.map(
+          (
+            e,
+            i,
+          ) => sql`(${i}::int, ${e.streamId}::text, ${e.streamType}::text, ${e.streamVersion}::int, ${e.type}::text,
           ${JSON.stringify(e.data)}::jsonb, ${e.createdAt.toISOString()}::timestamptz, ${e.eventId ?? null}::uuid,
-          ${e.metadata ? JSON.stringify({ ...metadata, ...e.metadata }) : null}::jsonb)`),
+          ${e.metadata ? JSON.stringify({ ...metadata, ...e.metadata }) : null}::jsonb)`,
+        ),
       )}),
       new_events as (
         insert into events (stream_id, stream_type, stream_version, event_id, type, data, metadata, created_at)
@@ -73,7 +83,8 @@ export async function appendBackdated(store: EventStore, events: BackdatedEvent[
         ${byEvent.length ? sql`data, metadata` : sql`null as data, null as metadata`}, created_at
       from new_events order by position`;
     const rows = await query.execute(trx);
-    if (rows.rows.length !== events.length) throw new Error(`backdated append wrote ${rows.rows.length} of ${events.length} events`);
+    if (rows.rows.length !== events.length)
+      throw new Error(`backdated append wrote ${rows.rows.length} of ${events.length} events`);
     for (const row of byEvent.length ? rows.rows : []) {
       const event = toStoredEvent(row);
       for (const projection of byEvent) await projection.handlers[event.type]?.(event, trx);

@@ -76,4 +76,5 @@ export async function load(
   return { perSecond: total / seconds, latencies: latencies.sort((a, b) => a - b) };
 }
 
-export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

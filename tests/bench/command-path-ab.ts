@@ -13,7 +13,9 @@ import path from 'node:path';
 import { startAuthEmulator } from '../../server/launch/auth-emulator.js';
 import { PROJECT, EMULATOR_PORT, run, signIn, startServer } from './command-path-bench.js';
 
-const variants: Array<{ name: string; env: Record<string, string>; keyed?: boolean; sql?: string[] }> = JSON.parse(process.env.AB_VARIANTS!);
+const variants: Array<{ name: string; env: Record<string, string>; keyed?: boolean; sql?: string[] }> = JSON.parse(
+  process.env.AB_VARIANTS!,
+);
 const rounds = Number(process.env.AB_ROUNDS ?? 3);
 const seconds = Number(process.env.AB_SECONDS ?? 4);
 const keyed = process.env.AB_KEYED !== '0';
@@ -28,7 +30,16 @@ const item = () => (process.env.AB_HOT ? hot : spread[next++ % spread.length]!);
 const body = JSON.stringify({ delta: 1, reason: 'restock' });
 const rates: Record<string, number[]> = { bare: [] };
 const load = () => os.loadavg()[0]!.toFixed(1);
-const app = (k = keyed) => run({ url: appUrl, method: 'POST', headers: { authorization: `Bearer ${token}` }, body, seconds, keyed: k, pathOf: () => `/api/inventory/${item()}/adjust` });
+const app = (k = keyed) =>
+  run({
+    url: appUrl,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body,
+    seconds,
+    keyed: k,
+    pathOf: () => `/api/inventory/${item()}/adjust`,
+  });
 const bare = () => run({ url: bareUrl, method: 'POST', body, seconds, pathOf: () => `/bare/${item()}/adjust` });
 await app();
 for (let r = 0; r < rounds; r++) {
@@ -39,7 +50,9 @@ for (let r = 0; r < rounds; r++) {
     await new Promise((res) => setTimeout(res, 200));
     const res = await app(v.keyed ?? keyed);
     (rates[v.name] ??= []).push(res['2xx'] / res.duration);
-    console.log(`round ${r} ${v.name}: ${(res['2xx'] / res.duration).toFixed(0)}/s p99 ${res.latency.p99} non2xx ${res.non2xx} (load ${load()})`);
+    console.log(
+      `round ${r} ${v.name}: ${(res['2xx'] / res.duration).toFixed(0)}/s p99 ${res.latency.p99} non2xx ${res.non2xx} (load ${load()})`,
+    );
   }
   if (process.env.AB_NO_BARE) continue;
   const b = await bare();

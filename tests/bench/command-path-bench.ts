@@ -28,11 +28,13 @@ interface Ready {
 
 export async function signIn(host: string): Promise<string> {
   const call = async (p: string, body: unknown) =>
-    (await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/${p}?key=any`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })).json() as Promise<any>;
+    (
+      await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/${p}?key=any`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json() as Promise<any>;
   const email = `bench-${Date.now()}@stockroom.test`;
   const created = await call('accounts:signUp', { email, password: 'bench123', returnSecureToken: true });
   // A manager by claim: the server takes the role from the claim until the account registers.
@@ -44,7 +46,15 @@ export async function signIn(host: string): Promise<string> {
   return (await call('accounts:signInWithPassword', { email, password: 'bench123', returnSecureToken: true })).idToken;
 }
 
-export function startServer(backend: BenchBackend, emulatorHost: string): Promise<{ ready: Ready; stop(): Promise<void>; send(message: unknown): void; ask(message: unknown): Promise<void> }> {
+export function startServer(
+  backend: BenchBackend,
+  emulatorHost: string,
+): Promise<{
+  ready: Ready;
+  stop(): Promise<void>;
+  send(message: unknown): void;
+  ask(message: unknown): Promise<void>;
+}> {
   const child = fork(serverScript, [], {
     // BENCH_SERVER_ARGS: more node options for the server process (e.g. --cpu-prof).
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [])],
@@ -115,7 +125,9 @@ export async function run(options: {
         setupRequest: (request) => ({
           ...request,
           path: options.pathOf(),
-          ...(options.keyed ? { headers: { ...request.headers, 'idempotency-key': `bench-${process.pid}-${++keys}` } } : {}),
+          ...(options.keyed
+            ? { headers: { ...request.headers, 'idempotency-key': `bench-${process.pid}-${++keys}` } }
+            : {}),
         }),
       },
     ],
@@ -138,7 +150,12 @@ async function alternate(app: () => Promise<Result>, bare: () => Promise<Result>
   return { app: summary(sides.app), bare: summary(sides.bare) };
 }
 
-async function measure(backend: BenchBackend, emulatorHost: string, token: string, log: (s: string) => void): Promise<Row[]> {
+async function measure(
+  backend: BenchBackend,
+  emulatorHost: string,
+  token: string,
+  log: (s: string) => void,
+): Promise<Row[]> {
   const server = await startServer(backend, emulatorHost);
   const { appUrl, bareUrl, hot, spread } = server.ready;
   const auth = { authorization: `Bearer ${token}` };
@@ -150,29 +167,62 @@ async function measure(backend: BenchBackend, emulatorHost: string, token: strin
     {
       name: 'adjust, one hot item',
       target: 1.0,
-      app: () => run({ url: appUrl, method: 'POST', headers: auth, body, seconds: SECONDS, pathOf: () => `/api/inventory/${hot}/adjust` }),
+      app: () =>
+        run({
+          url: appUrl,
+          method: 'POST',
+          headers: auth,
+          body,
+          seconds: SECONDS,
+          pathOf: () => `/api/inventory/${hot}/adjust`,
+        }),
       bare: () => run({ url: bareUrl, method: 'POST', body, seconds: SECONDS, pathOf: () => `/bare/${hot}/adjust` }),
       baseline: 'UPDATE',
     },
     {
       name: `adjust, spread over ${spread.length.toLocaleString()} items`,
       target: 0.6,
-      app: () => run({ url: appUrl, method: 'POST', headers: auth, body, seconds: SECONDS, pathOf: () => `/api/inventory/${anyItem()}/adjust` }),
-      bare: () => run({ url: bareUrl, method: 'POST', body, seconds: SECONDS, pathOf: () => `/bare/${anyItem()}/adjust` }),
+      app: () =>
+        run({
+          url: appUrl,
+          method: 'POST',
+          headers: auth,
+          body,
+          seconds: SECONDS,
+          pathOf: () => `/api/inventory/${anyItem()}/adjust`,
+        }),
+      bare: () =>
+        run({ url: bareUrl, method: 'POST', body, seconds: SECONDS, pathOf: () => `/bare/${anyItem()}/adjust` }),
       baseline: 'UPDATE',
     },
     {
       name: `adjust with an Idempotency-Key (as the client sends), spread over ${spread.length.toLocaleString()} items`,
       target: 0.6,
       app: () =>
-        run({ url: appUrl, method: 'POST', headers: auth, body, seconds: SECONDS, keyed: true, pathOf: () => `/api/inventory/${anyItem()}/adjust` }),
-      bare: () => run({ url: bareUrl, method: 'POST', body, seconds: SECONDS, pathOf: () => `/bare/${anyItem()}/adjust` }),
+        run({
+          url: appUrl,
+          method: 'POST',
+          headers: auth,
+          body,
+          seconds: SECONDS,
+          keyed: true,
+          pathOf: () => `/api/inventory/${anyItem()}/adjust`,
+        }),
+      bare: () =>
+        run({ url: bareUrl, method: 'POST', body, seconds: SECONDS, pathOf: () => `/bare/${anyItem()}/adjust` }),
       baseline: 'UPDATE',
     },
     {
       name: 'GET item by id with token check',
       target: 0.85,
-      app: () => run({ url: appUrl, method: 'GET', headers: auth, seconds: SECONDS, pathOf: () => `/api/inventory/${anyItem()}` }),
+      app: () =>
+        run({
+          url: appUrl,
+          method: 'GET',
+          headers: auth,
+          seconds: SECONDS,
+          pathOf: () => `/api/inventory/${anyItem()}`,
+        }),
       bare: () => run({ url: bareUrl, method: 'GET', seconds: SECONDS, pathOf: () => `/bare/${anyItem()}` }),
       baseline: 'SELECT',
     },
@@ -180,7 +230,9 @@ async function measure(backend: BenchBackend, emulatorHost: string, token: strin
   // BENCH_CASES=keyed,hot runs only the cases whose names contain one of these words.
   const only = process.env.BENCH_CASES?.split(',').filter(Boolean);
   try {
-    for (const c of cases.filter((k) => !only || only.some((word) => k.name.toLowerCase().includes(word.toLowerCase())))) {
+    for (const c of cases.filter(
+      (k) => !only || only.some((word) => k.name.toLowerCase().includes(word.toLowerCase())),
+    )) {
       log(`  ${c.name} (${backend.name})...`);
       await c.app(); // warm-up, not counted
       const { app, bare } = await alternate(c.app, c.bare);

@@ -47,7 +47,12 @@ const stop = (child: ChildProcess) =>
   });
 
 const stateDir = await mkdtemp(path.join(os.tmpdir(), 'stockroom-old-new-'));
-const emulator = await startAuthEmulator({ projectId: PROJECT, port: Number(process.env.AUTH_EMULATOR_PORT ?? EMULATOR_PORT), stateDir, persist: false });
+const emulator = await startAuthEmulator({
+  projectId: PROJECT,
+  port: Number(process.env.AUTH_EMULATOR_PORT ?? EMULATOR_PORT),
+  stateDir,
+  persist: false,
+});
 const token = await signIn(emulator.host);
 const servers: Array<{ ready: Ready; child: ChildProcess }> = [];
 for (const dir of dirs) servers.push(await startServer(dir, emulator.host));
@@ -60,13 +65,48 @@ const anyItem = (() => {
   return (ready: Ready) => ready.spread[next++ % ready.spread.length]!;
 })();
 const cases: Case[] = [
-  { name: 'adjust, one hot item', run: (r) => run({ url: r.appUrl, method: 'POST', headers: auth, body, seconds, pathOf: () => `/api/inventory/${r.hot}/adjust` }) },
-  { name: 'adjust, spread', run: (r) => run({ url: r.appUrl, method: 'POST', headers: auth, body, seconds, pathOf: () => `/api/inventory/${anyItem(r)}/adjust` }) },
+  {
+    name: 'adjust, one hot item',
+    run: (r) =>
+      run({
+        url: r.appUrl,
+        method: 'POST',
+        headers: auth,
+        body,
+        seconds,
+        pathOf: () => `/api/inventory/${r.hot}/adjust`,
+      }),
+  },
+  {
+    name: 'adjust, spread',
+    run: (r) =>
+      run({
+        url: r.appUrl,
+        method: 'POST',
+        headers: auth,
+        body,
+        seconds,
+        pathOf: () => `/api/inventory/${anyItem(r)}/adjust`,
+      }),
+  },
   {
     name: 'adjust, spread, Idempotency-Key',
-    run: (r) => run({ url: r.appUrl, method: 'POST', headers: auth, body, seconds, keyed: true, pathOf: () => `/api/inventory/${anyItem(r)}/adjust` }),
+    run: (r) =>
+      run({
+        url: r.appUrl,
+        method: 'POST',
+        headers: auth,
+        body,
+        seconds,
+        keyed: true,
+        pathOf: () => `/api/inventory/${anyItem(r)}/adjust`,
+      }),
   },
-  { name: 'GET item by id', run: (r) => run({ url: r.appUrl, method: 'GET', headers: auth, seconds, pathOf: () => `/api/inventory/${anyItem(r)}` }) },
+  {
+    name: 'GET item by id',
+    run: (r) =>
+      run({ url: r.appUrl, method: 'GET', headers: auth, seconds, pathOf: () => `/api/inventory/${anyItem(r)}` }),
+  },
 ];
 const only = process.env.OLD_NEW_CASES?.split(',').filter(Boolean);
 const loads: number[] = [];
@@ -87,7 +127,9 @@ try {
         p99s[i]!.push(result.latency.p99);
         failed += result.non2xx + result.errors;
         loads.push(os.loadavg()[0]!);
-        console.error(`${c.name}, round ${round}, ${names[i]}: ${(result['2xx'] / result.duration).toFixed(0)}/s p99 ${result.latency.p99} ms (load ${os.loadavg()[0]!.toFixed(1)})`);
+        console.error(
+          `${c.name}, round ${round}, ${names[i]}: ${(result['2xx'] / result.duration).toFixed(0)}/s p99 ${result.latency.p99} ms (load ${os.loadavg()[0]!.toFixed(1)})`,
+        );
       }
     }
     const cells = rates.map((list, i) => {
@@ -100,7 +142,9 @@ try {
     const ratio = pairs.length
       ? ` | new/old ${(mean(rates[1]!) / mean(rates[0]!)).toFixed(2)} (rounds ${Math.min(...pairs).toFixed(2)} to ${Math.max(...pairs).toFixed(2)})`
       : '';
-    lines.push(`${c.name} (${url ? 'postgres' : 'pglite'}): ${cells.join(' | ')}${ratio}${failed ? ` | ${failed} failed` : ''}`);
+    lines.push(
+      `${c.name} (${url ? 'postgres' : 'pglite'}): ${cells.join(' | ')}${ratio}${failed ? ` | ${failed} failed` : ''}`,
+    );
     console.error(lines.at(-1));
   }
 } finally {
@@ -109,5 +153,7 @@ try {
   await rm(stateDir, { recursive: true, force: true });
 }
 console.log(lines.join('\n'));
-console.log(`load average during the run: ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} (mean ${mean(loads).toFixed(1)}) on ${os.cpus().length} cores`);
+console.log(
+  `load average during the run: ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} (mean ${mean(loads).toFixed(1)}) on ${os.cpus().length} cores`,
+);
 process.exit(0);

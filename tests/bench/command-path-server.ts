@@ -14,7 +14,9 @@ import { BenchCatalog } from './generate-items.js';
 
 if (process.env.BENCH_TRACE) await import('./command-path-trace.js');
 
-const backend: BenchBackend = process.env.BENCH_URL ? { name: 'postgres', url: process.env.BENCH_URL } : { name: 'pglite' };
+const backend: BenchBackend = process.env.BENCH_URL
+  ? { name: 'postgres', url: process.env.BENCH_URL }
+  : { name: 'pglite' };
 const spreadCount = Number(process.env.BENCH_SPREAD_ITEMS ?? 1000);
 
 const bench = await openBenchStore(backend, Number(process.env.BENCH_POOL ?? 20));
@@ -32,7 +34,8 @@ const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 const db = bench.database.db;
 const bare = Fastify();
 bare.post<{ Params: { id: string }; Body: { delta: number } }>('/bare/:id/adjust', async (request) => {
-  const rows = await sql`update bare_items set quantity = quantity + ${request.body.delta}, version = version + 1, updated_at = now()
+  const rows =
+    await sql`update bare_items set quantity = quantity + ${request.body.delta}, version = version + 1, updated_at = now()
     where id = ${request.params.id} returning *`.execute(db);
   return rows.rows[0];
 });

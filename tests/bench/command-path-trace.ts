@@ -8,7 +8,17 @@ import { BatchedCommandHandler } from '../../server/eventstore/batched-commands.
 import { PreparedStatements } from '../../server/eventstore/prepared-statements.js';
 
 type Fn = (...args: any[]) => Promise<any>;
-const stats = { batches: 0, commands: 0, wait: 0, together: 0, decide: 0, append: 0, maxBatch: 0, inFlight: 0, inFlightSum: 0 };
+const stats = {
+  batches: 0,
+  commands: 0,
+  wait: 0,
+  together: 0,
+  decide: 0,
+  append: 0,
+  maxBatch: 0,
+  inFlight: 0,
+  inFlightSum: 0,
+};
 const proto = BatchedCommandHandler.prototype as unknown as Record<string, Fn>;
 
 function wrap(target: Record<string, Fn>, name: string, measure: (ms: number, args: any[]) => void) {
@@ -54,7 +64,16 @@ setInterval(() => {
       `lock+decide+append ${(stats.decide / b).toFixed(1)}, append ${(stats.append / b).toFixed(1)}; ` +
       `queue wait per adjustment ${(stats.wait / stats.commands).toFixed(1)} ms; event loop ${(used * 100).toFixed(0)}% busy`,
   );
-  Object.assign(stats, { batches: 0, commands: 0, wait: 0, together: 0, decide: 0, append: 0, maxBatch: 0, inFlightSum: 0 });
+  Object.assign(stats, {
+    batches: 0,
+    commands: 0,
+    wait: 0,
+    together: 0,
+    decide: 0,
+    append: 0,
+    maxBatch: 0,
+    inFlightSum: 0,
+  });
 }, 2500).unref();
 
 // BENCH_LANES / BENCH_OVERLAP / BENCH_OVERLAP_MS / BENCH_MAX_BATCH: try other group-commit settings without editing the app.
@@ -75,7 +94,8 @@ const byKind = new Map<string, { n: number; ms: number }>();
 const query = pg.Client.prototype.query as (...args: any[]) => any;
 pg.Client.prototype.query = function (this: unknown, ...args: any[]) {
   const text = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '');
-  const kind = /^\s*(begin|commit|rollback|execute|prepare)/i.exec(text)?.[1]?.toLowerCase() ??
+  const kind =
+    /^\s*(begin|commit|rollback|execute|prepare)/i.exec(text)?.[1]?.toLowerCase() ??
     (/for update/.test(text) ? 'lock' : 'other');
   const started = performance.now();
   const result = query.apply(this, args);
@@ -94,6 +114,8 @@ pg.Client.prototype.query = function (this: unknown, ...args: any[]) {
 } as typeof pg.Client.prototype.query;
 setInterval(() => {
   if (!byKind.size) return;
-  console.error('trace round trips: ' + [...byKind].map(([k, s]) => `${k} ${s.n}x ${(s.ms / s.n).toFixed(2)} ms`).join(', '));
+  console.error(
+    'trace round trips: ' + [...byKind].map(([k, s]) => `${k} ${s.n}x ${(s.ms / s.n).toFixed(2)} ms`).join(', '),
+  );
   byKind.clear();
 }, 2500).unref();

@@ -8,8 +8,34 @@ import type { EventStore } from '../../server/eventstore/event-store.js';
 import { createCategory } from '../../server/categories/decide.js';
 import { createItem } from '../../server/inventory/decide.js';
 
-const adjectives = ['Red', 'Blue', 'Compact', 'Wireless', 'Organic', 'Heavy', 'Slim', 'Classic', 'Smart', 'Eco', 'Large', 'Mini'];
-const nouns = ['Mouse', 'Keyboard', 'Shirt', 'Coffee', 'Bottle', 'Lamp', 'Cable', 'Jacket', 'Tea', 'Charger', 'Blanket', 'Speaker'];
+const adjectives = [
+  'Red',
+  'Blue',
+  'Compact',
+  'Wireless',
+  'Organic',
+  'Heavy',
+  'Slim',
+  'Classic',
+  'Smart',
+  'Eco',
+  'Large',
+  'Mini',
+];
+const nouns = [
+  'Mouse',
+  'Keyboard',
+  'Shirt',
+  'Coffee',
+  'Bottle',
+  'Lamp',
+  'Cable',
+  'Jacket',
+  'Tea',
+  'Charger',
+  'Blanket',
+  'Speaker',
+];
 export const WORDS = [...adjectives, ...nouns].map((w) => w.toLowerCase());
 
 const meta = { actor: { uid: 'bench', name: 'Bench Generator' }, correlationId: 'bench-generate' };
@@ -44,7 +70,12 @@ export class BenchCatalog {
     if (this.categoryIds.length) return this.categoryIds;
     for (let c = 0; c < CATEGORIES; c++) {
       const categoryId = randomUUID();
-      await this.store.append(categoryStream(categoryId), 0, createCategory({ categoryId, name: `Bench Category ${c}`, description: '' }), meta);
+      await this.store.append(
+        categoryStream(categoryId),
+        0,
+        createCategory({ categoryId, name: `Bench Category ${c}`, description: '' }),
+        meta,
+      );
       this.categoryIds.push(categoryId);
     }
     return this.categoryIds;
@@ -82,7 +113,10 @@ export class BenchCatalog {
         }
       });
       done++;
-      if (done % 100 === 0) log(`  generated ${(done * BATCH).toLocaleString()} items (${Math.round((done * BATCH) / ((Date.now() - started) / 1000))}/s)`);
+      if (done % 100 === 0)
+        log(
+          `  generated ${(done * BATCH).toLocaleString()} items (${Math.round((done * BATCH) / ((Date.now() - started) / 1000))}/s)`,
+        );
     };
     if (!this.vocabularyKnown && batches > 0) {
       // The first batch alone: it commits every word of the vocabulary to the search

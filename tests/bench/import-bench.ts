@@ -40,11 +40,26 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 async function importOnce(backend: BenchBackend, size: number, log: (s: string) => void) {
   const bench = await openBenchStore(backend);
   // The emulator host is never called: the verifier above answers every token.
-  const config = loadConfig({ FIREBASE_PROJECT_ID: 'demo-bench', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000' });
-  const app = await buildApp({ config, database: bench.database, store: bench.store, verifier: managerVerifier, resolvePrincipal: claimPrincipalResolver });
+  const config = loadConfig({
+    FIREBASE_PROJECT_ID: 'demo-bench',
+    FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  });
+  const app = await buildApp({
+    config,
+    database: bench.database,
+    store: bench.store,
+    verifier: managerVerifier,
+    resolvePrincipal: claimPrincipalResolver,
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(url + path, { method: 'POST', headers: { authorization: 'Bearer bench', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as any;
   };
@@ -63,8 +78,16 @@ async function importOnce(backend: BenchBackend, size: number, log: (s: string) 
     await post('/api/inventory/import/categories', { importId, fileName: 'stock.csv', names: report.newCategories });
     const bad = new Set(report.problems.map((p: { row: number }) => p.row));
     let created = 0;
-    for (const batch of batchesOf(rows.filter((r) => !bad.has(r.row)), IMPORT_BATCH_ROWS)) {
-      const { results } = await post('/api/inventory/import/commit', { importId, fileName: 'stock.csv', columns, rows: batch });
+    for (const batch of batchesOf(
+      rows.filter((r) => !bad.has(r.row)),
+      IMPORT_BATCH_ROWS,
+    )) {
+      const { results } = await post('/api/inventory/import/commit', {
+        importId,
+        fileName: 'stock.csv',
+        columns,
+        rows: batch,
+      });
       created += results.filter((r: { outcome: string }) => r.outcome === 'created').length;
     }
     const total = performance.now() - started;
@@ -86,8 +109,16 @@ async function importOnce(backend: BenchBackend, size: number, log: (s: string) 
     const again = await post('/api/inventory/import/dry-run', { fileName: 'stock.csv', columns, rows: changed });
     const updateId = randomUUID();
     let updated = 0;
-    for (const batch of batchesOf(changed.filter((r) => !bad.has(r.row)), IMPORT_BATCH_ROWS)) {
-      const { results } = await post('/api/inventory/import/commit', { importId: updateId, fileName: 'stock.csv', columns, rows: batch });
+    for (const batch of batchesOf(
+      changed.filter((r) => !bad.has(r.row)),
+      IMPORT_BATCH_ROWS,
+    )) {
+      const { results } = await post('/api/inventory/import/commit', {
+        importId: updateId,
+        fileName: 'stock.csv',
+        columns,
+        rows: batch,
+      });
       updated += results.filter((r: { outcome: string }) => r.outcome === 'updated').length;
     }
     const update = performance.now() - updateStarted;
@@ -100,14 +131,23 @@ async function importOnce(backend: BenchBackend, size: number, log: (s: string) 
     const bareStarted = performance.now();
     for (const batch of batchesOf(good, IMPORT_BATCH_ROWS)) {
       const values = batch.map(
-        (r) => sql`(${randomUUID()}, ${r.cells[0]}, ${r.cells[7] ?? ''}, ${r.cells[1]}, ${randomUUID()}, ${r.cells[3]}, ${Number(r.cells[4])},
+        (
+          r,
+        ) => sql`(${randomUUID()}, ${r.cells[0]}, ${r.cells[7] ?? ''}, ${r.cells[1]}, ${randomUUID()}, ${r.cells[3]}, ${Number(r.cells[4])},
           ${Number(r.cells[5])}, ${Number(r.cells[6])}, 1, now(), now(), ${r.cells[0]})`,
       );
       await sql`insert into bare_items (id, name, description, sku, category_id, category_name, quantity, price, threshold,
         version, created_at, updated_at, search_text) values ${sql.join(values)}`.execute(bench.database.db);
     }
     const bare = performance.now() - bareStarted;
-    return { total, dryRun: checked - started, update, bare, peakMb: peak / 1024 / 1024, growthMb: (peak - before) / 1024 / 1024 };
+    return {
+      total,
+      dryRun: checked - started,
+      update,
+      bare,
+      peakMb: peak / 1024 / 1024,
+      growthMb: (peak - before) / 1024 / 1024,
+    };
   } finally {
     clearInterval(sampler);
     await app.close();
@@ -128,8 +168,16 @@ export async function importBench(log: (s: string) => void): Promise<Row[]> {
         result: `${seconds(r.total)} (dry run ${seconds(r.dryRun)}), peak RSS ${r.peakMb.toFixed(0)} MB (+${r.growthMb.toFixed(0)} MB)`,
         target,
       });
-      rows.push({ benchmark: `  the same file with new prices and counts, updating every item (${backend.name})`, result: seconds(r.update), target });
-      rows.push({ benchmark: `  bare multi-row INSERT of the same rows (${backend.name})`, result: seconds(r.bare), target: 'baseline' });
+      rows.push({
+        benchmark: `  the same file with new prices and counts, updating every item (${backend.name})`,
+        result: seconds(r.update),
+        target,
+      });
+      rows.push({
+        benchmark: `  bare multi-row INSERT of the same rows (${backend.name})`,
+        result: seconds(r.bare),
+        target: 'baseline',
+      });
     }
   }
   return rows;

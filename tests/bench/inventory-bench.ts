@@ -15,11 +15,13 @@ import { BenchCatalog, WORDS } from './generate-items.js';
 
 async function emulatorToken(host: string, verifierAuth: import('firebase-admin/auth').Auth): Promise<string> {
   const call = async (p: string, body: unknown) =>
-    (await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/${p}?key=any`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })).json() as Promise<any>;
+    (
+      await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/${p}?key=any`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json() as Promise<any>;
   const email = `bench-${Date.now()}@stockroom.test`;
   const created = await call('accounts:signUp', { email, password: 'bench123', returnSecureToken: true });
   await verifierAuth.setCustomUserClaims(created.localId, { role: 'manager' });
@@ -31,11 +33,15 @@ async function emulatorToken(host: string, verifierAuth: import('firebase-admin/
  * bare, app, so drift on a shared machine (and its linear part exactly) hits both sides
  * alike, as in the command-path bench. The mean rate of each side.
  */
-async function alternate(app: () => Promise<{ perSecond: number }>, bare: () => Promise<{ perSecond: number }>): Promise<{ app: number; bare: number }> {
+async function alternate(
+  app: () => Promise<{ perSecond: number }>,
+  bare: () => Promise<{ perSecond: number }>,
+): Promise<{ app: number; bare: number }> {
   await app();
   await bare();
   const rates = { app: [] as number[], bare: [] as number[] };
-  for (const side of ['app', 'bare', 'bare', 'app'] as const) rates[side].push((await (side === 'app' ? app : bare)()).perSecond);
+  for (const side of ['app', 'bare', 'bare', 'app'] as const)
+    rates[side].push((await (side === 'app' ? app : bare)()).perSecond);
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   return { app: mean(rates.app), bare: mean(rates.bare) };
 }

@@ -27,7 +27,13 @@ import type { Row } from './bench-kit.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const reportDir = path.join(root, 'test-results', 'lighthouse');
 const TARGETS = { mobile: 95, desktop: 98, accessibility: 100 };
-const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-dev-shm-usage',
+];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -56,7 +62,8 @@ function shortfalls(lhr: Result): string[] {
   const opportunities = Object.values(lhr.audits)
     .filter((a) => a.details?.type === 'opportunity' && a.score !== null && a.score < 1 && (a.numericValue ?? 0) > 0)
     .sort((a, b) => (b.numericValue ?? 0) - (a.numericValue ?? 0));
-  for (const a of opportunities.slice(0, 4)) lines.push(`perf: ${a.title} (${a.displayValue ?? `${Math.round(a.numericValue ?? 0)} ms`})`);
+  for (const a of opportunities.slice(0, 4))
+    lines.push(`perf: ${a.title} (${a.displayValue ?? `${Math.round(a.numericValue ?? 0)} ms`})`);
   return lines;
 }
 
@@ -66,11 +73,15 @@ function shortfalls(lhr: Result): string[] {
  */
 function buildClient(outDir: string): string {
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production' },
-    encoding: 'utf8',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production' },
+      encoding: 'utf8',
+    },
+  );
   if (result.status !== 0) throw new Error(`Client build failed:\n${result.stdout}\n${result.stderr}`);
   return outDir;
 }
@@ -132,10 +143,17 @@ export async function lighthouseBench(log: (line: string) => void = console.erro
         await signIn(chrome.port, origin, manager.email, manager.password);
         signedIn = true;
       }
-      for (const formFactor of (['mobile', 'desktop'] as const).filter((f) => wanted(f, process.env.BENCH_LIGHTHOUSE_FORMS))) {
+      for (const formFactor of (['mobile', 'desktop'] as const).filter((f) =>
+        wanted(f, process.env.BENCH_LIGHTHOUSE_FORMS),
+      )) {
         const results: Result[] = [];
         for (let run = 0; run < runs; run++) {
-          const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] };
+          const flags: Flags = {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance', 'accessibility'],
+          };
           const lighthouseConfig: LighthouseConfig | undefined = formFactor === 'desktop' ? desktopConfig : undefined;
           let result = await lighthouse(origin + page.path, flags, lighthouseConfig);
           // Lighthouse 12 with this Chromium now and then finds no navigation start in its
@@ -145,7 +163,8 @@ export async function lighthouseBench(log: (line: string) => void = console.erro
             result = await lighthouse(origin + page.path, flags, lighthouseConfig);
           }
           if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
-          if (result.lhr.runtimeError) throw new Error(`Lighthouse on ${page.path}: ${result.lhr.runtimeError.message}`);
+          if (result.lhr.runtimeError)
+            throw new Error(`Lighthouse on ${page.path}: ${result.lhr.runtimeError.message}`);
           if (new URL(result.lhr.finalDisplayedUrl).pathname !== page.path) {
             throw new Error(`Lighthouse on ${page.path} ended on ${result.lhr.finalDisplayedUrl}: not signed in?`);
           }
@@ -200,7 +219,12 @@ async function signIn(debugPort: number, origin: string, email: string, password
 }
 
 /** The category with the most items, asked of the API as the demo manager. */
-async function biggestCategoryPath(origin: string, emulatorHost: string, email: string, password: string): Promise<string> {
+async function biggestCategoryPath(
+  origin: string,
+  emulatorHost: string,
+  email: string,
+  password: string,
+): Promise<string> {
   const signInUrl = `http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=any`;
   const auth = await fetch(signInUrl, {
     method: 'POST',
@@ -214,4 +238,3 @@ async function biggestCategoryPath(origin: string, emulatorHost: string, email: 
   if (!categories.length) throw new Error('The demo store has no category to measure');
   return `/inventory/category/${categories.reduce((a, b) => (b.itemCount > a.itemCount ? b : a)).id}`;
 }
-

@@ -65,7 +65,14 @@ function report(commits: Record<string, number>) {
   }
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-  return { samples: latencies.length, missing, p50: at(50), p95: at(95), p99: at(99), max: latencies[latencies.length - 1] ?? NaN };
+  return {
+    samples: latencies.length,
+    missing,
+    p50: at(50),
+    p95: at(95),
+    p99: at(99),
+    max: latencies[latencies.length - 1] ?? NaN,
+  };
 }
 
 process.on('message', async (message: Command) => {

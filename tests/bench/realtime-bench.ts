@@ -32,7 +32,15 @@ const benchVerifier: TokenVerifier = {
   auth: {} as TokenVerifier['auth'],
   async verify(token) {
     if (token !== TOKEN) throw new UnauthorizedError('Invalid or expired token');
-    return { uid: 'bench-staff', email: null, name: 'Bench Staff', picture: null, roleClaim: 'staff', provider: 'password', expiresAt: Date.now() + 3_600_000 };
+    return {
+      uid: 'bench-staff',
+      email: null,
+      name: 'Bench Staff',
+      picture: null,
+      roleClaim: 'staff',
+      provider: 'password',
+      expiresAt: Date.now() + 3_600_000,
+    };
   },
   async close() {},
 };
@@ -43,7 +51,11 @@ async function startFeedMachinery(database: Database, store: EventStore): Promis
     pollMs: 1500,
     log: { error: (found: { err?: unknown }) => log(`feed error: ${String(found.err)}`), warn: () => undefined },
   });
-  const live = new LiveFeed({ labels: createItemLabels(database.db, store), publish: () => undefined, startCursor: () => subscriptions.cursor });
+  const live = new LiveFeed({
+    labels: createItemLabels(database.db, store),
+    publish: () => undefined,
+    startCursor: () => subscriptions.cursor,
+  });
   subscriptions.subscribe((events, after) => live.take(events, after));
   await subscriptions.start();
   return () => subscriptions.stop();
@@ -92,7 +104,10 @@ class ClientFleet {
   }
 }
 
-const tick = (i: number) => ({ type: 'BenchTicked', data: { i, note: 'a stock change of about two hundred bytes once framed as a feed event' } });
+const tick = (i: number) => ({
+  type: 'BenchTicked',
+  data: { i, note: 'a stock change of about two hundred bytes once framed as a feed event' },
+});
 
 interface WriteRun {
   perSecond: number;
@@ -115,7 +130,10 @@ async function writeFor(store: EventStore, writers: number, seconds: number): Pr
     }),
   );
   const used = process.cpuUsage(cpu);
-  return { perSecond: count / ((performance.now() - started) / 1000), cpuPerWrite: (used.user + used.system) / 1000 / count };
+  return {
+    perSecond: count / ((performance.now() - started) / 1000),
+    cpuPerWrite: (used.user + used.system) / 1000 / count,
+  };
 }
 
 /** One event every `1000/rate` ms for `seconds`; the commit time of each, by cursor. */
@@ -132,7 +150,13 @@ async function paced(store: EventStore, rate: number, seconds: number): Promise<
   return commits;
 }
 
-async function latencyRow(fleet: ClientFleet, store: EventStore, clients: number, target: string, name: string): Promise<Row> {
+async function latencyRow(
+  fleet: ClientFleet,
+  store: EventStore,
+  clients: number,
+  target: string,
+  name: string,
+): Promise<Row> {
   await fleet.reset();
   const commits = await paced(store, 10, 6);
   await sleep(1500);
@@ -219,7 +243,8 @@ async function run(backend: BenchBackend): Promise<Row[]> {
       rows.push(await latencyRow(fleet, bench.store, 5000, 'p99 <= 150 ms', backend.name));
 
       // Heap + external (buffers) is what the connections hold; RSS is noisier (freed pages stay mapped).
-      const heapPer = (m: NodeJS.MemoryUsage, n: number) => fmt((m.heapUsed + m.external - before.heapUsed - before.external) / n / 1024, 1);
+      const heapPer = (m: NodeJS.MemoryUsage, n: number) =>
+        fmt((m.heapUsed + m.external - before.heapUsed - before.external) / n / 1024, 1);
       rows.push({
         benchmark: `feed server memory per connection, heap + buffers at 1,000 / 5,000 clients; RSS at 5,000 (${backend.name})`,
         result: `${heapPer(at1000, 1000)} / ${heapPer(at5000, 5000)} KB; ${fmt((at5000.rss - before.rss) / 5000 / 1024, 1)} KB`,

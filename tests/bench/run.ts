@@ -33,7 +33,9 @@ for (const [name, run] of suites) {
   log(`running ${name} benchmarks...`);
   rows.push(...(await run()));
 }
-const widths = (['benchmark', 'result', 'target'] as const).map((k) => Math.max(k.length, ...rows.map((r) => r[k].length)));
+const widths = (['benchmark', 'result', 'target'] as const).map((k) =>
+  Math.max(k.length, ...rows.map((r) => r[k].length)),
+);
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
 console.log(line(['benchmark', 'result', 'target']));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);

@@ -41,7 +41,15 @@ const ONLY_FAN_OUT = process.env.BENCH_WEBHOOK_ONLY === 'fanout';
 
 /** A fixed manager for every request: the bench measures delivery, not sign-in. */
 const benchVerifier = {
-  verify: async () => ({ uid: 'bench-manager', email: 'bench@stockroom.test', name: 'Bench', picture: null, roleClaim: 'manager', provider: 'password', expiresAt: Date.now() / 1000 + 3600 }),
+  verify: async () => ({
+    uid: 'bench-manager',
+    email: 'bench@stockroom.test',
+    name: 'Bench',
+    picture: null,
+    roleClaim: 'manager',
+    provider: 'password',
+    expiresAt: Date.now() / 1000 + 3600,
+  }),
   auth: undefined as never,
   close: async () => undefined,
 } satisfies TokenVerifier;
@@ -134,13 +142,19 @@ function cpuNow(receiverTid: number | null, backendPids: number[]): Record<strin
     else groups.otherThreads! += ns;
   }
   for (const pid of backendPids) groups.postgres! += onCpuNs(`/proc/${pid}/schedstat`);
-  const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   groups.machine = (user! + nice! + system! + irq! + softirq! + steal!) * 1e7; // jiffies of 10 ms
   return groups;
 }
 
 const cpuPerWrite = (before: Record<string, number>, after: Record<string, number>, writes: number) =>
-  Object.keys(before).map((k) => `${k} ${fmt((after[k]! - before[k]!) / 1e6 / writes, 3)}`).join(', ');
+  Object.keys(before)
+    .map((k) => `${k} ${fmt((after[k]! - before[k]!) / 1e6 / writes, 3)}`)
+    .join(', ');
 
 async function startReceiver(ports: number): Promise<BenchReceiver> {
   const worker = new Worker(RECEIVER_THREAD, { eval: true, workerData: { ports } });
@@ -177,13 +191,30 @@ async function startReceiver(ports: number): Promise<BenchReceiver> {
 async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise<Row[]> {
   const bench = await openBenchStore(backend);
   // Every fan-out endpoint delivered at once (the default, 4, takes turns between caught-up endpoints).
-  const config = loadConfig({ FIREBASE_PROJECT_ID: 'demo-bench', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', RATE_LIMIT_PER_MINUTE: '1000000', WEBHOOK_CONCURRENCY: String(FAN_ENDPOINTS) });
-  const app = await buildApp({ config, database: bench.database, store: bench.store, verifier: benchVerifier, resolvePrincipal: claimPrincipalResolver });
+  const config = loadConfig({
+    FIREBASE_PROJECT_ID: 'demo-bench',
+    FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    WEBHOOK_CONCURRENCY: String(FAN_ENDPOINTS),
+  });
+  const app = await buildApp({
+    config,
+    database: bench.database,
+    store: bench.store,
+    verifier: benchVerifier,
+    resolvePrincipal: claimPrincipalResolver,
+  });
   await app.ready();
   const receiver = await startReceiver(FAN_ENDPOINTS);
   const headers = { authorization: 'Bearer bench', 'content-type': 'application/json' };
   const call = async (method: 'POST' | 'GET' | 'DELETE', url: string, payload?: unknown) => {
-    const res = await app.inject({ method, url, headers: payload === undefined ? { authorization: headers.authorization } : headers, payload: payload === undefined ? undefined : JSON.stringify(payload) });
+    const res = await app.inject({
+      method,
+      url,
+      headers: payload === undefined ? { authorization: headers.authorization } : headers,
+      payload: payload === undefined ? undefined : JSON.stringify(payload),
+    });
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.statusCode === 204 ? null : res.json();
   };
@@ -191,22 +222,46 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
     const category = await call('POST', '/api/categories', { name: 'Bench' });
     const items: string[] = [];
     for (let i = 0; i < ITEMS; i++) {
-      items.push((await call('POST', '/api/inventory', { name: `Bench ${i}`, sku: `WB-${i}`, category_id: category.id, quantity: 10_000_000, price: 1, threshold: 0 })).id);
+      items.push(
+        (
+          await call('POST', '/api/inventory', {
+            name: `Bench ${i}`,
+            sku: `WB-${i}`,
+            category_id: category.id,
+            quantity: 10_000_000,
+            price: 1,
+            threshold: 0,
+          })
+        ).id,
+      );
     }
-    const adjust = (i: number) => call('POST', `/api/inventory/${items[i % ITEMS]}/adjust`, { delta: -1, reason: 'sale' }).then(() => undefined);
+    const adjust = (i: number) =>
+      call('POST', `/api/inventory/${items[i % ITEMS]}/adjust`, { delta: -1, reason: 'sale' }).then(() => undefined);
 
     await load(WARM_UP, CONCURRENCY, adjust);
     // Delivery warms up too: its code compiles on the first sends, which otherwise fell on
     // the first round's "with" phase alone and made it the slowest of every run.
-    const warm = (await call('POST', '/api/webhooks', { url: receiver.url, eventTypes: ['stock.adjusted'] })).endpoint.id;
+    const warm = (await call('POST', '/api/webhooks', { url: receiver.url, eventTypes: ['stock.adjusted'] })).endpoint
+      .id;
     await load(WARM_UP, CONCURRENCY, adjust);
     while ((await receiver.arrived()) < WARM_UP) await new Promise((r) => setTimeout(r, 20));
     await call('DELETE', `/api/webhooks/${warm}`);
     await new Promise((r) => setTimeout(r, 200));
     // The pool's backends (PostgreSQL), for BENCH_WEBHOOK_CPU: every connection at once.
-    const backendPids = CPU && backend.url
-      ? [...new Set((await Promise.all(Array.from({ length: 20 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(bench.database.db)))).map((r) => r.rows[0]!.pid))]
-      : [];
+    const backendPids =
+      CPU && backend.url
+        ? [
+            ...new Set(
+              (
+                await Promise.all(
+                  Array.from({ length: 20 }, () =>
+                    sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(bench.database.db),
+                  ),
+                )
+              ).map((r) => r.rows[0]!.pid),
+            ),
+          ]
+        : [];
     const name = `webhooks ${backend.name}`;
     const fanRows = await fanOut({ backend, log, call, adjust, receiver, backendPids });
     if (ONLY_FAN_OUT) return fanRows.map((r) => ({ ...r, benchmark: `${name}: ${r.benchmark}` }));
@@ -223,20 +278,27 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
       for (const phase of phases) {
         if (phase === 'with') {
           await receiver.nextPhase();
-          hook = (await call('POST', '/api/webhooks', { url: receiver.url, eventTypes: ['stock.adjusted'] })).endpoint.id;
+          hook = (await call('POST', '/api/webhooks', { url: receiver.url, eventTypes: ['stock.adjusted'] })).endpoint
+            .id;
         }
         const started = performance.now();
         const cpuBefore = CPU ? cpuNow(receiver.tid, backendPids) : null;
         const from = process.hrtime.bigint() / 1000n;
         const result = await load(WRITES, CONCURRENCY, adjust);
         // The phase's span on the monotonic clock in µs (a --cpu-prof profile's timestamps).
-        if (cpuBefore) log(`      ${phase} (${from}-${process.hrtime.bigint() / 1000n} µs): CPU ms per write: ${cpuPerWrite(cpuBefore, cpuNow(receiver.tid, backendPids), WRITES)}`);
+        if (cpuBefore)
+          log(
+            `      ${phase} (${from}-${process.hrtime.bigint() / 1000n} µs): CPU ms per write: ${cpuPerWrite(cpuBefore, cpuNow(receiver.tid, backendPids), WRITES)}`,
+          );
         seconds[phase] += WRITES / result.perSecond;
         perSecond[phase] = result.perSecond;
         if (phase === 'with') {
           behindAtEnd = Math.max(behindAtEnd, WRITES - (await receiver.arrived()));
           while ((await receiver.arrived()) < WRITES) await new Promise((r) => setTimeout(r, 20));
-          delivered = { messages: delivered.messages + WRITES, seconds: delivered.seconds + (performance.now() - started) / 1000 };
+          delivered = {
+            messages: delivered.messages + WRITES,
+            seconds: delivered.seconds + (performance.now() - started) / 1000,
+          };
           sentTwice += (await receiver.results()).sentTwice;
           await call('DELETE', `/api/webhooks/${hook}`);
           // Its run stops at the deliverer's next scan (a few ms): not one more send from it in the next phase.
@@ -244,7 +306,9 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
         }
       }
       ratios.push(perSecond.with / perSecond.without);
-      log(`    round ${round + 1}: ${fmt(perSecond.without)} / ${fmt(perSecond.with)} writes/s (x${fmt(perSecond.with / perSecond.without, 2)})`);
+      log(
+        `    round ${round + 1}: ${fmt(perSecond.without)} / ${fmt(perSecond.with)} writes/s (x${fmt(perSecond.with / perSecond.without, 2)})`,
+      );
     }
     const without = { perSecond: (ROUNDS * WRITES) / seconds.without };
     const withHooks = { perSecond: (ROUNDS * WRITES) / seconds.with };
@@ -260,16 +324,21 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
     await new Promise((r) => setTimeout(r, 200));
     await receiver.nextPhase();
     await load(CATCH_UP, CONCURRENCY, adjust);
-    const replayed = (await call('POST', '/api/webhooks', { url: receiver.url, eventTypes: ['stock.adjusted'] })).endpoint.id;
+    const replayed = (await call('POST', '/api/webhooks', { url: receiver.url, eventTypes: ['stock.adjusted'] }))
+      .endpoint.id;
     const catchUpCpu = cpuNow(receiver.tid, backendPids);
     const catchUpStarted = performance.now();
     await call('POST', `/api/webhooks/${replayed}/replay`, { cursor: mark.cursor });
     const catchUpDeadline = Date.now() + 60_000;
-    while ((await receiver.arrived()) < CATCH_UP && Date.now() < catchUpDeadline) await new Promise((r) => setTimeout(r, 5));
+    while ((await receiver.arrived()) < CATCH_UP && Date.now() < catchUpDeadline)
+      await new Promise((r) => setTimeout(r, 5));
     const caughtUp = await receiver.arrived();
     const catchUpSeconds = (performance.now() - catchUpStarted) / 1000;
     const catchUpMainMs = (cpuNow(receiver.tid, backendPids).main! - catchUpCpu.main!) / 1e6;
-    if (CPU) log(`      catch-up: CPU ms per message: ${cpuPerWrite(catchUpCpu, cpuNow(receiver.tid, backendPids), CATCH_UP)}`);
+    if (CPU)
+      log(
+        `      catch-up: CPU ms per message: ${cpuPerWrite(catchUpCpu, cpuNow(receiver.tid, backendPids), CATCH_UP)}`,
+      );
     await call('DELETE', `/api/webhooks/${replayed}`);
     await new Promise((r) => setTimeout(r, 200));
     await call('POST', '/api/webhooks', { url: receiver.url, eventTypes: ['stock.adjusted'] });
@@ -293,10 +362,26 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
     return [
       ...fanRows.map((r) => ({ ...r, benchmark: `${name}: ${r.benchmark}` })),
       { benchmark: `${name}: adjustments/s without webhooks`, result: fmt(without.perSecond), target: '(baseline)' },
-      { benchmark: `${name}: adjustments/s with an endpoint`, result: `${fmt(withHooks.perSecond)} (x${fmt(withHooks.perSecond / without.perSecond, 2)}; rounds x${fmt(ratios[0]!, 2)}-${fmt(ratios[ratios.length - 1]!, 2)})`, target: '>= 0.9 x baseline' },
-      { benchmark: `${name}: delivered/s (writes + catch-up)`, result: `${fmt(deliveredPerSecond)} (${fmt(behindAtEnd)} behind at most as writes ended; ${sentTwice} sent twice)`, target: '-' },
-      { benchmark: `${name}: catch-up of ${fmt(CATCH_UP)} messages, no writes`, result: `${fmt(caughtUp / catchUpSeconds)}/s, main thread ${fmt((catchUpMainMs * 1000) / caughtUp)} µs CPU per message (${fmt(caughtUp)} arrived)`, target: '-' },
-      { benchmark: `${name}: lag at ${STEADY_RATE} events/s p50 / p99`, result: `${fmt(percentile(lags, 50))} / ${fmt(percentile(lags, 99))} ms (${lags.length}/${total} arrived, ${steady.sentTwice} sent twice)`, target: 'p99 <= 1000 ms' },
+      {
+        benchmark: `${name}: adjustments/s with an endpoint`,
+        result: `${fmt(withHooks.perSecond)} (x${fmt(withHooks.perSecond / without.perSecond, 2)}; rounds x${fmt(ratios[0]!, 2)}-${fmt(ratios[ratios.length - 1]!, 2)})`,
+        target: '>= 0.9 x baseline',
+      },
+      {
+        benchmark: `${name}: delivered/s (writes + catch-up)`,
+        result: `${fmt(deliveredPerSecond)} (${fmt(behindAtEnd)} behind at most as writes ended; ${sentTwice} sent twice)`,
+        target: '-',
+      },
+      {
+        benchmark: `${name}: catch-up of ${fmt(CATCH_UP)} messages, no writes`,
+        result: `${fmt(caughtUp / catchUpSeconds)}/s, main thread ${fmt((catchUpMainMs * 1000) / caughtUp)} µs CPU per message (${fmt(caughtUp)} arrived)`,
+        target: '-',
+      },
+      {
+        benchmark: `${name}: lag at ${STEADY_RATE} events/s p50 / p99`,
+        result: `${fmt(percentile(lags, 50))} / ${fmt(percentile(lags, 99))} ms (${lags.length}/${total} arrived, ${steady.sentTwice} sent twice)`,
+        target: 'p99 <= 1000 ms',
+      },
     ];
   } finally {
     await app.close();
@@ -308,7 +393,8 @@ async function benchOn(backend: BenchBackend, log: (s: string) => void): Promise
 export async function webhookBench(log: (s: string) => void): Promise<Row[]> {
   const rows: Row[] = [];
   const only = process.env.BENCH_BACKEND; // pglite or postgres: one backend
-  for (const backend of benchBackends()) if (!only || backend.name === only) rows.push(...(await benchOn(backend, log)));
+  for (const backend of benchBackends())
+    if (!only || backend.name === only) rows.push(...(await benchOn(backend, log)));
   return rows;
 }
 
@@ -349,7 +435,9 @@ async function fanOut(ctx: FanContext): Promise<Row[]> {
   const { log } = ctx;
   const modes: FanMode[] = ['none', 'endpoints'];
   const samples: Array<FanSample & { mainUs: number; otherUs: number }> = [];
-  log(`  ${ctx.backend.name}: fan-out, ${FAN_ROUNDS} rounds of ${FAN_RATE} events/s for ${FAN_SECONDS} s to ${FAN_ENDPOINTS} endpoints, and without...`);
+  log(
+    `  ${ctx.backend.name}: fan-out, ${FAN_ROUNDS} rounds of ${FAN_RATE} events/s for ${FAN_SECONDS} s to ${FAN_ENDPOINTS} endpoints, and without...`,
+  );
   await fanPhase(ctx, 'endpoints', 2);
   for (let round = 0; round < FAN_ROUNDS; round++) {
     for (const mode of modes.map((_, i) => modes[(i + round) % modes.length]!)) {
@@ -359,8 +447,10 @@ async function fanOut(ctx: FanContext): Promise<Row[]> {
       const mainUs = (sample.mainMs * 1000) / per;
       const otherUs = (sample.otherMs * 1000) / per;
       samples.push({ ...sample, mainUs, otherUs });
-      log(`    round ${round + 1} ${mode.padEnd(9)}: ${fmt(sample.messages)} messages in ${fmt(sample.seconds, 1)} s, main thread ${fmt(sample.mainMs)} ms CPU (${fmt(mainUs)} us per ${sample.messages ? 'message' : 'write'}), ` +
-        `other threads ${fmt(otherUs)} us, loop delay p50/p99 ${fmt(sample.loopP50, 1)}/${fmt(sample.loopP99, 1)} ms, adjust p99 ${fmt(sample.adjustP99, 1)} ms, delivery lag p99 ${fmt(sample.lagP99)} ms, load ${fmt(sample.load, 1)}`);
+      log(
+        `    round ${round + 1} ${mode.padEnd(9)}: ${fmt(sample.messages)} messages in ${fmt(sample.seconds, 1)} s, main thread ${fmt(sample.mainMs)} ms CPU (${fmt(mainUs)} us per ${sample.messages ? 'message' : 'write'}), ` +
+          `other threads ${fmt(otherUs)} us, loop delay p50/p99 ${fmt(sample.loopP50, 1)}/${fmt(sample.loopP99, 1)} ms, adjust p99 ${fmt(sample.adjustP99, 1)} ms, delivery lag p99 ${fmt(sample.lagP99)} ms, load ${fmt(sample.load, 1)}`,
+      );
     }
   }
   const range = (values: number[], digits = 0) => {
@@ -375,7 +465,16 @@ async function fanOut(ctx: FanContext): Promise<Row[]> {
     const what = mode === 'none' ? 'no endpoint' : 'endpoints';
     rows.push({
       benchmark: `fan-out ${FAN_RATE}/s x ${FAN_ENDPOINTS}, ${what}: main CPU us per ${mode === 'none' ? 'write' : 'message'}; loop delay p50 / p99; adjust p99; lag p99`,
-      result: `${range(s.map((x) => x.mainUs))}; ${range(s.map((x) => x.loopP50), 1)} / ${range(s.map((x) => x.loopP99), 1)} ms; ${range(s.map((x) => x.adjustP99), 1)} ms; ${mode === 'none' ? '-' : `${range(s.map((x) => x.lagP99))} ms`} (load ${fmt(Math.min(...loads), 1)}-${fmt(Math.max(...loads), 1)})`,
+      result: `${range(s.map((x) => x.mainUs))}; ${range(
+        s.map((x) => x.loopP50),
+        1,
+      )} / ${range(
+        s.map((x) => x.loopP99),
+        1,
+      )} ms; ${range(
+        s.map((x) => x.adjustP99),
+        1,
+      )} ms; ${mode === 'none' ? '-' : `${range(s.map((x) => x.lagP99))} ms`} (load ${fmt(Math.min(...loads), 1)}-${fmt(Math.max(...loads), 1)})`,
       target: '-',
     });
   }
@@ -386,7 +485,9 @@ async function fanPhase(ctx: FanContext, mode: FanMode, seconds = FAN_SECONDS): 
   const { call, adjust, receiver } = ctx;
   await receiver.nextPhase();
   const hooks: string[] = [];
-  if (mode !== 'none') for (const url of receiver.urls.slice(0, FAN_ENDPOINTS)) hooks.push((await call('POST', '/api/webhooks', { url, eventTypes: ['stock.adjusted'] })).endpoint.id);
+  if (mode !== 'none')
+    for (const url of receiver.urls.slice(0, FAN_ENDPOINTS))
+      hooks.push((await call('POST', '/api/webhooks', { url, eventTypes: ['stock.adjusted'] })).endpoint.id);
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   const before = cpuNow(receiver.tid, ctx.backendPids);
@@ -419,8 +520,14 @@ async function fanPhase(ctx: FanContext, mode: FanMode, seconds = FAN_SECONDS): 
     seconds: (performance.now() - t0) / 1000,
     loopP50: delay.percentile(50) / 1e6,
     loopP99: delay.percentile(99) / 1e6,
-    adjustP99: percentile(latencies.sort((a, b) => a - b), 99),
-    lagP99: percentile(lags.sort((a, b) => a - b), 99),
+    adjustP99: percentile(
+      latencies.sort((a, b) => a - b),
+      99,
+    ),
+    lagP99: percentile(
+      lags.sort((a, b) => a - b),
+      99,
+    ),
     load,
   };
 }

@@ -33,7 +33,13 @@ async function violations(page: Page, rules: 'all' | 'colour' = 'all'): Promise<
   const results = await (rules === 'all' ? builder : builder.withRules(COLOUR_RULES)).analyze();
   return results.violations
     .filter((v) => BLOCKING.has(v.impact ?? ''))
-    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 describe('accessibility (axe-core, WCAG 2 A/AA)', BROWSER_TESTS, () => {
@@ -50,10 +56,25 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', BROWSER_TESTS, () => {
     staff = await apiAccount(server, 'Sky Staff');
     await apiAccount(server, 'Robin Request', 'manager');
     category = await addCategory(server, manager.idToken, 'Pantry');
-    item = await addItem(server, manager.idToken, category, { name: 'Olive Oil', quantity: 3, threshold: 4, price: 8.5, expiry_date: daysFromNow(9) });
-    const beans = await addItem(server, manager.idToken, category, { name: 'Coffee Beans', quantity: 30, threshold: 5, price: 12 });
+    item = await addItem(server, manager.idToken, category, {
+      name: 'Olive Oil',
+      quantity: 3,
+      threshold: 4,
+      price: 8.5,
+      expiry_date: daysFromNow(9),
+    });
+    const beans = await addItem(server, manager.idToken, category, {
+      name: 'Coffee Beans',
+      quantity: 30,
+      threshold: 5,
+      price: 12,
+    });
     await adjust(server, staff.idToken, beans, -4, 'sale');
-    await server.api('POST', '/roles', manager.idToken, { name: 'Shelf Viewer', description: 'Looks only', permissions: ['inventory:view', 'reports:view'] });
+    await server.api('POST', '/roles', manager.idToken, {
+      name: 'Shelf Viewer',
+      description: 'Looks only',
+      permissions: ['inventory:view', 'reports:view'],
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -71,11 +92,23 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', BROWSER_TESTS, () => {
   ];
 
   const managerScreens: Screen[] = [
-    { name: 'dashboard', open: async (p) => (await p.goto('/dashboard'), visible(p, 'Top Selling Items').then(() => visible(p, '4 sold'))) },
-    { name: 'inventory', open: async (p) => (await p.goto('/inventory'), p.getByRole('link', { name: /Pantry/ }).waitFor()) },
-    { name: 'category', open: async (p) => (await p.goto(`/inventory/category/${category.id}`), visible(p, '3 in stock')) },
+    {
+      name: 'dashboard',
+      open: async (p) => (await p.goto('/dashboard'), visible(p, 'Top Selling Items').then(() => visible(p, '4 sold'))),
+    },
+    {
+      name: 'inventory',
+      open: async (p) => (await p.goto('/inventory'), p.getByRole('link', { name: /Pantry/ }).waitFor()),
+    },
+    {
+      name: 'category',
+      open: async (p) => (await p.goto(`/inventory/category/${category.id}`), visible(p, '3 in stock')),
+    },
     { name: 'item detail', open: async (p) => (await p.goto(`/inventory/${item.id}`), visible(p, 'Low Stock Alert')) },
-    { name: 'edit item', open: async (p) => (await p.goto(`/inventory/${item.id}/edit`), p.getByLabel('Name', { exact: true }).waitFor()) },
+    {
+      name: 'edit item',
+      open: async (p) => (await p.goto(`/inventory/${item.id}/edit`), p.getByLabel('Name', { exact: true }).waitFor()),
+    },
     { name: 'add item page', open: async (p) => (await p.goto('/inventory/add'), visible(p, 'Basic Information')) },
     {
       name: 'add item wizard',
@@ -94,7 +127,10 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', BROWSER_TESTS, () => {
         await p.getByRole('switch', { name: 'Browser notifications' }).waitFor();
       },
     },
-    { name: 'activity', open: async (p) => (await p.goto('/activity'), p.getByTestId('activity-row').first().waitFor()) },
+    {
+      name: 'activity',
+      open: async (p) => (await p.goto('/activity'), p.getByTestId('activity-row').first().waitFor()),
+    },
     { name: 'users', open: async (p) => (await p.goto('/users'), p.getByTestId('pending-request').waitFor()) },
     {
       name: 'add user',
@@ -104,7 +140,13 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', BROWSER_TESTS, () => {
         await p.getByRole('dialog', { name: 'Add User' }).waitFor();
       },
     },
-    { name: 'roles', open: async (p) => (await p.goto('/roles'), p.getByTestId('role-card').filter({ hasText: 'Shelf Viewer' }).waitFor()) },
+    {
+      name: 'roles',
+      open: async (p) => (
+        await p.goto('/roles'),
+        p.getByTestId('role-card').filter({ hasText: 'Shelf Viewer' }).waitFor()
+      ),
+    },
     {
       name: 'add role',
       open: async (p) => {
@@ -139,12 +181,21 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', BROWSER_TESTS, () => {
       },
     },
     { name: 'profile', open: async (p) => (await p.goto('/profile'), p.getByTestId('profile-full-name').waitFor()) },
-    { name: 'wall display', open: async (p) => (await p.goto('/display'), p.getByTestId('display-alert').first().waitFor()) },
+    {
+      name: 'wall display',
+      open: async (p) => (await p.goto('/display'), p.getByTestId('display-alert').first().waitFor()),
+    },
   ];
 
   const staffScreens: Screen[] = [
     { name: 'access denied', open: async (p) => (await p.goto('/users'), visible(p, 'Access Denied')) },
-    { name: 'settings (read only)', open: async (p) => (await p.goto('/settings'), visible(p, 'These settings can only be modified by store managers.')) },
+    {
+      name: 'settings (read only)',
+      open: async (p) => (
+        await p.goto('/settings'),
+        visible(p, 'These settings can only be modified by store managers.')
+      ),
+    },
   ];
 
   it('finds no serious or critical violation on any screen, in the light and the dark theme', async () => {

@@ -8,7 +8,15 @@ import type { Category, Item } from '../../shared/inventory.js';
 import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { installGapiShim, POPUP_TEST_BROWSER_ARGS } from '../helpers/e2e-gapi-shim.js';
-import { apiAccount, newAppContext, newUiAccount, screenshot, seeText, signInViaUi, signUpViaUi } from '../helpers/e2e-app.js';
+import {
+  apiAccount,
+  newAppContext,
+  newUiAccount,
+  screenshot,
+  seeText,
+  signInViaUi,
+  signUpViaUi,
+} from '../helpers/e2e-app.js';
 import { uniqueEmail } from '../helpers/emulator-accounts.js';
 
 describe('access rules and sign-in flows', BROWSER_TESTS, () => {
@@ -43,7 +51,10 @@ describe('access rules and sign-in flows', BROWSER_TESTS, () => {
     const manager = await apiAccount(server, 'Max Manager');
     managerEmail = manager.email!;
     managerToken = manager.idToken;
-    category = await server.api<Category>('POST', '/categories', manager.idToken, { name: 'Snacks', description: 'Chips and bars' });
+    category = await server.api<Category>('POST', '/categories', manager.idToken, {
+      name: 'Snacks',
+      description: 'Chips and bars',
+    });
     item = await server.api<Item>('POST', '/inventory', manager.idToken, {
       name: 'Trail Mix',
       description: 'Nuts and raisins, 200 g',
@@ -168,7 +179,10 @@ describe('access rules and sign-in flows', BROWSER_TESTS, () => {
     expect(probe.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
     const page = await context.newPage();
     await page.goto('/login');
-    const [popup] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Sign in with Google' }).click()]);
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('button', { name: 'Sign in with Google' }).click(),
+    ]);
     await popup.waitForLoadState();
     expect(popup.url()).toContain('/emulator/auth/handler');
     const googleEmail = uniqueEmail('google');
@@ -191,7 +205,10 @@ describe('access rules and sign-in flows', BROWSER_TESTS, () => {
     await page.getByLabel('Email').fill(googleEmail);
     await page.getByLabel('Password').fill('whatever1');
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    await seeText(page.getByRole('alert'), 'This email is associated with a Google account. Please sign in with Google.');
+    await seeText(
+      page.getByRole('alert'),
+      'This email is associated with a Google account. Please sign in with Google.',
+    );
   }, 90_000);
 
   it('completes sign-in on /auth/callback and redirects signed-in users away from /login', async () => {

@@ -54,7 +54,9 @@ describe('activity log', BROWSER_TESTS, () => {
     expect(await details(page, 0).textContent()).toBe(`Deleted Gadget (SKU ${gadget.sku}), by Lena Ledger`);
     expect(await page.getByRole('columnheader', { name: 'Timestamp' }).getAttribute('aria-sort')).toBe('descending');
     await page.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length >= 100, null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length >= 100, null, {
+      timeout: 10_000,
+    });
     await page.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
     // 1 category + 2 items + 120 updates + 1 delete.
     await seeText(page, '124 entries · that is everything');
@@ -63,55 +65,89 @@ describe('activity log', BROWSER_TESTS, () => {
 
   it('searches on the server, filters by action and resets', async () => {
     await page.getByLabel('Search activity').fill('gadget');
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 2, null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 2, null, {
+      timeout: 10_000,
+    });
     expect(await rows(page).locator('.activity-details-text').allTextContents()).toEqual([
       `Deleted Gadget (SKU ${gadget.sku}), by Lena Ledger`,
       'Created Gadget in Tools: 10 in stock, price $2.00, threshold 1, by Lena Ledger',
     ]);
 
     await page.getByLabel('Filter by action').selectOption({ label: 'Created' });
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 1, null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 1, null, {
+      timeout: 10_000,
+    });
     expect(await cell(page, 0, 2).textContent()).toBe('Created');
 
     await page.getByLabel('Search activity').fill('zzz-nothing');
     await seeText(page, 'No activity logs found');
 
     await page.getByRole('button', { name: 'Reset' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 50, null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 50, null, {
+      timeout: 10_000,
+    });
     expect(await page.getByLabel('Search activity').inputValue()).toBe('');
     expect(await page.getByLabel('Filter by action').inputValue()).toBe('all');
-    expect(await page.getByLabel('Filter by action').locator('option').allTextContents()).toEqual(['All Activities', 'Created', 'Updated', 'Deleted']);
+    expect(await page.getByLabel('Filter by action').locator('option').allTextContents()).toEqual([
+      'All Activities',
+      'Created',
+      'Updated',
+      'Deleted',
+    ]);
   }, 60_000);
 
   it('sorts by User and Action, toggling the order on a second click', async () => {
     const userHeader = page.getByRole('columnheader', { name: 'User' });
     await userHeader.getByRole('button').click();
-    await page.waitForFunction(() => document.querySelector('th[aria-sort="ascending"]')?.textContent?.includes('User'), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.querySelector('th[aria-sort="ascending"]')?.textContent?.includes('User'),
+      null,
+      { timeout: 10_000 },
+    );
     await seeText(cell(page, 0, 1), 'Abe Adjuster');
     await userHeader.getByRole('button').click();
-    await page.waitForFunction(() => document.querySelector('th[aria-sort="descending"]')?.textContent?.includes('User'), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.querySelector('th[aria-sort="descending"]')?.textContent?.includes('User'),
+      null,
+      { timeout: 10_000 },
+    );
     await seeText(cell(page, 0, 1), 'Lena Ledger');
     expect(await page.getByRole('columnheader', { name: 'Timestamp' }).getAttribute('aria-sort')).toBe('none');
 
     await page.getByRole('columnheader', { name: 'Action' }).getByRole('button').click();
-    await page.waitForFunction(() => document.querySelector('th[aria-sort="ascending"]')?.textContent?.includes('Action'), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.querySelector('th[aria-sort="ascending"]')?.textContent?.includes('Action'),
+      null,
+      { timeout: 10_000 },
+    );
     await seeText(cell(page, 0, 2), 'Created');
     await page.getByRole('button', { name: 'Reset' }).click();
-    await page.waitForFunction(() => document.querySelector('th[aria-sort="descending"]')?.textContent?.includes('Timestamp'), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.querySelector('th[aria-sort="descending"]')?.textContent?.includes('Timestamp'),
+      null,
+      { timeout: 10_000 },
+    );
   }, 60_000);
 
   it('puts new entries on top as they happen', async () => {
     await page.waitForTimeout(500);
     await server.api('PUT', `/inventory/${widget.id}`, manager.idToken, { name: 'Widget Pro' });
-    await cell(page, 0, 3).getByText('Edited Widget Pro: Name Widget → Widget Pro, by Lena Ledger').waitFor({ timeout: 5_000 });
+    await cell(page, 0, 3)
+      .getByText('Edited Widget Pro: Name Widget → Widget Pro, by Lena Ledger')
+      .waitFor({ timeout: 5_000 });
     expect(await cell(page, 0, 1).textContent()).toBe('Lena Ledger');
     expect(await rows(page).count()).toBe(51);
   }, 60_000);
 
   it('exports the filtered log as CSV', async () => {
     await page.getByLabel('Filter by action').selectOption({ label: 'Deleted' });
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 1, null, { timeout: 10_000 });
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 1, null, {
+      timeout: 10_000,
+    });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^activity-log-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path())!, 'utf8');
     const lines = csv.trim().split('\n');

@@ -25,7 +25,12 @@ describe('what a sale says on screen', BROWSER_TESTS, () => {
     manager = await apiAccount(server, 'Mona Manager', 'manager');
     staff = await apiAccount(server, 'Sam Seller');
     const dairy = await addCategory(server, manager.idToken, 'Dairy');
-    cream = await addItem(server, manager.idToken, dairy, { name: 'Crème fraîche 1 kg', quantity: 20, threshold: 2, price: 4.5 });
+    cream = await addItem(server, manager.idToken, dairy, {
+      name: 'Crème fraîche 1 kg',
+      quantity: 20,
+      threshold: 2,
+      price: 4.5,
+    });
 
     log = await openPage(browser, server);
     await signIn(log.page, manager.email!, manager.password!);
@@ -69,7 +74,11 @@ describe('what a sale says on screen', BROWSER_TESTS, () => {
   }, 90_000);
 
   it('shows a sale sent through the API the same way, on the dashboard too', async () => {
-    await server.api('POST', `/inventory/${cream.id}/adjust`, staff.idToken, { delta: -2, reason: 'sale', note: 'walk-in' });
+    await server.api('POST', `/inventory/${cream.id}/adjust`, staff.idToken, {
+      delta: -2,
+      reason: 'sale',
+      note: 'walk-in',
+    });
     const sentence = '-2 (sale) Crème fraîche 1 kg, by Sam Seller, note: walk-in';
     await seeText(wall.page.getByTestId('display-ticker'), sentence);
     await seeText(log.page.getByTestId('activity-row').first(), sentence);

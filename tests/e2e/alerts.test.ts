@@ -47,7 +47,12 @@ describe('alerts', BROWSER_TESTS, () => {
     staff = await apiAccount(server, 'Sol Staff');
     pantry = await addCategory(server, manager.idToken, 'Pantry');
     dairy = await addCategory(server, manager.idToken, 'Dairy');
-    rice = await addItem(server, manager.idToken, pantry, { name: 'Basmati Rice', quantity: 2, threshold: 4, price: 3 });
+    rice = await addItem(server, manager.idToken, pantry, {
+      name: 'Basmati Rice',
+      quantity: 2,
+      threshold: 4,
+      price: 3,
+    });
     await addItem(server, manager.idToken, dairy, { name: 'Oat Milk', quantity: 0, threshold: 2, price: 2.5 });
     salt = await addItem(server, manager.idToken, pantry, { name: 'Sea Salt', quantity: 30, threshold: 5, price: 1 });
     staffPage = await openPage(browser, server);
@@ -68,7 +73,9 @@ describe('alerts', BROWSER_TESTS, () => {
     const milkRow = activeRows(page).filter({ hasText: 'Oat Milk' });
     expect(await milkRow.getByTestId('alert-stock').textContent()).toBe('0');
     await seeText(milkRow, 'Out of stock');
-    expect(await activeRows(page).filter({ hasText: 'Basmati Rice' }).getByTestId('alert-stock').textContent()).toBe('2');
+    expect(await activeRows(page).filter({ hasText: 'Basmati Rice' }).getByTestId('alert-stock').textContent()).toBe(
+      '2',
+    );
 
     const search = page.getByLabel('Search alerts by item name or category');
     await search.fill('dairy');
@@ -86,10 +93,14 @@ describe('alerts', BROWSER_TESTS, () => {
     await adjust(server, manager.idToken, salt, -26);
     await seeText(activeRows(page).filter({ hasText: 'Sea Salt' }), 'Low stock');
     await adjust(server, manager.idToken, salt, -1);
-    await activeRows(page).filter({ hasText: 'Sea Salt' }).getByTestId('alert-stock').getByText('3', { exact: true }).waitFor({ timeout: 5_000 });
+    await activeRows(page)
+      .filter({ hasText: 'Sea Salt' })
+      .getByTestId('alert-stock')
+      .getByText('3', { exact: true })
+      .waitFor({ timeout: 5_000 });
   }, 60_000);
 
-  it("keeps a dismissal across a reload, for this user only, until the item recovers and runs low again", async () => {
+  it('keeps a dismissal across a reload, for this user only, until the item recovers and runs low again', async () => {
     const page = staffPage.page;
     await page.getByRole('button', { name: 'Dismiss alert for Basmati Rice' }).click();
     await page.getByRole('button', { name: 'Dismissed (1)' }).waitFor();
@@ -132,16 +143,32 @@ describe('alerts', BROWSER_TESTS, () => {
 
     await page.reload();
     await page.getByRole('button', { name: 'Alert Settings' }).click();
-    expect(await page.getByRole('dialog', { name: 'Alert Settings' }).getByRole('switch', { name: 'Browser notifications' }).isChecked()).toBe(true);
+    expect(
+      await page
+        .getByRole('dialog', { name: 'Alert Settings' })
+        .getByRole('switch', { name: 'Browser notifications' })
+        .isChecked(),
+    ).toBe(true);
     await page.getByRole('dialog', { name: 'Alert Settings' }).getByRole('button', { name: 'Cancel' }).click();
 
     // Another screen: the notifier works app-wide.
     await page.goto('/dashboard');
     await page.waitForTimeout(800);
-    const cheese = await addItem(server, manager.idToken, dairy, { name: 'Goat Cheese', quantity: 9, threshold: 3, price: 6 });
+    const cheese = await addItem(server, manager.idToken, dairy, {
+      name: 'Goat Cheese',
+      quantity: 9,
+      threshold: 3,
+      price: 6,
+    });
     await adjust(server, manager.idToken, cheese, -7, 'sale');
-    await page.waitForFunction(() => (window as unknown as { __notifications: { title: string }[] }).__notifications.length > 0, null, { timeout: 5_000 });
-    const shown = await page.evaluate(() => (window as unknown as { __notifications: { title: string; body: string }[] }).__notifications);
+    await page.waitForFunction(
+      () => (window as unknown as { __notifications: { title: string }[] }).__notifications.length > 0,
+      null,
+      { timeout: 5_000 },
+    );
+    const shown = await page.evaluate(
+      () => (window as unknown as { __notifications: { title: string; body: string }[] }).__notifications,
+    );
     expect(shown).toEqual([{ title: 'Low stock: Goat Cheese', body: '2 left, at or below the threshold of 3.' }]);
     await seeText(page, 'Low stock: Goat Cheese — 2 left, at or below the threshold of 3.');
   }, 90_000);

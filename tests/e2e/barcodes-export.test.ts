@@ -89,7 +89,9 @@ describe('barcodes and CSV export in the browser', BROWSER_TESTS, () => {
     const all = await downloaded(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
     expect(all.name).toMatch(/^inventory-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = all.text.trim().split('\n');
-    expect(lines[0]).toBe('name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url,currency');
+    expect(lines[0]).toBe(
+      'name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url,currency',
+    );
     expect(lines.some((l) => l.startsWith('"Garden Gloves","GG-1","5901234123457","Garden",10,8.5,'))).toBe(true);
     expect(lines.some((l) => l.startsWith(`"'=Trowel"`))).toBe(true);
 

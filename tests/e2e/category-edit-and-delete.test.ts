@@ -45,7 +45,12 @@ describe('renaming and deleting categories', BROWSER_TESTS, () => {
     drinks = await addCategory(server, manager.idToken, 'Drinks');
     snacks = await addCategory(server, manager.idToken, 'Snacks');
     seasonal = await addCategory(server, manager.idToken, 'Seasonal');
-    coffee = await addItem(server, manager.idToken, drinks, { name: 'Cold Brew', quantity: 20, threshold: 3, price: 3.5 });
+    coffee = await addItem(server, manager.idToken, drinks, {
+      name: 'Cold Brew',
+      quantity: 20,
+      threshold: 3,
+      price: 3.5,
+    });
     await addItem(server, manager.idToken, snacks, { name: 'Pretzels', quantity: 12, threshold: 2, price: 2 });
     await addItem(server, manager.idToken, snacks, { name: 'Crackers', quantity: 8, threshold: 2, price: 2.25 });
     [admin, staffPage] = await Promise.all([openPage(browser, server), openPage(browser, server)]);
@@ -113,7 +118,9 @@ describe('renaming and deleting categories', BROWSER_TESTS, () => {
     await page.goto('/inventory');
     // A failed delete says so with a toast, and nothing is gone.
     await page.route('**/api/categories/*', (route) =>
-      route.request().method() === 'DELETE' ? route.fulfill({ status: 400, contentType: 'application/json', body: '{"error":"Refused for the test"}' }) : route.fallback(),
+      route.request().method() === 'DELETE'
+        ? route.fulfill({ status: 400, contentType: 'application/json', body: '{"error":"Refused for the test"}' })
+        : route.fallback(),
     );
     await page.getByRole('button', { name: 'Actions for Seasonal' }).click();
     await screenshot(page, 'category-menu');
@@ -139,7 +146,10 @@ describe('renaming and deleting categories', BROWSER_TESTS, () => {
     await page.getByRole('heading', { name: 'Snacks' }).waitFor();
     await page.getByRole('button', { name: 'Delete category' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete Category' });
-    await seeText(dialog, '"Snacks" still has 2 items. Only an empty category can be deleted: move its items to another category first.');
+    await seeText(
+      dialog,
+      '"Snacks" still has 2 items. Only an empty category can be deleted: move its items to another category first.',
+    );
     expect(await dialog.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
     const move = dialog.getByRole('button', { name: 'Move 2 items and delete' });
     expect(await move.isDisabled()).toBe(true);

@@ -33,7 +33,11 @@ async function menuViolations(page: Page): Promise<string[]> {
   return results.violations.map((v) => `${v.id}: ${v.help}`);
 }
 
-const utf8Lines = (bytes: Buffer) => bytes.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+const utf8Lines = (bytes: Buffer) =>
+  bytes
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/);
 
 describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
   let server: E2EServer;
@@ -44,8 +48,17 @@ describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
   const contexts: BrowserContext[] = [];
 
   /** A signed-in page in a browser whose language (and so number format) is `locale`. */
-  async function openAs(account: TestAccount, locale: string, options: { theme?: 'light' | 'dark'; viewport?: typeof DESKTOP } = {}) {
-    const context = await browser.newContext({ baseURL: server.url, viewport: options.viewport ?? DESKTOP, serviceWorkers: 'block', locale });
+  async function openAs(
+    account: TestAccount,
+    locale: string,
+    options: { theme?: 'light' | 'dark'; viewport?: typeof DESKTOP } = {},
+  ) {
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: options.viewport ?? DESKTOP,
+      serviceWorkers: 'block',
+      locale,
+    });
     if (options.theme) await context.addInitScript((theme) => localStorage.setItem('theme', theme), options.theme);
     contexts.push(context);
     const page = await context.newPage();
@@ -56,7 +69,8 @@ describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
 
   const formatMenu = (page: Page) => page.getByRole('button', { name: 'Choose the file format' });
   const option = (page: Page, name: RegExp) => page.getByRole('menuitemradio', { name });
-  const checked = async (menu: Locator) => (await menu.locator('[aria-checked="true"] .csv-export-title').allTextContents()).join();
+  const checked = async (menu: Locator) =>
+    (await menu.locator('[aria-checked="true"] .csv-export-title').allTextContents()).join();
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startE2EServer(), launchBrowser()]);
@@ -79,9 +93,13 @@ describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
     await seeText(page, 'Crèmerie');
 
     // Nothing chosen yet: the file is what it always was.
-    const plain = await downloadedBytes(page, () => page.getByRole('button', { name: 'Export CSV', exact: true }).click());
+    const plain = await downloadedBytes(page, () =>
+      page.getByRole('button', { name: 'Export CSV', exact: true }).click(),
+    );
     expect([...plain.bytes.subarray(0, 3)]).not.toEqual(BOM);
-    expect(utf8Lines(plain.bytes)[0]).toBe('name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url,currency');
+    expect(utf8Lines(plain.bytes)[0]).toBe(
+      'name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url,currency',
+    );
 
     await formatMenu(page).click();
     const menu = page.getByRole('menu', { name: 'File format' });
@@ -95,7 +113,9 @@ describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
     expect(excel.name).toMatch(/^inventory-\d{4}-\d{2}-\d{2}\.csv$/);
     expect([...excel.bytes.subarray(0, 3)]).toEqual(BOM);
     const lines = utf8Lines(excel.bytes);
-    expect(lines[0]).toBe('name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url;currency');
+    expect(lines[0]).toBe(
+      'name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url;currency',
+    );
     expect(lines[1]).toMatch(/^"Crème fraîche";"CRÈ-[a-z0-9]+";"";"Crèmerie";12;4,5;2;"";"";"";"USD"$/);
     expect((await server.api<{ exportFormat: string }>('GET', '/settings', staff.idToken)).exportFormat).toBe('excel');
     expect(errors).toEqual([]);
@@ -114,7 +134,9 @@ describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
     await page.keyboard.press('Escape');
 
     // The button itself uses the store's format: Excel, with a French PC's semicolons.
-    const excel = await downloadedBytes(page, () => page.getByRole('button', { name: 'Export CSV', exact: true }).click());
+    const excel = await downloadedBytes(page, () =>
+      page.getByRole('button', { name: 'Export CSV', exact: true }).click(),
+    );
     expect([...excel.bytes.subarray(0, 3)]).toEqual(BOM);
     expect(utf8Lines(excel.bytes)[1]).toContain('"Crème fraîche";');
     expect(utf8Lines(excel.bytes)[1]).toContain(';4,5;');
@@ -123,7 +145,9 @@ describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
     const standard = await downloadedBytes(page, () => option(page, /^Standard CSV/).click());
     expect([...standard.bytes.subarray(0, 3)]).not.toEqual(BOM);
     expect(utf8Lines(standard.bytes)[1]).toContain('"Crème fraîche","');
-    expect((await server.api<{ exportFormat: string }>('GET', '/settings', manager.idToken)).exportFormat).toBe('excel');
+    expect((await server.api<{ exportFormat: string }>('GET', '/settings', manager.idToken)).exportFormat).toBe(
+      'excel',
+    );
     expect(errors).toEqual([]);
   }, 120_000);
 
@@ -132,7 +156,9 @@ describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
     const sku = `ACC-${Math.random().toString(36).slice(2, 8)}`; // a retry imports new items again
     const ansi = `Nom;Référence;Catégorie;Quantité;Prix\r\nCafé crème;${sku};Crèmerie;12;4,50\r\nPâte à crêpes;${sku}-2;Crèmerie;3;trois euros\r\n`;
     await page.goto('/inventory/import');
-    await page.getByLabel('CSV file').setInputFiles({ name: 'épicerie.csv', mimeType: 'text/csv', buffer: Buffer.from(ansi, 'latin1') });
+    await page
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'épicerie.csv', mimeType: 'text/csv', buffer: Buffer.from(ansi, 'latin1') });
     await seeText(page, /2 rows, semicolon-separated, Windows-1252/);
     await page.getByRole('button', { name: 'Check rows' }).click();
     await page.getByRole('button', { name: 'Import 1 row' }).click();
@@ -172,8 +198,12 @@ describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
     expect(await checked(otherMenu)).toBe('Like the imported file');
     await seeText(otherMenu, 'semicolon, Windows-1252');
     await other.page.keyboard.press('Escape');
-    const items = await downloadedBytes(other.page, () => other.page.getByRole('button', { name: 'Export CSV', exact: true }).click());
-    expect(items.bytes.includes(Buffer.from(`"Caf\xe9 cr\xe8me";"${sku}";"";"Cr\xe8merie";12;4,5;`, 'latin1'))).toBe(true);
+    const items = await downloadedBytes(other.page, () =>
+      other.page.getByRole('button', { name: 'Export CSV', exact: true }).click(),
+    );
+    expect(items.bytes.includes(Buffer.from(`"Caf\xe9 cr\xe8me";"${sku}";"";"Cr\xe8merie";12;4,5;`, 'latin1'))).toBe(
+      true,
+    );
     expect(other.errors).toEqual([]);
   }, 180_000);
 
@@ -197,7 +227,9 @@ describe('CSV exports in the format Excel reads', BROWSER_TESTS, () => {
         await page.goto('/inventory/import');
         const sku = `SHOT-${theme}-${viewport.width}`;
         const file = `Name;SKU;Category;Qty;Price\r\nGruyère;${sku};Crèmerie;1;9,50\r\nComté;${sku}-X;Crèmerie;1;x\r\n`;
-        await page.getByLabel('CSV file').setInputFiles({ name: 'fromages.csv', mimeType: 'text/csv', buffer: Buffer.from(file, 'latin1') });
+        await page
+          .getByLabel('CSV file')
+          .setInputFiles({ name: 'fromages.csv', mimeType: 'text/csv', buffer: Buffer.from(file, 'latin1') });
         await page.getByRole('button', { name: 'Check rows' }).click();
         await page.getByRole('button', { name: 'Import 1 row' }).click();
         await page.getByRole('list', { name: 'Import result' }).waitFor({ timeout: 30_000 });

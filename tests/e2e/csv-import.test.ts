@@ -53,7 +53,9 @@ describe('CSV import in the browser', BROWSER_TESTS, () => {
     await page.goto('/inventory');
     await page.getByRole('link', { name: 'Import CSV' }).click();
     await page.waitForURL('**/inventory/import');
-    await page.getByLabel('CSV file').setInputFiles({ name: 'stock.csv', mimeType: 'text/csv', buffer: Buffer.from(file.text, 'utf8') });
+    await page
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'stock.csv', mimeType: 'text/csv', buffer: Buffer.from(file.text, 'utf8') });
 
     // Columns mapped from the header; the first rows previewed.
     await seeText(page, 'Map columns');
@@ -103,7 +105,9 @@ describe('CSV import in the browser', BROWSER_TESTS, () => {
     await page.getByRole('button', { name: 'Resume import of stock.csv' }).click();
     const result = page.getByRole('list', { name: 'Import result' });
     await result.waitFor({ timeout: 240_000 });
-    expect((await result.innerText()).replace(/\s+/g, ' ')).toBe(`${n(good)} created 0 updated 0 unchanged 35 rejected`);
+    expect((await result.innerText()).replace(/\s+/g, ' ')).toBe(
+      `${n(good)} created 0 updated 0 unchanged 35 rejected`,
+    );
     await screenshot(page, 'import-result');
 
     // Every row once: no item missing, no SKU twice.
@@ -120,21 +124,30 @@ describe('CSV import in the browser', BROWSER_TESTS, () => {
     expect(new Set(skus).size).toBe(good);
 
     // The rejected rows, to fix and import again: the file's columns plus "error".
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /Download rejected rows/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /Download rejected rows/ }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('stock-rejected.csv');
-    const lines = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    const lines = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('Item,SKU,Barcode,Category,Qty,Unit price,Threshold,Description,error');
     expect(lines).toHaveLength(36);
     expect(lines.some((l) => l.includes('Row 22, Item: name is required'))).toBe(true);
 
     // The same file again: every row is as the store has it, nothing is written.
     await page.goto('/inventory/import');
-    await page.getByLabel('CSV file').setInputFiles({ name: 'stock.csv', mimeType: 'text/csv', buffer: Buffer.from(file.text, 'utf8') });
+    await page
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'stock.csv', mimeType: 'text/csv', buffer: Buffer.from(file.text, 'utf8') });
     await page.getByRole('button', { name: 'Check rows' }).click();
     await seeText(page, new RegExp(`${n(good)}\\s*unchanged`));
     await page.getByRole('button', { name: `Import ${n(good)} rows` }).click();
     await result.waitFor({ timeout: 120_000 });
-    expect((await result.innerText()).replace(/\s+/g, ' ')).toBe(`0 created 0 updated ${n(good)} unchanged 35 rejected`);
+    expect((await result.innerText()).replace(/\s+/g, ' ')).toBe(
+      `0 created 0 updated ${n(good)} unchanged 35 rejected`,
+    );
     expect(await imported()).toBe(good);
 
     await page.goto('/activity');
@@ -143,9 +156,12 @@ describe('CSV import in the browser', BROWSER_TESTS, () => {
   }, 400_000);
 
   it('imports a semicolon-separated Windows-1252 file with its accents', async () => {
-    const ansi = 'Nom;Référence;Catégorie;Quantité;Prix\r\nCafé crème;ACC-1;Épicerie;12;4,50\r\nPâte à crêpes;ACC-2;Épicerie;3;2,95\r\n';
+    const ansi =
+      'Nom;Référence;Catégorie;Quantité;Prix\r\nCafé crème;ACC-1;Épicerie;12;4,50\r\nPâte à crêpes;ACC-2;Épicerie;3;2,95\r\n';
     await page.goto('/inventory/import');
-    await page.getByLabel('CSV file').setInputFiles({ name: 'épicerie.csv', mimeType: 'text/csv', buffer: Buffer.from(ansi, 'latin1') });
+    await page
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'épicerie.csv', mimeType: 'text/csv', buffer: Buffer.from(ansi, 'latin1') });
     await seeText(page, /2 rows, semicolon-separated, Windows-1252/);
     await seeText(page, 'Pâte à crêpes');
     await page.getByRole('button', { name: 'Check rows' }).click();
@@ -155,11 +171,18 @@ describe('CSV import in the browser', BROWSER_TESTS, () => {
     await result.waitFor({ timeout: 30_000 });
     expect((await result.innerText()).replace(/\s+/g, ' ')).toBe('2 created 0 updated 0 unchanged 0 rejected');
     const found = await server.api<any[]>('GET', '/inventory/search?q=ACC-1', manager.idToken);
-    expect(found.find((i) => i.sku === 'ACC-1')).toMatchObject({ name: 'Café crème', category: 'Épicerie', price: 4.5 });
+    expect(found.find((i) => i.sku === 'ACC-1')).toMatchObject({
+      name: 'Café crème',
+      category: 'Épicerie',
+      price: 4.5,
+    });
   }, 60_000);
 
   it('imports a UTF-8 file with a byte order mark, header and accents intact', async () => {
-    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Name,SKU,Category,Stock,Price\nCrème brûlée torch,ACC-3,Épicerie,2,19.90\n', 'utf8')]);
+    const bom = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('Name,SKU,Category,Stock,Price\nCrème brûlée torch,ACC-3,Épicerie,2,19.90\n', 'utf8'),
+    ]);
     await page.goto('/inventory/import');
     await page.getByLabel('CSV file').setInputFiles({ name: 'bom.csv', mimeType: 'text/csv', buffer: bom });
     await seeText(page, /1 row, comma-separated, UTF-8 with BOM/);
@@ -170,6 +193,10 @@ describe('CSV import in the browser', BROWSER_TESTS, () => {
     await result.waitFor({ timeout: 30_000 });
     expect((await result.innerText()).replace(/\s+/g, ' ')).toBe('1 created 0 updated 0 unchanged 0 rejected');
     const found = await server.api<any[]>('GET', '/inventory/search?q=ACC-3', manager.idToken);
-    expect(found.find((i) => i.sku === 'ACC-3')).toMatchObject({ name: 'Crème brûlée torch', category: 'Épicerie', price: 19.9 });
+    expect(found.find((i) => i.sku === 'ACC-3')).toMatchObject({
+      name: 'Crème brûlée torch',
+      category: 'Épicerie',
+      price: 19.9,
+    });
   }, 60_000);
 });

@@ -28,8 +28,19 @@ describe('dashboard and wall display, live', BROWSER_TESTS, () => {
     manager = await apiAccount(server, 'Mona Manager');
     staff = await apiAccount(server, 'Stan Staff');
     drinks = await addCategory(server, manager.idToken, 'Drinks');
-    coldBrew = await addItem(server, manager.idToken, drinks, { name: 'Cold Brew', quantity: 6, threshold: 5, price: 4.5 });
-    tea = await addItem(server, manager.idToken, drinks, { name: 'Green Tea', quantity: 20, threshold: 3, price: 2, expiry_date: daysFromNow(10) });
+    coldBrew = await addItem(server, manager.idToken, drinks, {
+      name: 'Cold Brew',
+      quantity: 6,
+      threshold: 5,
+      price: 4.5,
+    });
+    tea = await addItem(server, manager.idToken, drinks, {
+      name: 'Green Tea',
+      quantity: 20,
+      threshold: 3,
+      price: 2,
+      expiry_date: daysFromNow(10),
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -47,7 +58,10 @@ describe('dashboard and wall display, live', BROWSER_TESTS, () => {
     expect(await stat('total-value').textContent()).toBe('$67');
     expect(await stat('low-stock').textContent()).toBe('0');
     await seeText(dashboard.page, 'Expires in 10 days');
-    await seeText(dashboard.page, 'Created Green Tea in Drinks: 20 in stock, price $2.00, threshold 3, by Mona Manager');
+    await seeText(
+      dashboard.page,
+      'Created Green Tea in Drinks: 20 in stock, price $2.00, threshold 3, by Mona Manager',
+    );
     await seeText(dashboard.page, 'No sales in the last 30 days');
     expect(await dashboard.page.getByRole('img', { name: /Stock value over the last 30 days/ }).count()).toBe(1);
     expect(dashboard.errors).toEqual([]);
@@ -70,7 +84,10 @@ describe('dashboard and wall display, live', BROWSER_TESTS, () => {
 
     /** From the click on '-' until both other screens show Cold Brew as low. */
     const goLow = async () => {
-      const lowOnDashboard = dashboard.page.getByTestId('stat-low-stock').getByText('1', { exact: true }).waitFor({ timeout: 5_000 });
+      const lowOnDashboard = dashboard.page
+        .getByTestId('stat-low-stock')
+        .getByText('1', { exact: true })
+        .waitFor({ timeout: 5_000 });
       const lowOnDisplay = display.page.getByTestId('display-alert').getByText('Cold Brew').waitFor({ timeout: 5_000 });
       const click = staffPage.page.getByRole('button', { name: 'Decrease quantity of Cold Brew' }).click();
       const [dashboardMs, displayMs] = await Promise.all([timed(lowOnDashboard), timed(lowOnDisplay), click]);
@@ -92,7 +109,10 @@ describe('dashboard and wall display, live', BROWSER_TESTS, () => {
     await seeText(dashboard.page.getByTestId('revenue-value'), '$10.50');
     const top = dashboard.page.getByRole('region', { name: 'Top Selling Items' });
     await seeText(top, '3 sold');
-    expect(await top.getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Green Tea'), expect.stringContaining('Cold Brew')]);
+    expect(await top.getByRole('listitem').allTextContents()).toEqual([
+      expect.stringContaining('Green Tea'),
+      expect.stringContaining('Cold Brew'),
+    ]);
     await seeText(dashboard.page, 'No sales in the previous 30 days');
   }, 60_000);
 

@@ -34,10 +34,15 @@ async function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
     const root = document.scrollingElement!;
-    if (root.scrollHeight > window.innerHeight) problems.push(`the page is ${root.scrollHeight}px tall in a ${window.innerHeight}px window`);
-    if (root.scrollWidth > window.innerWidth) problems.push(`the page is ${root.scrollWidth}px wide in a ${window.innerWidth}px window`);
+    if (root.scrollHeight > window.innerHeight)
+      problems.push(`the page is ${root.scrollHeight}px tall in a ${window.innerHeight}px window`);
+    if (root.scrollWidth > window.innerWidth)
+      problems.push(`the page is ${root.scrollWidth}px wide in a ${window.innerWidth}px window`);
     const inside = (inner: DOMRect, outer: DOMRect) =>
-      inner.top >= outer.top - 0.5 && inner.bottom <= outer.bottom + 0.5 && inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5;
+      inner.top >= outer.top - 0.5 &&
+      inner.bottom <= outer.bottom + 0.5 &&
+      inner.left >= outer.left - 0.5 &&
+      inner.right <= outer.right + 0.5;
     const screen = new DOMRect(0, 0, window.innerWidth, window.innerHeight);
     const box = (e: Element) => e.getBoundingClientRect();
     const shown = (e: Element) => e.getClientRects().length > 0;
@@ -55,7 +60,9 @@ async function layoutProblems(page: Page): Promise<string[]> {
       if (!inside(box(panel), screen)) problems.push(`${list}'s panel is off screen`);
       const rows = [...container.querySelectorAll(`[data-testid="${row}"]`)].filter(shown);
       if (rows.length === 0) problems.push(`${list} shows no rows`);
-      for (const r of rows) if (!inside(box(r), box(container))) problems.push(`${list}: "${(r.textContent ?? '').slice(0, 40)}" is cut by its list`);
+      for (const r of rows)
+        if (!inside(box(r), box(container)))
+          problems.push(`${list}: "${(r.textContent ?? '').slice(0, 40)}" is cut by its list`);
     }
     const ticker = document.querySelector('.display-ticker');
     if (!ticker || !inside(box(ticker), screen)) problems.push('the latest-changes ticker is off screen');
@@ -66,7 +73,9 @@ async function layoutProblems(page: Page): Promise<string[]> {
 const visibleTexts = (page: Page, testId: string, part: string) =>
   page.evaluate(
     ([id, selector]) =>
-      [...document.querySelectorAll(`[data-testid="${id}"]`)].filter((e) => e.getClientRects().length > 0).map((e) => e.querySelector(selector)?.textContent ?? ''),
+      [...document.querySelectorAll(`[data-testid="${id}"]`)]
+        .filter((e) => e.getClientRects().length > 0)
+        .map((e) => e.querySelector(selector)?.textContent ?? ''),
     [testId, part] as const,
   );
 
@@ -77,12 +86,24 @@ const visibleTexts = (page: Page, testId: string, part: string) =>
 async function watchRotation(page: Page, wanted: { alerts: string[]; categories: string[] }) {
   const seen = { alerts: new Set<string>(), categories: new Set<string>() };
   const problems = new Set<string>();
-  const pages = async (testId: string) => Number(/of (\d+)/.exec((await page.getByTestId(testId).textContent().catch(() => '')) ?? '')?.[1] ?? 1);
+  const pages = async (testId: string) =>
+    Number(
+      /of (\d+)/.exec(
+        (await page
+          .getByTestId(testId)
+          .textContent()
+          .catch(() => '')) ?? '',
+      )?.[1] ?? 1,
+    );
   const longest = Math.max(await pages('display-alert-pages'), await pages('display-category-pages'));
   const deadline = Date.now() + (2 * longest + 2) * ROTATE_SECONDS * 1000 + 5_000;
-  while (Date.now() < deadline && (seen.alerts.size < wanted.alerts.length || seen.categories.size < wanted.categories.length)) {
+  while (
+    Date.now() < deadline &&
+    (seen.alerts.size < wanted.alerts.length || seen.categories.size < wanted.categories.length)
+  ) {
     for (const name of await visibleTexts(page, 'display-alert', '.display-alert-name')) seen.alerts.add(name);
-    for (const name of await visibleTexts(page, 'display-category', '.display-category-name')) seen.categories.add(name);
+    for (const name of await visibleTexts(page, 'display-category', '.display-category-name'))
+      seen.categories.add(name);
     for (const problem of await layoutProblems(page)) problems.add(problem);
     await page.waitForTimeout(150);
   }
@@ -109,11 +130,21 @@ describe('the wall display fits its screen', BROWSER_TESTS, () => {
     // More low-stock items than any screen has rows for; some out of stock, some with long names.
     for (let i = 0; i < LOW_ITEMS; i++) {
       const name = `${i % 4 === 0 ? 'Crème fraîche épaisse fermière bio, grand pot de' : 'Low item'} ${String(i + 1).padStart(2, '0')}`;
-      await addItem(server, manager.idToken, categories[i % CATEGORIES]!, { name, quantity: i % 5 === 0 ? 0 : 1 + (i % 3), threshold: 5, price: 2.5 + i });
+      await addItem(server, manager.idToken, categories[i % CATEGORIES]!, {
+        name,
+        quantity: i % 5 === 0 ? 0 : 1 + (i % 3),
+        threshold: 5,
+        price: 2.5 + i,
+      });
       lowNames.push(name);
     }
     // A few well-stocked items and changes, so the ticker has something to say.
-    const plenty = await addItem(server, manager.idToken, categories[0]!, { name: 'Plenty of Milk', quantity: 80, threshold: 5, price: 1.2 });
+    const plenty = await addItem(server, manager.idToken, categories[0]!, {
+      name: 'Plenty of Milk',
+      quantity: 80,
+      threshold: 5,
+      price: 1.2,
+    });
     await adjust(server, manager.idToken, plenty, -3, 'sale');
   }, 240_000);
 
@@ -135,7 +166,9 @@ describe('the wall display fits its screen', BROWSER_TESTS, () => {
       for (const size of SIZES) {
         await page.setViewportSize(size);
         // The lists measure their rows again after a resize (a moment on a busy machine).
-        await expect.poll(() => layoutProblems(page), { message: `${size.width}x${size.height}`, timeout: 5_000 }).toEqual([]);
+        await expect
+          .poll(() => layoutProblems(page), { message: `${size.width}x${size.height}`, timeout: 5_000 })
+          .toEqual([]);
         const seen = await watchRotation(page, { alerts: lowNames, categories: categoryNames });
         expect(seen.alerts, `low-stock items shown at ${size.width}x${size.height}`).toEqual([...lowNames].sort());
         expect(seen.categories, `categories shown at ${size.width}x${size.height}`).toEqual([...categoryNames].sort());
@@ -146,11 +179,19 @@ describe('the wall display fits its screen', BROWSER_TESTS, () => {
         expect(seen.problems, `${size.width}x${size.height} while rotating`).toEqual([]);
         // Enough rows on a page to be worth reading from across the room.
         expect((await visibleTexts(page, 'display-alert', '.display-alert-name')).length).toBeGreaterThanOrEqual(4);
-        fontSizes.push(await page.getByTestId('display-alert').first().locator('.display-alert-name').evaluate((e) => parseFloat(getComputedStyle(e).fontSize)));
+        fontSizes.push(
+          await page
+            .getByTestId('display-alert')
+            .first()
+            .locator('.display-alert-name')
+            .evaluate((e) => parseFloat(getComputedStyle(e).fontSize)),
+        );
         await page.screenshot({ path: `${SHOTS}display-fit-${theme}-${size.width}x${size.height}.png` });
       }
       // Readable in this theme: no serious WCAG 2 A/AA problems (contrast of the page line too).
-      const violations = (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      const violations = (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations.filter(
+        (v) => v.impact === 'serious' || v.impact === 'critical',
+      );
       expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
       // Type follows the screen: a 4K wall reads like a 1080p one, twice the pixels.
       const [hd, small, uhd, portrait] = fontSizes as [number, number, number, number];
@@ -159,7 +200,12 @@ describe('the wall display fits its screen', BROWSER_TESTS, () => {
       expect(portrait).toBeGreaterThan(hd * 0.8);
       // Live updates still arrive while the lists rotate: a new low item shows and the count follows.
       const name = `Fresh alert ${theme}`;
-      const fresh = await addItem(server, manager.idToken, categories[0]!, { name, quantity: 0, threshold: 3, price: 1 });
+      const fresh = await addItem(server, manager.idToken, categories[0]!, {
+        name,
+        quantity: 0,
+        threshold: 3,
+        price: 1,
+      });
       await seeText(page.getByTestId('display-alert-count'), String(LOW_ITEMS + 1));
       await page.getByTestId('display-alert').getByText(name).waitFor({ timeout: 10_000 });
       await server.api('DELETE', `/inventory/${fresh.id}`, manager.idToken);

@@ -66,7 +66,13 @@ class RestartableServer {
     await migrate(this.database.db);
     const store = new EventStore(this.database.db, projections);
     this.verifier = createTokenVerifier(config.firebaseProjectId);
-    this.app = await buildApp({ config, database: this.database, store, verifier: this.verifier, clientDir: this.clientDir });
+    this.app = await buildApp({
+      config,
+      database: this.database,
+      store,
+      verifier: this.verifier,
+      clientDir: this.clientDir,
+    });
     await this.app.listen({ port: this.port, host: '127.0.0.1' });
   }
 
@@ -80,7 +86,10 @@ class RestartableServer {
   async api<T>(method: string, urlPath: string, token: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.url}/api${urlPath}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -115,7 +124,9 @@ async function domNodes(page: Page): Promise<number> {
 async function shown(page: Page) {
   return page.evaluate(() => ({
     alertCount: Number(document.querySelector('[data-testid="display-alert-count"]')?.textContent ?? -1),
-    alerts: [...document.querySelectorAll('[data-testid="display-alert"] .display-alert-name')].map((e) => e.textContent),
+    alerts: [...document.querySelectorAll('[data-testid="display-alert"] .display-alert-name')].map(
+      (e) => e.textContent,
+    ),
     units: [...document.querySelectorAll('[data-testid="display-category-units"]')].map((e) => e.textContent),
     connection: document.querySelector('[data-testid="display-connection"]')?.textContent,
   }));
@@ -125,7 +136,9 @@ function expected(snapshot: DisplaySnapshot) {
   return {
     alertCount: snapshot.alertCount,
     alerts: snapshot.alerts.map((a) => a.name),
-    units: snapshot.categories.map((c) => `${new Intl.NumberFormat('en-US').format(c.units)} ${c.units === 1 ? 'unit' : 'units'}`),
+    units: snapshot.categories.map(
+      (c) => `${new Intl.NumberFormat('en-US').format(c.units)} ${c.units === 1 ? 'unit' : 'units'}`,
+    ),
     connection: 'Live',
   };
 }
@@ -143,7 +156,9 @@ describe('wall display soak', BROWSER_TESTS, () => {
     server = new RestartableServer(port, path.join(dataDir, 'pglite'), clientDir);
     [, browser] = await Promise.all([server.start(), launchBrowser()]);
     manager = await signUp({ displayName: 'Soak Manager' });
-    const session = await server.api<{ refreshToken: boolean }>('POST', '/session', manager.idToken, { name: 'Soak Manager' });
+    const session = await server.api<{ refreshToken: boolean }>('POST', '/session', manager.idToken, {
+      name: 'Soak Manager',
+    });
     if (session.refreshToken) await refreshIdToken(manager);
     for (const name of ['Produce', 'Bakery', 'Dairy', 'Frozen']) {
       const category = await server.api<Category>('POST', '/categories', manager.idToken, { name });
@@ -179,7 +194,10 @@ describe('wall display soak', BROWSER_TESTS, () => {
           const entry = mine[n % mine.length]!;
           // Sell down through the threshold, then restock above it: alerts come and go.
           const delta = entry.quantity > entry.item.threshold + 3 ? -(1 + (n % 4)) : 12 + (n % 7);
-          await server.api('POST', `/inventory/${entry.item.id}/adjust`, manager.idToken, { delta, reason: delta < 0 ? 'sale' : 'restock' });
+          await server.api('POST', `/inventory/${entry.item.id}/adjust`, manager.idToken, {
+            delta,
+            reason: delta < 0 ? 'sale' : 'restock',
+          });
           entry.quantity += delta;
         }
       }),
@@ -207,7 +225,9 @@ describe('wall display soak', BROWSER_TESTS, () => {
     await page.waitForTimeout(5_000);
     const baseline = await heapAfterGc(cdp);
     const baselineNodes = await domNodes(page);
-    const before = Number((await sql<{ n: number }>`select count(*)::int as n from events`.execute(server.db)).rows[0]!.n);
+    const before = Number(
+      (await sql<{ n: number }>`select count(*)::int as n from events`.execute(server.db)).rows[0]!.n,
+    );
 
     const third = Math.round(EVENTS / 3);
     await write(third);
@@ -215,7 +235,9 @@ describe('wall display soak', BROWSER_TESTS, () => {
     await write(third);
     await restart();
     await write(EVENTS - 2 * third);
-    const after = Number((await sql<{ n: number }>`select count(*)::int as n from events`.execute(server.db)).rows[0]!.n);
+    const after = Number(
+      (await sql<{ n: number }>`select count(*)::int as n from events`.execute(server.db)).rows[0]!.n,
+    );
     expect(after - before).toBeGreaterThanOrEqual(EVENTS);
 
     // The display caught up by itself: it shows what the server says, and is live again.
@@ -228,11 +250,21 @@ describe('wall display soak', BROWSER_TESTS, () => {
     }
     expect(last).toEqual(truth);
     const latest = (await server.api<DisplaySnapshot>('GET', '/dashboard/display', manager.idToken)).recentActivity[0]!;
-    expect(await page.getByTestId('display-ticker').locator('.ticker-copy').first().locator('.ticker-details').first().textContent()).toBe(latest.details);
+    expect(
+      await page
+        .getByTestId('display-ticker')
+        .locator('.ticker-copy')
+        .first()
+        .locator('.ticker-details')
+        .first()
+        .textContent(),
+    ).toBe(latest.details);
 
     const end = await heapAfterGc(cdp);
     const endNodes = await domNodes(page);
-    console.info(`display soak: heap ${(baseline / 1e6).toFixed(1)} MB after warm-up, ${(end / 1e6).toFixed(1)} MB after the run; DOM ${baselineNodes} -> ${endNodes} nodes`);
+    console.info(
+      `display soak: heap ${(baseline / 1e6).toFixed(1)} MB after warm-up, ${(end / 1e6).toFixed(1)} MB after the run; DOM ${baselineNodes} -> ${endNodes} nodes`,
+    );
     expect(end).toBeLessThanOrEqual(baseline * 1.2);
     expect(endNodes).toBeLessThanOrEqual(baselineNodes + 100);
     expect(errors).toEqual([]);

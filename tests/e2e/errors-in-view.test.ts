@@ -30,7 +30,13 @@ async function viewportShot(page: Page, screen: string, theme: string, device: s
 async function inViewport(locator: Locator): Promise<boolean> {
   return locator.evaluate((el) => {
     const box = el.getBoundingClientRect();
-    return box.height > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+    return (
+      box.height > 0 &&
+      box.top >= 0 &&
+      box.left >= 0 &&
+      box.bottom <= window.innerHeight &&
+      box.right <= window.innerWidth
+    );
   });
 }
 
@@ -70,7 +76,11 @@ describe('errors shown where the user looks', BROWSER_TESTS, () => {
     shelf = await server.api<Category>('POST', '/categories', manager.idToken, { name: 'Pantry' });
     // Endpoints already listed: the Integrations tab is long, its add form far below the list's top.
     for (let i = 0; i < 3; i++) {
-      await server.api('POST', '/webhooks', manager.idToken, { url: `${receiver.url}?existing=${i}`, description: `Shop ${i + 1}`, eventTypes: ['*'] });
+      await server.api('POST', '/webhooks', manager.idToken, {
+        url: `${receiver.url}?existing=${i}`,
+        description: `Shop ${i + 1}`,
+        eventTypes: ['*'],
+      });
     }
   }, 180_000);
 
@@ -148,7 +158,7 @@ describe('errors shown where the user looks', BROWSER_TESTS, () => {
       expect((await server.api<Item>('GET', `/inventory/${item.id}`, manager.idToken)).quantity).toBe(10);
     });
 
-    it("a refusal from the server lands at the field it names (item and category forms)", async () => {
+    it('a refusal from the server lands at the field it names (item and category forms)', async () => {
       const page = open.page;
       // Nothing in the form checks a name's length: the server's 400 names the field.
       const item = await newItem();
@@ -170,10 +180,15 @@ describe('errors shown where the user looks', BROWSER_TESTS, () => {
     it('a second revert says who reverted it and when, readably, and its Revert button is disabled', async () => {
       const page = open.page;
       const item = await newItem();
-      const sold = await server.api<Item>('POST', `/inventory/${item.id}/adjust`, manager.idToken, { delta: -2, reason: 'sale' });
+      const sold = await server.api<Item>('POST', `/inventory/${item.id}/adjust`, manager.idToken, {
+        delta: -2,
+        reason: 'sale',
+      });
       await page.goto(`/inventory/${item.id}`);
       // The sale's own entry (the revert's entry, added later, cites the sale too).
-      const entry = page.locator('li.history-entry').filter({ has: page.getByText('Stock −2 · Sale', { exact: true }) });
+      const entry = page
+        .locator('li.history-entry')
+        .filter({ has: page.getByText('Stock −2 · Sale', { exact: true }) });
       await entry.getByRole('button', { name: 'Revert' }).click();
       const dialog = page.getByRole('dialog', { name: 'Revert change' });
       const revert = dialog.getByRole('button', { name: 'Revert', exact: true });
@@ -181,7 +196,11 @@ describe('errors shown where the user looks', BROWSER_TESTS, () => {
       expect(await revert.isDisabled()).toBe(false);
 
       // Someone reverts it first (here: the same manager in another tab, through the API).
-      const change = await server.api<{ eventId: string }>('GET', `/history/change-at?streamId=item-${item.id}&version=${sold.version}`, manager.idToken);
+      const change = await server.api<{ eventId: string }>(
+        'GET',
+        `/history/change-at?streamId=item-${item.id}&version=${sold.version}`,
+        manager.idToken,
+      );
       await server.api('POST', `/events/${change.eventId}/revert`, manager.idToken, {});
 
       await revert.click();

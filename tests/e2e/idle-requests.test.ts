@@ -84,8 +84,16 @@ describe('every screen rests while nobody touches it', BROWSER_TESTS, () => {
     [server, browser] = await Promise.all([startE2EServer(), launchBrowser()]);
     manager = await apiAccount(server, 'Ida Idle', 'manager');
     const category = await addCategory(server, manager.idToken, 'Pantry');
-    const item = await addItem(server, manager.idToken, category, { name: 'Oat Flakes', quantity: 40, threshold: 5, price: 3 });
-    const stocktake = await server.api<{ id: string }>('POST', '/stocktakes', manager.idToken, { scope: 'category', categoryId: category.id });
+    const item = await addItem(server, manager.idToken, category, {
+      name: 'Oat Flakes',
+      quantity: 40,
+      threshold: 5,
+      price: 3,
+    });
+    const stocktake = await server.api<{ id: string }>('POST', '/stocktakes', manager.idToken, {
+      scope: 'category',
+      categoryId: category.id,
+    });
     // A moment between the setup and a later change, so as-of screens differ from live.
     await new Promise((r) => setTimeout(r, 50));
     const moment = new Date().toISOString();
@@ -118,17 +126,24 @@ describe('every screen rests while nobody touches it', BROWSER_TESTS, () => {
   });
 
   // Each screen has a tab to itself while it is watched; a few tabs at a time keep the file fast.
-  it.concurrent.each(CASES)('$name sends no more than the known polls while idle', async ({ route, index }) => {
-    const { url } = urlsOf(route, samples)[index]!;
-    const report = await tabs.use((tab) => openAndWatchIdle(tab.page, tab.cdp, url, server.url, IDLE));
-    const seen = `${url} (ended on ${report.finalPath}, ${report.settled ? `quiet after ${report.settleMs} ms` : 'never went quiet'}, busy ${Math.round(report.busy * 100)}%)`;
-    // A hidden tab's timers are throttled, which could hide a loop: each is watched visible.
-    expect(report.visible, seen).toBe(true);
-    expect(countByPath(beyondPolls(report.requests)), `${seen}: API requests beyond the known polls in ${IDLE.idleMs} ms`).toEqual({});
-    // A screen that re-renders itself in a loop keeps the main thread busy without asking the
-    // server anything; an idle one runs a few timers (a few percent here).
-    expect(report.busy, seen).toBeLessThan(0.5);
-  }, 30_000);
+  it.concurrent.each(CASES)(
+    '$name sends no more than the known polls while idle',
+    async ({ route, index }) => {
+      const { url } = urlsOf(route, samples)[index]!;
+      const report = await tabs.use((tab) => openAndWatchIdle(tab.page, tab.cdp, url, server.url, IDLE));
+      const seen = `${url} (ended on ${report.finalPath}, ${report.settled ? `quiet after ${report.settleMs} ms` : 'never went quiet'}, busy ${Math.round(report.busy * 100)}%)`;
+      // A hidden tab's timers are throttled, which could hide a loop: each is watched visible.
+      expect(report.visible, seen).toBe(true);
+      expect(
+        countByPath(beyondPolls(report.requests)),
+        `${seen}: API requests beyond the known polls in ${IDLE.idleMs} ms`,
+      ).toEqual({});
+      // A screen that re-renders itself in a loop keeps the main thread busy without asking the
+      // server anything; an idle one runs a few timers (a few percent here).
+      expect(report.busy, seen).toBeLessThan(0.5);
+    },
+    30_000,
+  );
 
   it('shows the changes report when opened without ?from= (a bookmark or a typed address)', async () => {
     await page.goto('/inventory/changes');

@@ -25,7 +25,12 @@ describe('integrations', BROWSER_TESTS, () => {
 
   beforeAll(async () => {
     // A short retry window, so an endpoint that keeps failing is disabled within seconds.
-    const env = { WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_MS: '300', WEBHOOK_RETRY_FOR_MS: '1500', WEBHOOK_POLL_MS: '200' };
+    const env = {
+      WEBHOOK_RETRY_BASE_MS: '100',
+      WEBHOOK_RETRY_MAX_MS: '300',
+      WEBHOOK_RETRY_FOR_MS: '1500',
+      WEBHOOK_POLL_MS: '200',
+    };
     [server, browser, receiver] = await Promise.all([startE2EServer({ env }), launchBrowser(), startReceiver()]);
     manager = await apiAccount(server, 'Ivy Integrator', 'manager');
     staff = await apiAccount(server, 'Sam Staff');
@@ -58,20 +63,33 @@ describe('integrations', BROWSER_TESTS, () => {
 
     await page.getByRole('button', { name: 'Send test event' }).click();
     const log = page.getByRole('table', { name: 'Recent deliveries' });
-    await log.getByRole('row').filter({ hasText: 'Test event' }).filter({ hasText: 'Delivered' }).waitFor({ timeout: 20_000 });
+    await log
+      .getByRole('row')
+      .filter({ hasText: 'Test event' })
+      .filter({ hasText: 'Delivered' })
+      .waitFor({ timeout: 20_000 });
     expect(await log.getByRole('row').filter({ hasText: 'Test event' }).textContent()).toContain('200');
     await receiver.waitFor((r) => r.received.some((x) => x.payload.type === 'webhook.test'), 10_000, 'the test event');
     receiver.verifyAll(secret);
     // A stock adjustment's delivery, logged in a batch with the others of its progress write
     // (migration 017), is listed above the test event.
     const shelf = await server.api<{ id: string }>('POST', '/categories', manager.idToken, { name: 'Hooks shelf' });
-    const item = await server.api<{ id: string }>('POST', '/inventory', manager.idToken, { name: 'Hook', sku: 'HOOK-1', category_id: shelf.id, quantity: 5, price: 1, threshold: 0 });
+    const item = await server.api<{ id: string }>('POST', '/inventory', manager.idToken, {
+      name: 'Hook',
+      sku: 'HOOK-1',
+      category_id: shelf.id,
+      quantity: 5,
+      price: 1,
+      threshold: 0,
+    });
     await server.api('POST', `/inventory/${item.id}/adjust`, manager.idToken, { delta: -1, reason: 'sale' });
     const adjusted = log.getByRole('row').filter({ hasText: 'stock.adjusted' });
     await adjusted.filter({ hasText: 'Delivered' }).waitFor({ timeout: 20_000 });
     expect(await adjusted.textContent()).toContain('200');
     const types = await log.getByRole('row').allTextContents();
-    expect(types.findIndex((row) => row.includes('stock.adjusted'))).toBeLessThan(types.findIndex((row) => row.includes('Test event')));
+    expect(types.findIndex((row) => row.includes('stock.adjusted'))).toBeLessThan(
+      types.findIndex((row) => row.includes('Test event')),
+    );
     await screenshot(page, 'integrations-delivery-log');
     expect(admin.errors).toEqual([]);
   });
@@ -82,7 +100,12 @@ describe('integrations', BROWSER_TESTS, () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.getByLabel('New API token').textContent({ timeout: 15_000 }))!;
     expect(token).toMatch(/^srk_/);
-    await page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: 'Till 1' }).filter({ hasText: 'Ivy Integrator' }).waitFor();
+    await page
+      .getByRole('table', { name: 'API tokens' })
+      .getByRole('row')
+      .filter({ hasText: 'Till 1' })
+      .filter({ hasText: 'Ivy Integrator' })
+      .waitFor();
     // The token works against the API with its permissions (View inventory by default).
     const res = await fetch(`${server.url}/api/inventory`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
@@ -113,7 +136,9 @@ describe('integrations', BROWSER_TESTS, () => {
       await page.getByRole('button', { name: 'Done' }).click();
       // Created once, listed once.
       await page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: 'Till lost' }).waitFor();
-      expect(await page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: 'Till lost' }).count()).toBe(1);
+      expect(
+        await page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: 'Till lost' }).count(),
+      ).toBe(1);
     } finally {
       await page.unroute('**/api/tokens');
     }
@@ -132,24 +157,48 @@ describe('integrations', BROWSER_TESTS, () => {
       await page.getByRole('group', { name: 'Categories' }).getByLabel('Cellar').check();
       await page.getByRole('button', { name: 'Add endpoint' }).click();
       await page.getByRole('button', { name: 'Done' }).click({ timeout: 15_000 });
-      const endpoints = await server.api<{ endpoints: { url: string; categoryIds: string[] }[] }>('GET', '/webhooks', manager.idToken);
+      const endpoints = await server.api<{ endpoints: { url: string; categoryIds: string[] }[] }>(
+        'GET',
+        '/webhooks',
+        manager.idToken,
+      );
       expect(endpoints.endpoints.find((e) => e.url === failing.url)?.categoryIds).toEqual([cellar.id]);
 
       await page.goto('/inventory');
-      await server.api('POST', '/inventory', manager.idToken, { name: 'Sourdough', sku: `BK-${Date.now()}`, category_id: bakery.id, quantity: 5, price: 4, threshold: 1 });
-      await server.api('POST', '/inventory', manager.idToken, { name: 'Cider', sku: `CL-${Date.now()}`, category_id: cellar.id, quantity: 5, price: 4, threshold: 1 });
+      await server.api('POST', '/inventory', manager.idToken, {
+        name: 'Sourdough',
+        sku: `BK-${Date.now()}`,
+        category_id: bakery.id,
+        quantity: 5,
+        price: 4,
+        threshold: 1,
+      });
+      await server.api('POST', '/inventory', manager.idToken, {
+        name: 'Cider',
+        sku: `CL-${Date.now()}`,
+        category_id: cellar.id,
+        quantity: 5,
+        price: 4,
+        threshold: 1,
+      });
       // The deliverer gives up after the retry window: a toast, and a pill in the header on every screen.
       const alert = page.getByRole('link', { name: 'Webhook disabled' });
       await alert.waitFor({ timeout: 30_000 });
       await seeText(page, 'A webhook endpoint was disabled after failing deliveries for too long');
-      const names = failing.received.map((r) => (r.payload.data.event as { data?: { name?: string } } | undefined)?.data?.name);
+      const names = failing.received.map(
+        (r) => (r.payload.data.event as { data?: { name?: string } } | undefined)?.data?.name,
+      );
       expect(names).toContain('Cider');
       expect(names).not.toContain('Sourdough');
       await screenshot(page, 'integrations-alert');
       await alert.click();
       await page.waitForURL('**/settings?tab=integrations');
       // The endpoint's banner names it (the toast, maybe still showing, does not).
-      await page.getByRole('alert').filter({ hasText: 'disabled after failing deliveries for too long' }).filter({ hasText: failing.url }).waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'disabled after failing deliveries for too long' })
+        .filter({ hasText: failing.url })
+        .waitFor();
       // Enabled again (after fixing the receiver), the alert goes.
       failing.mode = { kind: 'ok' };
       await page.getByRole('listitem').filter({ hasText: failing.url }).getByRole('button', { name: 'Enable' }).click();

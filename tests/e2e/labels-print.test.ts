@@ -89,14 +89,24 @@ function publishedBox(stock: Stock, index: number): Box {
 }
 
 /** The same box in PDF points, to cut from a rendered page. */
-const toPoints = (box: Box) => ({ x: box.left * PT_PER_MM, y: box.top * PT_PER_MM, width: box.width * PT_PER_MM, height: box.height * PT_PER_MM });
+const toPoints = (box: Box) => ({
+  x: box.left * PT_PER_MM,
+  y: box.top * PT_PER_MM,
+  width: box.width * PT_PER_MM,
+  height: box.height * PT_PER_MM,
+});
 
 /**
  * To 0.1 mm, so a comparison shows the numbers and ignores layout's sub-pixel steps (1/64 px,
  * under 0.01 mm); no published number here lies near a rounding boundary.
  */
 const tenth = (mm: number) => Math.round(mm * 10) / 10;
-const rounded = (box: Box): Box => ({ left: tenth(box.left), top: tenth(box.top), width: tenth(box.width), height: tenth(box.height) });
+const rounded = (box: Box): Box => ({
+  left: tenth(box.left),
+  top: tenth(box.top),
+  width: tenth(box.width),
+  height: tenth(box.height),
+});
 
 /** An EAN-13 with a correct check digit, different for each n. */
 const ean13 = (n: number) => {
@@ -114,7 +124,10 @@ const upcA = (n: number) => {
 const barcodeOf = (n: number) => (n % 2 === 1 ? ean13(n) : n % 4 === 0 ? `BIN-${n}` : n === 2 ? upcA(n) : null);
 
 /** The linear code a label of this item must carry: its format as zxing names it, and its text. */
-const expectedLinear = (item: Item) => ({ format: item.barcode && item.barcode.length === 13 ? 'EAN-13' : 'Code128', text: item.barcode ?? item.sku });
+const expectedLinear = (item: Item) => ({
+  format: item.barcode && item.barcode.length === 13 ? 'EAN-13' : 'Code128',
+  text: item.barcode ?? item.sku,
+});
 const linearOf = (codes: DecodedCode[]) => codes.filter((code) => code.format !== 'QRCode');
 
 describe('printed labels', BROWSER_TESTS, () => {
@@ -155,7 +168,10 @@ describe('printed labels', BROWSER_TESTS, () => {
   async function openLabels(presetId: LabelPresetId): Promise<Buffer> {
     if (!page.url().includes('/inventory/labels')) await page.goto(`/inventory/labels?category=${category.id}`);
     await page.getByLabel('Label stock').selectOption(presetId);
-    await page.getByRole('region', { name: 'Preview' }).getByRole('region', { name: 'Label sheet 1', exact: true }).waitFor();
+    await page
+      .getByRole('region', { name: 'Preview' })
+      .getByRole('region', { name: 'Label sheet 1', exact: true })
+      .waitFor();
     return page.pdf({ preferCSSPageSize: true, printBackground: true });
   }
 
@@ -171,12 +187,20 @@ describe('printed labels', BROWSER_TESTS, () => {
         const sheets = [...document.querySelectorAll('.label-print-root .label-page')];
         const origin = sheets[0]!.getBoundingClientRect();
         return {
-          firstSheetAt: { left: (origin.left + window.scrollX) * mmPerPx, top: (origin.top + window.scrollY) * mmPerPx },
+          firstSheetAt: {
+            left: (origin.left + window.scrollX) * mmPerPx,
+            top: (origin.top + window.scrollY) * mmPerPx,
+          },
           sheets: sheets.map((sheet) => {
             const corner = sheet.getBoundingClientRect();
             return [...sheet.querySelectorAll('.label')].map((label) => {
               const box = label.getBoundingClientRect();
-              return { left: (box.left - corner.left) * mmPerPx, top: (box.top - corner.top) * mmPerPx, width: box.width * mmPerPx, height: box.height * mmPerPx };
+              return {
+                left: (box.left - corner.left) * mmPerPx,
+                top: (box.top - corner.top) * mmPerPx,
+                width: box.width * mmPerPx,
+                height: box.height * mmPerPx,
+              };
             });
           }),
         };
@@ -189,7 +213,10 @@ describe('printed labels', BROWSER_TESTS, () => {
   /** The printed boxes beside the published ones, label by label. */
   async function expectPublishedPlaces(stock: Stock, labelsOnSheets: number[]): Promise<void> {
     const printed = await printedBoxes();
-    expect([tenth(printed.firstSheetAt.left), tenth(printed.firstSheetAt.top)], 'the first sheet starts at the page corner').toEqual([0, 0]);
+    expect(
+      [tenth(printed.firstSheetAt.left), tenth(printed.firstSheetAt.top)],
+      'the first sheet starts at the page corner',
+    ).toEqual([0, 0]);
     expect(printed.sheets.map((sheet) => sheet.map(rounded))).toEqual(
       labelsOnSheets.map((count) => Array.from({ length: count }, (_, index) => rounded(publishedBox(stock, index)))),
     );
@@ -213,7 +240,9 @@ describe('printed labels', BROWSER_TESTS, () => {
     await expectPublishedPlaces(stock, [24, 2]);
     const sorted = [...items].sort((a, b) => a.name.localeCompare(b.name));
     const rects = (pageIndex: number) =>
-      sorted.slice(pageIndex * perPage(stock), (pageIndex + 1) * perPage(stock)).map((_, index) => toPoints(publishedBox(stock, index)));
+      sorted
+        .slice(pageIndex * perPage(stock), (pageIndex + 1) * perPage(stock))
+        .map((_, index) => toPoints(publishedBox(stock, index)));
     const pages = await renderPdfPages(browser, pdf, rects);
     mkdirSync('test-results/screenshots', { recursive: true });
     writeFileSync('test-results/screenshots/labels-a4-pdf-page1.png', pages[0]!.png);
@@ -233,7 +262,11 @@ describe('printed labels', BROWSER_TESTS, () => {
     decoded.forEach((codes, index) => {
       const item = sorted[index]!;
       const qr = codes.filter((code) => code.format === 'QRCode').map((code) => code.text);
-      expect({ label: index, qr, linear: linearOf(codes) }).toEqual({ label: index, qr: [`${server.url}/inventory/${item.id}`], linear: [expectedLinear(item)] });
+      expect({ label: index, qr, linear: linearOf(codes) }).toEqual({
+        label: index,
+        qr: [`${server.url}/inventory/${item.id}`],
+        linear: [expectedLinear(item)],
+      });
     });
     // Every kind of code was on the sheets: EAN-13 symbols, and Code 128 of a barcode's text, of a UPC-A and of a SKU.
     const kindOf = (item: Item) => (item.barcode ? (checkBarcode(item.barcode) as { kind: string }).kind : 'sku');
@@ -252,17 +285,27 @@ describe('printed labels', BROWSER_TESTS, () => {
       expect(rendered.width).toBeCloseTo(62 * PT_PER_MM, 0);
       expect(rendered.height).toBeCloseTo(29 * PT_PER_MM, 0);
     }
-    await expectPublishedPlaces(PUBLISHED['roll-62x29'], Array.from({ length: ITEMS }, () => 1));
+    await expectPublishedPlaces(
+      PUBLISHED['roll-62x29'],
+      Array.from({ length: ITEMS }, () => 1),
+    );
   }, 180_000);
 
   it('decodes a roll label and a Letter label too', async () => {
     for (const presetId of ['letter-30', 'roll-62x29'] as const) {
       const rect = toPoints(publishedBox(PUBLISHED[presetId], 0));
-      const [first] = await renderPdfPages(browser, await openLabels(presetId), (index) => (index === 0 ? [rect] : []), 6);
+      const [first] = await renderPdfPages(
+        browser,
+        await openLabels(presetId),
+        (index) => (index === 0 ? [rect] : []),
+        6,
+      );
       const sorted = [...items].sort((a, b) => a.name.localeCompare(b.name));
       writeFileSync(`test-results/screenshots/labels-${presetId}-pdf-label1.png`, first!.crops[0]!);
       const codes = await decodeCodes(first!.crops[0]!);
-      expect(codes.map((code) => code.text).sort()).toEqual([`${server.url}/inventory/${sorted[0]!.id}`, sorted[0]!.barcode ?? sorted[0]!.sku].sort());
+      expect(codes.map((code) => code.text).sort()).toEqual(
+        [`${server.url}/inventory/${sorted[0]!.id}`, sorted[0]!.barcode ?? sorted[0]!.sku].sort(),
+      );
       expect(linearOf(codes)).toEqual([expectedLinear(sorted[0]!)]);
     }
   }, 180_000);

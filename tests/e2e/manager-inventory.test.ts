@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
-import { newAppContext, newUiAccount, screenshot, seeText, signInViaUi, signUpViaUi, watchErrors } from '../helpers/e2e-app.js';
+import {
+  newAppContext,
+  newUiAccount,
+  screenshot,
+  seeText,
+  signInViaUi,
+  signUpViaUi,
+  watchErrors,
+} from '../helpers/e2e-app.js';
 import { signIn } from '../helpers/emulator-accounts.js';
 import type { Category } from '../../shared/inventory.js';
 

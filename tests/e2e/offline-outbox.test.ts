@@ -67,10 +67,20 @@ describe('offline: installable app and outbox', BROWSER_TESTS, () => {
 
     await context.setOffline(true);
     // Really offline, service worker included: a request it does not cache gets no answer.
-    expect(await page.evaluate(() => fetch('/api/health').then(() => 'answered', () => 'no answer'))).toBe('no answer');
+    expect(
+      await page.evaluate(() =>
+        fetch('/api/health').then(
+          () => 'answered',
+          () => 'no answer',
+        ),
+      ),
+    ).toBe('no answer');
     // A read it does cache comes from there, marked as a saved copy (the screen reads it again
     // until the server answers: live-query.machine.ts).
-    const savedCopy = await page.evaluate((path) => fetch(path).then((res) => res.headers.get('x-stockroom-saved-copy')), `/api/categories/${shelf.id}`);
+    const savedCopy = await page.evaluate(
+      (path) => fetch(path).then((res) => res.headers.get('x-stockroom-saved-copy')),
+      `/api/categories/${shelf.id}`,
+    );
     expect(savedCopy).toBe('1');
     const plus = page.getByRole('button', { name: 'Increase quantity of Claw Hammer' });
     await plus.click();
@@ -104,9 +114,12 @@ describe('offline: installable app and outbox', BROWSER_TESTS, () => {
     await page.getByTestId('outbox-badge').waitFor({ state: 'detached', timeout: 10_000 });
     await hammerCard.getByTestId('pending-mark').waitFor({ state: 'detached' });
     // Failed once in a full run at load 6 (the card never showed 12): say what it showed.
-    await hammerCard.getByText('12 in stock').waitFor().catch(async (error: Error) => {
-      throw new Error(`${error.message}\nthe card showed: ${await hammerCard.innerText().catch(() => '?')}`);
-    });
+    await hammerCard
+      .getByText('12 in stock')
+      .waitFor()
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}\nthe card showed: ${await hammerCard.innerText().catch(() => '?')}`);
+      });
     // Exactly two adjustments of +1 were recorded: no replay applied twice.
     const history = await server.api<HistoryEntry[]>('GET', `/inventory/${hammer.id}/history`, me.idToken);
     expect(history.filter((entry) => entry.delta !== null).map((entry) => entry.delta)).toEqual([1, 1]);
@@ -168,7 +181,9 @@ describe('offline: installable app and outbox', BROWSER_TESTS, () => {
   it('is installable, and a new build waits for "Update available - Reload"', async () => {
     await page.goto('/dashboard');
     const cdp = await context.newCDPSession(page);
-    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: { errorId: string }[];
+    };
     // The test browser's fresh profile counts as incognito, where Chromium never offers to
     // install; every other criterion (manifest, icons, service worker, secure origin) holds.
     expect(installabilityErrors.filter((e) => e.errorId !== 'in-incognito')).toEqual([]);
@@ -184,13 +199,18 @@ describe('offline: installable app and outbox', BROWSER_TESTS, () => {
     const banner = page.locator('.update-banner');
     await banner.getByText('Update available').waitFor({ timeout: 30_000 });
     // The new version waits: the page still runs the old worker until the user says so.
-    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(true);
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(
+      true,
+    );
     await screenshot(page, 'offline-update-available');
     // What the workers go through, to say why if the reload does not come.
     const workerStates: string[] = [];
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }: { versions: { versionId: string; status: string; runningStatus: string }[] }) => {
-      for (const v of versions) workerStates.push(`${v.versionId}:${v.status}/${v.runningStatus}`);
-    });
+    cdp.on(
+      'ServiceWorker.workerVersionUpdated',
+      ({ versions }: { versions: { versionId: string; status: string; runningStatus: string }[] }) => {
+        for (const v of versions) workerStates.push(`${v.versionId}:${v.status}/${v.runningStatus}`);
+      },
+    );
     await cdp.send('ServiceWorker.enable');
     const pageLog: string[] = [];
     page.on('console', (message) => pageLog.push(message.text()));
@@ -198,11 +218,18 @@ describe('offline: installable app and outbox', BROWSER_TESTS, () => {
     page.on('requestfinished', (r) => pageLog.push(`done ${r.url()}`));
     page.on('requestfailed', (r) => pageLog.push(`failed ${r.url()}`));
     page.on('framenavigated', (f) => pageLog.push(`nav ${f.url()}`));
-    await Promise.all([page.waitForEvent('load'), banner.getByRole('button', { name: 'Reload' }).click({ timeout: 20_000 })]).catch((error: Error) => {
+    await Promise.all([
+      page.waitForEvent('load'),
+      banner.getByRole('button', { name: 'Reload' }).click({ timeout: 20_000 }),
+    ]).catch((error: Error) => {
       throw new Error(`${error.message}\nworkers: ${workerStates.join(' ')}\npage: ${pageLog.join(' | ')}`);
     });
     // The new version took over (at once, or on the page after the reload if the old one was still busy).
-    await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null), { timeout: 30_000 }).toBeNull();
+    await expect
+      .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null), {
+        timeout: 30_000,
+      })
+      .toBeNull();
     await page.getByRole('link', { name: 'Stockroom' }).first().waitFor();
     await expect.poll(() => banner.count()).toBe(0);
 

@@ -49,7 +49,12 @@ async function barControls(page: Page) {
     .evaluateAll((controls) =>
       controls.map((c) => {
         const box = c.getBoundingClientRect();
-        return { label: (c.textContent ?? '').trim(), width: box.width, height: box.height, onScreen: box.left >= 0 && box.right <= innerWidth && box.bottom <= innerHeight };
+        return {
+          label: (c.textContent ?? '').trim(),
+          width: box.width,
+          height: box.height,
+          onScreen: box.left >= 0 && box.right <= innerWidth && box.bottom <= innerHeight,
+        };
       }),
     );
 }
@@ -130,7 +135,11 @@ describe('phone navigation reaches every destination', BROWSER_TESTS, () => {
         expect(await moreButton(page).getAttribute('class')).toContain('active');
       }
     }
-    expect(Object.entries(routes).filter(([, via]) => via === 'more').map(([label]) => label)).toEqual(['Users', 'Logs', 'Roles', 'Setup']);
+    expect(
+      Object.entries(routes)
+        .filter(([, via]) => via === 'more')
+        .map(([label]) => label),
+    ).toEqual(['Users', 'Logs', 'Roles', 'Setup']);
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
@@ -145,11 +154,19 @@ describe('phone navigation reaches every destination', BROWSER_TESTS, () => {
     await sheet(page).waitFor();
     expect(await more.getAttribute('aria-expanded')).toBe('true');
     // A modal dialog: focus is on its first link, and the page behind is inert.
-    expect(await page.evaluate(() => document.activeElement?.closest('dialog[open]') !== null && document.activeElement?.textContent)).toBe('Users');
+    expect(
+      await page.evaluate(
+        () => document.activeElement?.closest('dialog[open]') !== null && document.activeElement?.textContent,
+      ),
+    ).toBe('Users');
     expect(await page.evaluate(() => document.querySelector('dialog[open]')?.matches(':modal'))).toBe(true);
     for (let i = 0; i < 8; i++) {
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement === document.body || document.activeElement?.closest('dialog[open]') !== null)).toBe(true);
+      expect(
+        await page.evaluate(
+          () => document.activeElement === document.body || document.activeElement?.closest('dialog[open]') !== null,
+        ),
+      ).toBe(true);
     }
     await page.keyboard.press('Escape');
     await sheet(page).waitFor({ state: 'hidden' });
@@ -168,7 +185,9 @@ describe('phone navigation reaches every destination', BROWSER_TESTS, () => {
     // Wider than a phone: the rail holds every entry and there is no More.
     await page.setViewportSize(DESKTOP);
     await nav(page).getByRole('link', { name: 'Roles' }).waitFor();
-    expect((await nav(page).getByRole('link').allTextContents()).map((t) => t.trim())).toEqual(Object.keys(MANAGER_DESTINATIONS));
+    expect((await nav(page).getByRole('link').allTextContents()).map((t) => t.trim())).toEqual(
+      Object.keys(MANAGER_DESTINATIONS),
+    );
     expect(await moreButton(page).count()).toBe(0);
     // And back: the bar follows the window without a reload.
     await page.setViewportSize(PHONE);

@@ -32,12 +32,32 @@ describe('screenshots of the report and account screens', () => {
     await apiAccount(server, 'Riley Requester', 'manager');
     const token = manager.idToken;
     await server.api('PUT', '/settings', token, { storeName: 'Harbour Street Store', email: 'owner@harbour.test' });
-    await server.api('POST', '/roles', token, { name: 'Shelf Viewer', description: 'Looks at stock and reports', permissions: ['inventory:view', 'reports:view'] });
+    await server.api('POST', '/roles', token, {
+      name: 'Shelf Viewer',
+      description: 'Looks at stock and reports',
+      permissions: ['inventory:view', 'reports:view'],
+    });
     const categories: Record<string, Category> = {};
-    for (const name of ['Electronics', 'Clothing', 'Food & Beverages', 'Home & Garden']) categories[name] = await addCategory(server, token, name);
+    for (const name of ['Electronics', 'Clothing', 'Food & Beverages', 'Home & Garden'])
+      categories[name] = await addCategory(server, token, name);
     const items: Item[] = [];
-    const add = async (category: string, name: string, quantity: number, threshold: number, price: number, expiry?: number) =>
-      items.push(await addItem(server, token, categories[category]!, { name, quantity, threshold, price, ...(expiry ? { expiry_date: daysFromNow(expiry) } : {}) }));
+    const add = async (
+      category: string,
+      name: string,
+      quantity: number,
+      threshold: number,
+      price: number,
+      expiry?: number,
+    ) =>
+      items.push(
+        await addItem(server, token, categories[category]!, {
+          name,
+          quantity,
+          threshold,
+          price,
+          ...(expiry ? { expiry_date: daysFromNow(expiry) } : {}),
+        }),
+      );
     await add('Electronics', 'Wireless Headphones', 42, 10, 129.99);
     await add('Electronics', 'USB-C Cable 2 m', 12, 8, 12.5);
     await add('Electronics', 'Bluetooth Speaker', 15, 10, 59);
@@ -47,7 +67,14 @@ describe('screenshots of the report and account screens', () => {
     await add('Food & Beverages', 'Organic Granola', 18, 6, 7.25, 19);
     await add('Food & Beverages', 'Sparkling Water', 40, 12, 1.2, 27);
     await add('Home & Garden', 'Ceramic Planter', 7, 3, 24);
-    const sell = async (name: string, units: number, reason = 'sale') => adjust(server, staff.idToken, items.find((i) => i.name === name)!, -units, reason);
+    const sell = async (name: string, units: number, reason = 'sale') =>
+      adjust(
+        server,
+        staff.idToken,
+        items.find((i) => i.name === name)!,
+        -units,
+        reason,
+      );
     await sell('Wireless Headphones', 6);
     await sell('Cold Brew Coffee', 21);
     await sell('USB-C Cable 2 m', 9);
@@ -55,7 +82,13 @@ describe('screenshots of the report and account screens', () => {
     await sell('Sparkling Water', 11);
     await sell('Ceramic Planter', 7);
     await sell('Rain Jacket', 2, 'damage');
-    await adjust(server, staff.idToken, items.find((i) => i.name === 'Ceramic Planter')!, 12, 'restock');
+    await adjust(
+      server,
+      staff.idToken,
+      items.find((i) => i.name === 'Ceramic Planter')!,
+      12,
+      'restock',
+    );
     await sell('Ceramic Planter', 10);
     await sell('Bluetooth Speaker', 3);
   }, 240_000);

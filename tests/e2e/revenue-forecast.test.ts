@@ -19,7 +19,12 @@ describe('revenue forecast of a new store', BROWSER_TESTS, () => {
     [server, browser] = await Promise.all([startE2EServer(), launchBrowser()]);
     manager = await apiAccount(server, 'Fern Forecast');
     const drinks = await addCategory(server, manager.idToken, 'Drinks');
-    const coffee = await addItem(server, manager.idToken, drinks, { name: 'Cold Brew', quantity: 20, threshold: 3, price: 3.5 });
+    const coffee = await addItem(server, manager.idToken, drinks, {
+      name: 'Cold Brew',
+      quantity: 20,
+      threshold: 3,
+      price: 3.5,
+    });
     // Two sales of $3.50 today, in a store whose first stock arrived today.
     await adjust(server, manager.idToken, coffee, -2, 'sale');
     admin = await openPage(browser, server);

@@ -34,7 +34,15 @@ describe('scanning', BROWSER_TESTS, () => {
     staff = await apiAccount(server, 'Stella Staff', 'staff');
     category = await server.api<Category>('POST', '/categories', manager.idToken, { name: 'Pantry' });
     const add = (name: string, sku: string, quantity: number, barcode: string | null) =>
-      server.api<Item>('POST', '/inventory', manager.idToken, { name, sku, category_id: category.id, quantity, price: 3.5, threshold: 1, barcode });
+      server.api<Item>('POST', '/inventory', manager.idToken, {
+        name,
+        sku,
+        category_id: category.id,
+        quantity,
+        price: 3.5,
+        threshold: 1,
+        barcode,
+      });
     eanItem = await add('Sparkling Water', 'PAN-001', 5, EAN);
     qrItem = await add('Rolled Oats', 'PAN-002', 9, null);
     wedgeItem = await add('Green Tea', 'PAN-003', 4, WEDGE_CODE);
@@ -57,7 +65,8 @@ describe('scanning', BROWSER_TESTS, () => {
   }
 
   const sheet = (page: Page) => page.getByRole('dialog');
-  const itemQuantity = async (id: string) => (await server.api<Item>('GET', `/inventory/${id}`, manager.idToken)).quantity;
+  const itemQuantity = async (id: string) =>
+    (await server.api<Item>('GET', `/inventory/${id}`, manager.idToken)).quantity;
 
   let cameraPage: Page;
 
@@ -77,7 +86,9 @@ describe('scanning', BROWSER_TESTS, () => {
     const wasm = requests.filter((url) => url.endsWith('.wasm'));
     expect(wasm).toHaveLength(1);
     expect(wasm[0]!.startsWith(`${server.url}/assets/`)).toBe(true);
-    expect(requests.filter((url) => !url.startsWith(server.url) && !url.startsWith('data:') && !url.includes('127.0.0.1:'))).toEqual([]);
+    expect(
+      requests.filter((url) => !url.startsWith(server.url) && !url.startsWith('data:') && !url.includes('127.0.0.1:')),
+    ).toEqual([]);
     await screenshot(cameraPage, 'scanner-quick-sheet');
   }, 90_000);
 
@@ -96,7 +107,11 @@ describe('scanning', BROWSER_TESTS, () => {
     await page.getByTestId('scanner-quantity').filter({ hasText: /^2$/ }).waitFor();
     expect(await itemQuantity(eanItem.id)).toBe(2);
     await page.getByTestId('current-stock').filter({ hasText: /^2$/ }).waitFor();
-    const history = await server.api<{ reason: string | null; delta: number | null }[]>('GET', `/inventory/${eanItem.id}/history`, manager.idToken);
+    const history = await server.api<{ reason: string | null; delta: number | null }[]>(
+      'GET',
+      `/inventory/${eanItem.id}/history`,
+      manager.idToken,
+    );
     expect(history.map((entry) => [entry.reason, entry.delta]).filter(([reason]) => reason)).toEqual(
       expect.arrayContaining([
         ['correction', 1],
@@ -106,7 +121,9 @@ describe('scanning', BROWSER_TESTS, () => {
   }, 60_000);
 
   it('scans a label QR code holding an item URL and opens that item', async () => {
-    const browser = await launchBrowser(fakeCameraArgs(await writeFakeCameraVideo({ kind: 'qrcode', text: `${server.url}/inventory/${qrItem.id}` })));
+    const browser = await launchBrowser(
+      fakeCameraArgs(await writeFakeCameraVideo({ kind: 'qrcode', text: `${server.url}/inventory/${qrItem.id}` })),
+    );
     browsers.push(browser);
     const page = await signedInPage(browser);
     await page.getByRole('button', { name: 'Scan a barcode' }).click();

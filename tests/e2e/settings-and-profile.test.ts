@@ -38,7 +38,13 @@ describe('settings and profile', BROWSER_TESTS, () => {
     const page = admin.page;
     await page.goto('/settings');
     await page.getByLabel('Store Name').waitFor();
-    expect(await page.getByRole('tab').allTextContents()).toEqual(['General', 'Notifications', 'Appearance', 'Permissions', 'Integrations']);
+    expect(await page.getByRole('tab').allTextContents()).toEqual([
+      'General',
+      'Notifications',
+      'Appearance',
+      'Permissions',
+      'Integrations',
+    ]);
     await page.getByLabel('Store Name').fill('Harbour Street Store');
     await page.getByLabel('Contact Email').fill('Owner@Harbour.test');
     await page.getByLabel('Default Low-Stock Threshold').fill('7');
@@ -75,7 +81,9 @@ describe('settings and profile', BROWSER_TESTS, () => {
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
     await page.reload();
     await page.getByRole('tab', { name: 'General' }).waitFor();
-    expect(await page.evaluate(() => [document.documentElement.classList.contains('dark'), localStorage.getItem('theme')])).toEqual([true, 'dark']);
+    expect(
+      await page.evaluate(() => [document.documentElement.classList.contains('dark'), localStorage.getItem('theme')]),
+    ).toEqual([true, 'dark']);
     await page.getByRole('tab', { name: 'Appearance' }).click();
     await page.getByRole('radio', { name: /Light/ }).check();
     expect(await page.evaluate(() => document.documentElement.classList.contains('light'))).toBe(true);
@@ -85,8 +93,18 @@ describe('settings and profile', BROWSER_TESTS, () => {
     await admin.page.getByRole('tab', { name: 'Permissions' }).click();
     await seeText(admin.page.getByRole('tabpanel'), 'These settings can only be modified by store managers.');
     const matrix = admin.page.getByRole('table', { name: 'Permissions of each role' });
-    expect(await matrix.getByRole('columnheader').allTextContents()).toEqual(['Permission', 'Store Manager', 'Staff Member', 'Guest']);
-    expect(await matrix.getByRole('row', { name: /Manage users/ }).getByRole('img', { name: 'Yes' }).count()).toBe(1);
+    expect(await matrix.getByRole('columnheader').allTextContents()).toEqual([
+      'Permission',
+      'Store Manager',
+      'Staff Member',
+      'Guest',
+    ]);
+    expect(
+      await matrix
+        .getByRole('row', { name: /Manage users/ })
+        .getByRole('img', { name: 'Yes' })
+        .count(),
+    ).toBe(1);
 
     const staffPage = await openPage(browser, server);
     await signIn(staffPage.page, staff.email!, staff.password!);

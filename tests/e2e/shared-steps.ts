@@ -22,7 +22,13 @@ export async function addItem(server: E2EServer, token: string, category: Catego
   return server.api<Item>('POST', '/inventory', token, { sku, category_id: category.id, description: '', ...spec });
 }
 
-export async function adjust(server: E2EServer, token: string, item: Item, delta: number, reason = 'correction'): Promise<Item> {
+export async function adjust(
+  server: E2EServer,
+  token: string,
+  item: Item,
+  delta: number,
+  reason = 'correction',
+): Promise<Item> {
   return server.api<Item>('POST', `/inventory/${item.id}/adjust`, token, { delta, reason });
 }
 
@@ -49,7 +55,12 @@ export async function openPage(
 }
 
 /** Signs in through /login and waits to land where the app sends the user (dashboard or `from`). */
-export async function signIn(page: Page, email: string, password: string, landing: string | RegExp = '**/dashboard'): Promise<void> {
+export async function signIn(
+  page: Page,
+  email: string,
+  password: string,
+  landing: string | RegExp = '**/dashboard',
+): Promise<void> {
   if (!page.url().includes('/login')) await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);

@@ -59,7 +59,15 @@ describe('screenshots of every screen', () => {
       threshold: 10,
       image_url: picture(230, 'Headphones'),
     });
-    await add('/inventory', { name: 'USB-C Cable 2 m', description: 'Braided, 100 W', sku: 'EL-0310', category_id: electronics.id, quantity: 4, price: 12.5, threshold: 8 });
+    await add('/inventory', {
+      name: 'USB-C Cable 2 m',
+      description: 'Braided, 100 W',
+      sku: 'EL-0310',
+      category_id: electronics.id,
+      quantity: 4,
+      price: 12.5,
+      threshold: 8,
+    });
     await add('/inventory', {
       name: 'Bluetooth Speaker',
       description: 'Waterproof, pocket size',
@@ -70,7 +78,15 @@ describe('screenshots of every screen', () => {
       threshold: 10,
       image_url: picture(280, 'Speaker'),
     });
-    await add('/inventory', { name: 'Cotton T-Shirt', description: 'Crew-neck, assorted sizes', sku: 'CL-1180', category_id: clothing.id, quantity: 40, price: 15, threshold: 10 });
+    await add('/inventory', {
+      name: 'Cotton T-Shirt',
+      description: 'Crew-neck, assorted sizes',
+      sku: 'CL-1180',
+      category_id: clothing.id,
+      quantity: 40,
+      price: 15,
+      threshold: 10,
+    });
     await add('/inventory', {
       name: 'Cold Brew Coffee',
       description: 'Ready to drink, 330 ml',
@@ -82,7 +98,11 @@ describe('screenshots of every screen', () => {
       expiry_date: '2030-06-30',
       image_url: picture(25, 'Cold Brew'),
     });
-    await server.api('POST', `/inventory/${headphones.id}/adjust`, token, { delta: -2, reason: 'sale', note: 'Weekend sale' });
+    await server.api('POST', `/inventory/${headphones.id}/adjust`, token, {
+      delta: -2,
+      reason: 'sale',
+      note: 'Weekend sale',
+    });
     await server.api('PUT', `/inventory/${headphones.id}`, token, { price: 119.99 });
   }, 180_000);
 

@@ -15,7 +15,6 @@ import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, openPage, signIn, type OpenPage } from './shared-steps.js';
 
-
 describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => {
   let server: E2EServer;
   let browser: Browser;
@@ -51,7 +50,10 @@ describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => 
       items[name] = await addItem(server, manager.idToken, category, { name, quantity, price, threshold });
     }
     [boss, clerk] = await Promise.all([openPage(browser, server), openPage(browser, server, { viewport: PHONE })]);
-    await Promise.all([signIn(boss.page, manager.email!, manager.password!), signIn(clerk.page, staff.email!, staff.password!)]);
+    await Promise.all([
+      signIn(boss.page, manager.email!, manager.password!),
+      signIn(clerk.page, staff.email!, staff.password!),
+    ]);
     await Promise.all(
       [boss.page, clerk.page].map(async (page) => {
         await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
@@ -65,7 +67,8 @@ describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => 
     await server?.close();
   });
 
-  const sessions = async () => (await server.api<{ stocktakes: StocktakeSummary[] }>('GET', '/stocktakes', manager.idToken)).stocktakes;
+  const sessions = async () =>
+    (await server.api<{ stocktakes: StocktakeSummary[] }>('GET', '/stocktakes', manager.idToken)).stocktakes;
 
   /** The page in light and dark, at desktop and phone width, saved as <name>-<theme>-<device>.png in test-results/screenshots. */
   const shootAll = async (page: Page, name: string) => {
@@ -81,7 +84,11 @@ describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => 
   };
 
   /** The review's rows, top to bottom, by item name. */
-  const reviewOrder = (page: Page) => page.getByTestId('variance-row').locator('th').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''));
+  const reviewOrder = (page: Page) =>
+    page
+      .getByTestId('variance-row')
+      .locator('th')
+      .evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''));
 
   it('asks what to count before anything starts, then starts on the chosen categories', async () => {
     const { page } = boss;
@@ -117,7 +124,16 @@ describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => 
     const id = page.url().split('/').at(-1)!;
     const session = await server.api<StocktakeSession>('GET', `/stocktakes/${id}`, manager.idToken);
     expect(session).toMatchObject({ scope: 'categories', name: 'Count: Freezer, Pantry', toCount: 8 });
-    expect(session.lines.map((l) => l.name).sort()).toEqual(['Beans', 'Flour', 'Ice', 'Oil', 'Peas', 'Rice', 'Salt', 'Sugar']);
+    expect(session.lines.map((l) => l.name).sort()).toEqual([
+      'Beans',
+      'Flour',
+      'Ice',
+      'Oil',
+      'Peas',
+      'Rice',
+      'Salt',
+      'Sugar',
+    ]);
     await seeText(page, '0 of 8 counted');
 
     // The low-stock items are a choice too: Ice alone is at or below its threshold.
@@ -137,9 +153,21 @@ describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => 
     const { page } = boss;
     const id = page.url().split('/').at(-1)!;
     const count = (who: TestAccount, name: string, counted: number) =>
-      server.api('POST', `/stocktakes/${id}/counts`, who.idToken, { itemId: items[name]!.id, counted, countedAt: new Date().toISOString() });
+      server.api('POST', `/stocktakes/${id}/counts`, who.idToken, {
+        itemId: items[name]!.id,
+        counted,
+        countedAt: new Date().toISOString(),
+      });
     // Sam counts everything but the Beans; the manager counts the Peas too, and differently.
-    for (const [name, counted] of [['Flour', 14], ['Sugar', 9], ['Rice', 8], ['Oil', 7], ['Salt', 10], ['Ice', 3], ['Peas', 6]] as const) {
+    for (const [name, counted] of [
+      ['Flour', 14],
+      ['Sugar', 9],
+      ['Rice', 8],
+      ['Oil', 7],
+      ['Salt', 10],
+      ['Ice', 3],
+      ['Peas', 6],
+    ] as const) {
       await count(staff, name, counted);
     }
     await count(manager, 'Peas', 8);
@@ -156,16 +184,24 @@ describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => 
     expect(await review.getByRole('heading').textContent()).toBe('Review');
 
     // Largest difference first (−6, +3, −2, −1, then the two counted right in the session's order).
-    await expect.poll(() => reviewOrder(page), { timeout: 15_000 }).toEqual(['Flour', 'Rice', 'Salt', 'Sugar', 'Ice', 'Oil']);
+    await expect
+      .poll(() => reviewOrder(page), { timeout: 15_000 })
+      .toEqual(['Flour', 'Rice', 'Salt', 'Sugar', 'Ice', 'Oil']);
     expect(await page.getByRole('columnheader', { name: /Difference/ }).getAttribute('aria-sort')).toBe('descending');
     // By value: Sugar's −1 costs $30, more than Flour's −6 at $2.
     await review.getByRole('button', { name: /^Value/ }).click();
-    await expect.poll(() => reviewOrder(page), { timeout: 15_000 }).toEqual(['Sugar', 'Flour', 'Salt', 'Rice', 'Ice', 'Oil']);
+    await expect
+      .poll(() => reviewOrder(page), { timeout: 15_000 })
+      .toEqual(['Sugar', 'Flour', 'Salt', 'Rice', 'Ice', 'Oil']);
     expect(await page.getByRole('columnheader', { name: /Value/ }).getAttribute('aria-sort')).toBe('descending');
     await review.getByRole('button', { name: /^Value/ }).click();
-    await expect.poll(() => reviewOrder(page), { timeout: 15_000 }).toEqual(['Ice', 'Oil', 'Rice', 'Salt', 'Flour', 'Sugar']);
+    await expect
+      .poll(() => reviewOrder(page), { timeout: 15_000 })
+      .toEqual(['Ice', 'Oil', 'Rice', 'Salt', 'Flour', 'Sugar']);
     await review.getByRole('button', { name: /^Difference/ }).click();
-    await expect.poll(() => reviewOrder(page), { timeout: 15_000 }).toEqual(['Flour', 'Rice', 'Salt', 'Sugar', 'Ice', 'Oil']);
+    await expect
+      .poll(() => reviewOrder(page), { timeout: 15_000 })
+      .toEqual(['Flour', 'Rice', 'Salt', 'Sugar', 'Ice', 'Oil']);
     await shootAll(page, 'stocktake-review');
 
     // Staff count blind and keep their count rows first.
@@ -180,11 +216,21 @@ describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => 
     await conflict.getByRole('button', { name: 'Keep 6' }).click();
     const peasReview = page.getByTestId('variance-row').filter({ hasText: 'Peas' });
     await peasReview.waitFor({ timeout: 15_000 });
-    expect(await peasReview.getByTestId('variance-who').textContent()).toBe('counted by Sam Staff · approved by Mia Manager');
+    expect(await peasReview.getByTestId('variance-who').textContent()).toBe(
+      'counted by Sam Staff · approved by Mia Manager',
+    );
     // The count row names the counter of the kept count, not whoever counted last.
     const peasRow = page.getByTestId('count-row').filter({ hasText: 'Peas' });
-    await expect.poll(() => peasRow.getByTestId('counted-value').textContent(), { timeout: 15_000 }).toBe('6 · Sam Staff');
-    await expect.poll(() => clerk.page.getByTestId('count-row').filter({ hasText: 'Peas' }).getByTestId('counted-value').textContent(), { timeout: 15_000 }).toBe('6 · Sam Staff');
+    await expect
+      .poll(() => peasRow.getByTestId('counted-value').textContent(), { timeout: 15_000 })
+      .toBe('6 · Sam Staff');
+    await expect
+      .poll(
+        () =>
+          clerk.page.getByTestId('count-row').filter({ hasText: 'Peas' }).getByTestId('counted-value').textContent(),
+        { timeout: 15_000 },
+      )
+      .toBe('6 · Sam Staff');
 
     // The item's history: the count is Sam's, posting it the manager's.
     await page.goto(`/inventory/${items.Peas!.id}`);
@@ -197,7 +243,9 @@ describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => 
     await page.goto('/activity');
     await page.getByLabel('Search activity').fill('Peas');
     const rows = page.getByTestId('activity-row');
-    const approval = rows.filter({ hasText: /Approved stocktake Count: Freezer, Pantry: Peas [-+±]\d+, counted by Sam Staff, by Mia Manager/ });
+    const approval = rows.filter({
+      hasText: /Approved stocktake Count: Freezer, Pantry: Peas [-+±]\d+, counted by Sam Staff, by Mia Manager/,
+    });
     await approval.waitFor({ timeout: 15_000 });
     expect(await approval.locator('td[data-label="User"]').textContent()).toBe('Mia Manager');
     const counts = rows.filter({ hasText: /Counted Peas: 6 \(/ });

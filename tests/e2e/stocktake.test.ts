@@ -45,12 +45,20 @@ describe('stocktake', BROWSER_TESTS, () => {
     red = await addItem(server, manager.idToken, cellar, { name: 'Red Wine', quantity: 10, threshold: 2, price: 12 });
     white = await addItem(server, manager.idToken, cellar, { name: 'White Wine', quantity: 6, threshold: 2, price: 9 });
     await server.api('PUT', `/inventory/${white.id}`, manager.idToken, { barcode: WHITE_EAN });
-    rose = await server.api<Item>('PUT', `/inventory/${(await addItem(server, manager.idToken, cellar, { name: 'Rose Wine', quantity: 4, threshold: 1, price: 10 })).id}`, manager.idToken, {
-      barcode: '4006381333931',
-    });
+    rose = await server.api<Item>(
+      'PUT',
+      `/inventory/${(await addItem(server, manager.idToken, cellar, { name: 'Rose Wine', quantity: 4, threshold: 1, price: 10 })).id}`,
+      manager.idToken,
+      {
+        barcode: '4006381333931',
+      },
+    );
     [boss, clerk] = await Promise.all([openPage(browser, server), openPage(browser, server, { viewport: PHONE })]);
     await boss.context.grantPermissions(['camera'], { origin: server.url });
-    await Promise.all([signIn(boss.page, manager.email!, manager.password!), signIn(clerk.page, staff.email!, staff.password!)]);
+    await Promise.all([
+      signIn(boss.page, manager.email!, manager.password!),
+      signIn(clerk.page, staff.email!, staff.password!),
+    ]);
     // Let the dashboards finish arriving: a navigation racing the sign-in's last one is lost.
     await Promise.all(
       [boss.page, clerk.page].map(async (page) => {
@@ -66,7 +74,11 @@ describe('stocktake', BROWSER_TESTS, () => {
   });
 
   const quantities = async () =>
-    Promise.all([red, white, rose].map(async (i) => (await server.api<Item>('GET', `/inventory/${i.id}`, manager.idToken)).quantity));
+    Promise.all(
+      [red, white, rose].map(
+        async (i) => (await server.api<Item>('GET', `/inventory/${i.id}`, manager.idToken)).quantity,
+      ),
+    );
 
   /** Serious and critical WCAG 2 A/AA problems axe finds on the page. */
   const axeProblems = async (page: Page) =>
@@ -115,23 +127,36 @@ describe('stocktake', BROWSER_TESTS, () => {
         const search = clerk.page.getByLabel('Search the items to count by name, SKU or barcode');
         // Should the field go, the failure says what the phone showed instead.
         await search.fill('red', { timeout: 20_000 }).catch(async (error: Error) => {
-          throw new Error(`${error.message}\nthe phone showed: ${(await clerk.page.locator('body').innerText().catch(() => '?')).slice(0, 600)}`);
+          throw new Error(
+            `${error.message}\nthe phone showed: ${(
+              await clerk.page
+                .locator('body')
+                .innerText()
+                .catch(() => '?')
+            ).slice(0, 600)}`,
+          );
         });
         await countOn(clerk.page, 'Red Wine', 9);
         await search.fill('');
         await countOn(clerk.page, 'White Wine', 6);
-        await expect.poll(() => clerk.page.getByTestId('counts-waiting').textContent(), { timeout: 10_000 }).toContain('2 counts waiting to send');
+        await expect
+          .poll(() => clerk.page.getByTestId('counts-waiting').textContent(), { timeout: 10_000 })
+          .toContain('2 counts waiting to send');
       })(),
       (async () => {
         await page.locator('h1').click(); // no field focused: the page hears the scanner
         await typeLikeScanner(page, '4006381333931');
-        await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 15_000 }).toBe('Count of Rose Wine');
+        await expect
+          .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 15_000 })
+          .toBe('Count of Rose Wine');
         await page.keyboard.type('3');
         await page.keyboard.press('Enter');
         // The header's Scan button opens the count's camera (not the quick sheet): White Wine, 5.
         await page.getByRole('button', { name: 'Scan a barcode' }).click();
         await page.getByRole('dialog', { name: 'Scan an item to count' }).waitFor();
-        await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 30_000 }).toBe('Count of White Wine');
+        await expect
+          .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 30_000 })
+          .toBe('Count of White Wine');
         await page.keyboard.type('5');
         await page.keyboard.press('Enter');
       })(),
@@ -152,14 +177,18 @@ describe('stocktake', BROWSER_TESTS, () => {
     expect(await page.getByRole('button', { name: 'Approve all' }).isDisabled()).toBe(true);
     expect(await clerk.page.getByTestId('variance-totals').count()).toBe(0);
     const session = await server.api<StocktakeSession>('GET', `/stocktakes/${sessionId}`, manager.idToken);
-    expect(session.lines.map((l) => [l.name, l.counted, l.counts.map((c) => `${c.counted} by ${c.countedBy}`)])).toEqual(
+    expect(
+      session.lines.map((l) => [l.name, l.counted, l.counts.map((c) => `${c.counted} by ${c.countedBy}`)]),
+    ).toEqual(
       expect.arrayContaining([
         ['Red Wine', 9, ['9 by Sam Staff']],
         ['White Wine', null, ['6 by Sam Staff', '5 by Mia Manager']],
         ['Rose Wine', 3, ['3 by Mia Manager']],
       ]),
     );
-    expect(Math.min(...session.lines.flatMap((l) => l.counts.map((c) => Date.parse(c.countedAt))))).toBeGreaterThanOrEqual(T - 1000);
+    expect(
+      Math.min(...session.lines.flatMap((l) => l.counts.map((c) => Date.parse(c.countedAt)))),
+    ).toBeGreaterThanOrEqual(T - 1000);
     await screenshot(page, 'stocktake-session');
     await screenshot(clerk.page, 'stocktake-session');
     await clerk.page.getByRole('button', { name: 'Switch to dark theme' }).click();
@@ -180,7 +209,10 @@ describe('stocktake', BROWSER_TESTS, () => {
     await seeText(clerk.page, '3 approved', 15_000);
     expect(await clerk.page.getByLabel('Count of Red Wine').count()).toBe(0);
     await page.getByRole('link', { name: 'All counts' }).click();
-    await page.getByRole('link', { name: /Count: Cellar/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /Count: Cellar/ })
+      .first()
+      .waitFor();
     await screenshot(page, 'stocktake-list');
     expect([...boss.errors, ...clerk.errors]).toEqual([]);
   });
@@ -208,7 +240,11 @@ describe('stocktake', BROWSER_TESTS, () => {
     // Staff count it; the auditor's screen shows the count and its variance live.
     const sessionId = page.url().split('/').at(-1)!;
     const bar = (await server.api<StocktakeSession>('GET', `/stocktakes/${sessionId}`, manager.idToken)).lines[0]!;
-    await server.api('POST', `/stocktakes/${sessionId}/counts`, staff.idToken, { itemId: bar.itemId, counted: 28, countedAt: new Date().toISOString() });
+    await server.api('POST', `/stocktakes/${sessionId}/counts`, staff.idToken, {
+      itemId: bar.itemId,
+      counted: 28,
+      countedAt: new Date().toISOString(),
+    });
     await seeText(page, '1 of 1 counted', 15_000);
     await page.getByTestId('variance-totals').waitFor();
     await screenshot(page, 'stocktake-auditor');

@@ -35,12 +35,25 @@ describe('screenshots of a store in euros', () => {
     bakery = await addCategory(server, token, 'Bakery');
     const pantry = await addCategory(server, token, 'Pantry');
     const items: Item[] = [];
-    items.push(await addItem(server, token, bakery, { name: 'Sourdough Loaf', quantity: 24, threshold: 6, price: 4.8 }));
-    items.push(await addItem(server, token, bakery, { name: 'Butter Croissant', quantity: 60, threshold: 20, price: 1.35 }));
-    items.push(await addItem(server, token, bakery, { name: 'Celebration Cake', quantity: 3, threshold: 2, price: 1249.5 }));
-    items.push(await addItem(server, token, pantry, { name: 'Olive Oil 1 l', quantity: 18, threshold: 5, price: 12.5 }));
+    items.push(
+      await addItem(server, token, bakery, { name: 'Sourdough Loaf', quantity: 24, threshold: 6, price: 4.8 }),
+    );
+    items.push(
+      await addItem(server, token, bakery, { name: 'Butter Croissant', quantity: 60, threshold: 20, price: 1.35 }),
+    );
+    items.push(
+      await addItem(server, token, bakery, { name: 'Celebration Cake', quantity: 3, threshold: 2, price: 1249.5 }),
+    );
+    items.push(
+      await addItem(server, token, pantry, { name: 'Olive Oil 1 l', quantity: 18, threshold: 5, price: 12.5 }),
+    );
     await server.api('PUT', `/inventory/${items[0]!.id}`, token, { barcode: '4006381333931' });
-    for (const [item, units] of [[items[0]!, 9], [items[1]!, 35], [items[3]!, 4]] as const) await adjust(server, token, item, -units, 'sale');
+    for (const [item, units] of [
+      [items[0]!, 9],
+      [items[1]!, 35],
+      [items[3]!, 4],
+    ] as const)
+      await adjust(server, token, item, -units, 'sale');
     await server.api('PUT', `/inventory/${items[2]!.id}`, token, { price: 1299, threshold: 1 });
     celebrationCake = items[2]!;
   }, 240_000);
@@ -95,7 +108,10 @@ describe('screenshots of a store in euros', () => {
   }
 
   it('shoots the wall display at 1920x1080', async () => {
-    const { context, page } = await openPage(browser, server, { theme: 'dark', viewport: { width: 1920, height: 1080 } });
+    const { context, page } = await openPage(browser, server, {
+      theme: 'dark',
+      viewport: { width: 1920, height: 1080 },
+    });
     await page.goto('/display');
     await page.waitForURL('**/login');
     await signIn(page, manager.email!, manager.password!, '**/display');

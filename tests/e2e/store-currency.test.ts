@@ -31,8 +31,18 @@ describe('store currency', BROWSER_TESTS, () => {
     manager = await apiAccount(server, 'Mona Manager', 'manager');
     staff = await apiAccount(server, 'Stan Staff');
     drinks = await addCategory(server, manager.idToken, 'Drinks');
-    coldBrew = await addItem(server, manager.idToken, drinks, { name: 'Cold Brew', quantity: 6, threshold: 5, price: 4.5 });
-    await addItem(server, manager.idToken, drinks, { name: 'Sparkling Water', quantity: 1000, threshold: 3, price: 1.25 });
+    coldBrew = await addItem(server, manager.idToken, drinks, {
+      name: 'Cold Brew',
+      quantity: 6,
+      threshold: 5,
+      price: 4.5,
+    });
+    await addItem(server, manager.idToken, drinks, {
+      name: 'Sparkling Water',
+      quantity: 1000,
+      threshold: 3,
+      price: 1.25,
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -86,7 +96,9 @@ describe('store currency', BROWSER_TESTS, () => {
     const { page } = managerPage;
     await page.goto('/dashboard');
     // 6 x 4.50 + 1000 x 1.25 = 1,277: whole euros.
-    await expect.poll(() => page.getByTestId('stat-total-value').textContent(), { timeout: 15_000 }).toBe(`1${NNBSP}277${NBSP}€`);
+    await expect
+      .poll(() => page.getByTestId('stat-total-value').textContent(), { timeout: 15_000 })
+      .toBe(`1${NNBSP}277${NBSP}€`);
     expect(await page.getByTestId('revenue-value').textContent()).toBe(euros('0,00 €'));
 
     const display = await openPage(browser, server, { viewport: { width: 1920, height: 1080 } });

@@ -72,7 +72,11 @@ describe('screenshots of toasts', () => {
         await screenshot(page, 'toasts-category');
         await page.mouse.move(0, viewport.height - 1);
 
-        const session = await server.api<StocktakeSession>('POST', '/stocktakes', manager.idToken, { scope: 'category', categoryId: dairy.id, name: `Dairy ${theme} ${device}` });
+        const session = await server.api<StocktakeSession>('POST', '/stocktakes', manager.idToken, {
+          scope: 'category',
+          categoryId: dairy.id,
+          name: `Dairy ${theme} ${device}`,
+        });
         await page.goto(`/stocktake/${session.id}`);
         await page.getByLabel('Count of Goat Cheese').waitFor({ timeout: 15_000 });
         await context.setOffline(true);
@@ -84,7 +88,11 @@ describe('screenshots of toasts', () => {
           const field = page.getByLabel(`Count of ${name}`);
           await field.fill(String(counted));
           await field.press('Enter');
-          await page.getByTestId('count-row').filter({ hasText: name }).getByText(`Waiting to send: ${counted}`).waitFor({ timeout: 15_000 });
+          await page
+            .getByTestId('count-row')
+            .filter({ hasText: name })
+            .getByText(`Waiting to send: ${counted}`)
+            .waitFor({ timeout: 15_000 });
         }
         await page.locator('.toast').filter({ hasText: '3 counts waiting to send' }).waitFor({ timeout: 10_000 });
         await holdToasts(page);

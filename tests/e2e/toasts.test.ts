@@ -16,7 +16,8 @@ import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from '.
 const DESKTOP_800 = { width: 1280, height: 800 };
 type Box = { x: number; y: number; width: number; height: number };
 
-const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The boxes of the header's controls, by name: each must be on screen to be checked. */
 async function headerControls(page: Page): Promise<Record<string, Box>> {
@@ -44,7 +45,8 @@ async function toastsOverHeader(page: Page): Promise<string[]> {
     const box = await toasts.nth(i).boundingBox();
     if (!box) continue;
     for (const [name, control] of Object.entries(controls)) {
-      if (overlap(box, control)) clashes.push(`toast "${(await toasts.nth(i).innerText()).split('\n')[0]}" covers ${name}`);
+      if (overlap(box, control))
+        clashes.push(`toast "${(await toasts.nth(i).innerText()).split('\n')[0]}" covers ${name}`);
     }
   }
   return clashes;
@@ -63,8 +65,18 @@ describe('toasts', BROWSER_TESTS, () => {
     [server, browser] = await Promise.all([startE2EServer(), launchBrowser()]);
     manager = await apiAccount(server, 'Tia Toast', 'manager');
     dairy = await addCategory(server, manager.idToken, 'Dairy');
-    creme = await addItem(server, manager.idToken, dairy, { name: 'Crème fraîche 1 kg', quantity: 10, threshold: 2, price: 6 });
-    butter = await addItem(server, manager.idToken, dairy, { name: 'Salted Butter 250 g', quantity: 8, threshold: 2, price: 3 });
+    creme = await addItem(server, manager.idToken, dairy, {
+      name: 'Crème fraîche 1 kg',
+      quantity: 10,
+      threshold: 2,
+      price: 6,
+    });
+    butter = await addItem(server, manager.idToken, dairy, {
+      name: 'Salted Butter 250 g',
+      quantity: 8,
+      threshold: 2,
+      price: 3,
+    });
     await addItem(server, manager.idToken, dairy, { name: 'Goat Cheese', quantity: 12, threshold: 2, price: 7 });
     tab = await openPage(browser, server, { viewport: DESKTOP_800 });
     await signIn(tab.page, manager.email!, manager.password!);
@@ -76,7 +88,8 @@ describe('toasts', BROWSER_TESTS, () => {
     await server?.close();
   });
 
-  const quantity = async (item: Item) => (await server.api<Item>('GET', `/inventory/${item.id}`, manager.idToken)).quantity;
+  const quantity = async (item: Item) =>
+    (await server.api<Item>('GET', `/inventory/${item.id}`, manager.idToken)).quantity;
 
   const openCategory = async (page: Page) => {
     await page.goto(`/inventory/category/${dairy.id}`);
@@ -100,7 +113,10 @@ describe('toasts', BROWSER_TESTS, () => {
     // Undo on the older toast: the crème fraîche goes back, the butter keeps its +1.
     await undoCreme.click();
     await expect.poll(() => quantity(creme), { timeout: 15_000 }).toBe(before[0]);
-    await page.locator('.toast').filter({ hasText: /Undone: .*Crème fraîche 1 kg/ }).waitFor({ timeout: 15_000 });
+    await page
+      .locator('.toast')
+      .filter({ hasText: /Undone: .*Crème fraîche 1 kg/ })
+      .waitFor({ timeout: 15_000 });
     expect(await quantity(butter)).toBe(before[1]! + 1);
     expect(await undoButter.isVisible()).toBe(true);
     expect(tab.errors).toEqual([]);
@@ -112,11 +128,22 @@ describe('toasts', BROWSER_TESTS, () => {
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.locator('.live-live').waitFor({ timeout: 15_000 });
     const low = await Promise.all(
-      ['Whole Milk 1 l', 'Greek Yogurt 500 g', 'Double Cream 300 ml'].map((name) => addItem(server, manager.idToken, dairy, { name, quantity: 6, threshold: 3, price: 2 })),
+      ['Whole Milk 1 l', 'Greek Yogurt 500 g', 'Double Cream 300 ml'].map((name) =>
+        addItem(server, manager.idToken, dairy, { name, quantity: 6, threshold: 3, price: 2 }),
+      ),
     );
     for (const item of low) await adjust(server, manager.idToken, item, -4, 'sale');
     const alerts = page.locator('.toast[data-group="stock-alerts"]');
-    await expect.poll(() => alerts.first().innerText().catch(() => ''), { timeout: 15_000 }).toContain('3 items running low');
+    await expect
+      .poll(
+        () =>
+          alerts
+            .first()
+            .innerText()
+            .catch(() => ''),
+        { timeout: 15_000 },
+      )
+      .toContain('3 items running low');
     expect(await alerts.count()).toBe(1);
     expect(await alerts.innerText()).toContain('Whole Milk 1 l, Greek Yogurt 500 g and Double Cream 300 ml');
     // No toast per item beside it.
@@ -145,23 +172,37 @@ describe('toasts', BROWSER_TESTS, () => {
         await page.getByRole('button', { name: `${sign} quantity of ${item.name}` }).click();
       }
       await expect.poll(() => page.locator('.toast-action').count(), { timeout: 15_000 }).toBe(3);
-      expect(await page.locator('.toast-action').allInnerTexts()).toEqual(['Undo +1 Crème fraîche 1 kg', 'Undo -1 Salted Butter 250 g', 'Undo +1 Crème fraîche 1 kg']);
+      expect(await page.locator('.toast-action').allInnerTexts()).toEqual([
+        'Undo +1 Crème fraîche 1 kg',
+        'Undo -1 Salted Butter 250 g',
+        'Undo +1 Crème fraîche 1 kg',
+      ]);
       expect(await toastsOverHeader(page)).toEqual([]);
       // Still clear with the user menu open: the menu opens over the toasts, not under them.
       await page.locator('.user-menu-button').click();
       const profile = page.getByRole('menuitem', { name: 'Profile' });
       await profile.waitFor();
-      expect(await page.evaluate(() => {
-        const item = document.querySelector('.user-menu-panel [role="menuitem"]')!.getBoundingClientRect();
-        return document.elementFromPoint(item.x + item.width / 2, item.y + item.height / 2)?.closest('.user-menu-panel') !== null;
-      })).toBe(true);
+      expect(
+        await page.evaluate(() => {
+          const item = document.querySelector('.user-menu-panel [role="menuitem"]')!.getBoundingClientRect();
+          return (
+            document
+              .elementFromPoint(item.x + item.width / 2, item.y + item.height / 2)
+              ?.closest('.user-menu-panel') !== null
+          );
+        }),
+      ).toBe(true);
       await page.locator('.user-menu-button').click();
       await profile.waitFor({ state: 'detached' });
     });
   }
 
   it('shows offline counts on their rows at phone width, with one toast for all of them', async () => {
-    const session = await server.api<StocktakeSession>('POST', '/stocktakes', manager.idToken, { scope: 'category', categoryId: dairy.id, name: 'Dairy shelf' });
+    const session = await server.api<StocktakeSession>('POST', '/stocktakes', manager.idToken, {
+      scope: 'category',
+      categoryId: dairy.id,
+      name: 'Dairy shelf',
+    });
     const phone = await openPage(browser, server, { viewport: PHONE });
     const { page, context } = phone;
     await signIn(page, manager.email!, manager.password!);
@@ -182,12 +223,27 @@ describe('toasts', BROWSER_TESTS, () => {
       await field.fill(String(counted));
       await field.press('Enter');
       // In place: the row itself says its count waits.
-      await page.getByTestId('count-row').filter({ hasText: name }).getByText(`Waiting to send: ${counted}`).waitFor({ timeout: 15_000 });
+      await page
+        .getByTestId('count-row')
+        .filter({ hasText: name })
+        .getByText(`Waiting to send: ${counted}`)
+        .waitFor({ timeout: 15_000 });
     }
-    await expect.poll(() => page.getByTestId('counts-waiting').textContent(), { timeout: 10_000 }).toContain('3 counts waiting to send');
+    await expect
+      .poll(() => page.getByTestId('counts-waiting').textContent(), { timeout: 10_000 })
+      .toContain('3 counts waiting to send');
     // One toast for the three, not one each, and it covers no header control.
     const toasts = page.locator('.toast');
-    await expect.poll(() => toasts.first().innerText().catch(() => ''), { timeout: 10_000 }).toContain('3 counts waiting to send');
+    await expect
+      .poll(
+        () =>
+          toasts
+            .first()
+            .innerText()
+            .catch(() => ''),
+        { timeout: 10_000 },
+      )
+      .toContain('3 counts waiting to send');
     expect(await toasts.count()).toBe(1);
     expect(await toastsOverHeader(page)).toEqual([]);
 
@@ -195,7 +251,9 @@ describe('toasts', BROWSER_TESTS, () => {
     await context.setOffline(false);
     await expect.poll(() => page.getByTestId('counts-waiting').count(), { timeout: 30_000 }).toBe(0);
     const sent = await server.api<StocktakeSession>('GET', `/stocktakes/${session.id}`, manager.idToken);
-    expect(Object.fromEntries(sent.lines.filter((l) => counts.some(([n]) => n === l.name)).map((l) => [l.name, l.counted]))).toEqual(Object.fromEntries(counts));
+    expect(
+      Object.fromEntries(sent.lines.filter((l) => counts.some(([n]) => n === l.name)).map((l) => [l.name, l.counted])),
+    ).toEqual(Object.fromEntries(counts));
     expect(phone.errors).toEqual([]);
     await context.close();
   });

@@ -32,16 +32,30 @@ describe('undo, revert and as-of', BROWSER_TESTS, () => {
     other = await apiAccount(server, 'Otto Other');
     await server.api('PUT', `/users/${other.uid}/role`, manager.idToken, { role: 'manager' });
     await refreshIdToken(other);
-    hammer = await addItem(server, manager.idToken, tools, { name: 'Claw Hammer', quantity: 10, threshold: 2, price: 12 });
+    hammer = await addItem(server, manager.idToken, tools, {
+      name: 'Claw Hammer',
+      quantity: 10,
+      threshold: 2,
+      price: 12,
+    });
     tape = await addItem(server, manager.idToken, tools, { name: 'Tape Measure', quantity: 4, threshold: 1, price: 8 });
-    level = await addItem(server, manager.idToken, tools, { name: 'Spirit Level', quantity: 5, threshold: 1, price: 20 });
+    level = await addItem(server, manager.idToken, tools, {
+      name: 'Spirit Level',
+      quantity: 5,
+      threshold: 1,
+      price: 20,
+    });
     // A whole second between two writes (the time control picks seconds): before it the
     // hammer had 10 and the tape was "Tape Measure" at 4 for $8; after it, 25 and renamed.
     const next = Math.ceil((Date.now() + 1) / 1000) * 1000;
     await new Promise((r) => setTimeout(r, next - Date.now() + 20));
     moment = new Date(next).toISOString();
     await server.api('POST', `/inventory/${hammer.id}/adjust`, manager.idToken, { delta: 15, reason: 'restock' });
-    await server.api('PUT', `/inventory/${tape.id}`, manager.idToken, { name: 'Tape Measure 5m', price: 9, quantity: 7 });
+    await server.api('PUT', `/inventory/${tape.id}`, manager.idToken, {
+      name: 'Tape Measure 5m',
+      price: 9,
+      quantity: 7,
+    });
     tab = await openPage(browser, server);
     await signIn(tab.page, manager.email!, manager.password!);
   }, 180_000);
@@ -82,7 +96,11 @@ describe('undo, revert and as-of', BROWSER_TESTS, () => {
     await seeText(page, /Undone: Adjusted stock of Spirit Level by \+3/, 15_000);
     // 5 + 3 - 1 - 3: their sale stays.
     await expect.poll(async () => page.getByTestId('current-stock').textContent(), { timeout: 10_000 }).toBe('4');
-    const history = await server.api<Array<{ type: string; actor: { name: string }; reverts: unknown }>>('GET', `/inventory/${level.id}/history`, manager.idToken);
+    const history = await server.api<Array<{ type: string; actor: { name: string }; reverts: unknown }>>(
+      'GET',
+      `/inventory/${level.id}/history`,
+      manager.idToken,
+    );
     expect(history.map((h) => [h.type, h.actor.name, Boolean(h.reverts)])).toEqual([
       ['ItemCreated', 'Uma Undo', false],
       ['StockAdjusted', 'Uma Undo', false],
@@ -94,7 +112,11 @@ describe('undo, revert and as-of', BROWSER_TESTS, () => {
   it('lets a manager revert an edit from the item history', async () => {
     const { page } = tab;
     const current = await server.api<Item>('GET', `/inventory/${hammer.id}`, manager.idToken);
-    await server.api('PUT', `/inventory/${hammer.id}`, manager.idToken, { name: 'Hammer (wrong)', price: 99, expected_version: current.version });
+    await server.api('PUT', `/inventory/${hammer.id}`, manager.idToken, {
+      name: 'Hammer (wrong)',
+      price: 99,
+      expected_version: current.version,
+    });
     await page.goto(`${server.url}/inventory/${hammer.id}`);
     const entry = page.locator('.history-entry').filter({ hasText: 'Details updated' });
     await entry.getByRole('button', { name: 'Revert' }).click();
@@ -117,14 +139,21 @@ describe('undo, revert and as-of', BROWSER_TESTS, () => {
     await page.goto(`${server.url}/activity`);
     await page.getByLabel('Search activity').fill('Spirit Level');
     // Otto's newest entry on the item (newest first): his price change.
-    const row = page.getByTestId('activity-row').filter({ hasText: 'Edited Spirit Level: Price $20.00 → $200.00, by Otto Other' }).first();
-    await row.getByRole('button', { name: 'Revert: Edited Spirit Level: Price $20.00 → $200.00, by Otto Other' }).click();
+    const row = page
+      .getByTestId('activity-row')
+      .filter({ hasText: 'Edited Spirit Level: Price $20.00 → $200.00, by Otto Other' })
+      .first();
+    await row
+      .getByRole('button', { name: 'Revert: Edited Spirit Level: Price $20.00 → $200.00, by Otto Other' })
+      .click();
     const dialog = page.getByRole('dialog');
     await seeText(dialog, 'Updated Spirit Level: price');
     await dialog.getByLabel('Why').fill('price typo');
     await dialog.getByRole('button', { name: 'Restore selected' }).click();
     // The reverting entry arrives live on top; the reverted one says so.
-    const reverting = page.getByTestId('activity-row').filter({ hasText: 'Reverted edit of Spirit Level: Price $200.00 → $20.00, by Uma Undo, why: price typo' });
+    const reverting = page
+      .getByTestId('activity-row')
+      .filter({ hasText: 'Reverted edit of Spirit Level: Price $200.00 → $20.00, by Uma Undo, why: price typo' });
     await reverting.waitFor({ timeout: 15_000 });
     expect(await reverting.textContent()).toContain('Uma Undo');
     await row.getByTestId('activity-reverted').waitFor();
@@ -133,7 +162,11 @@ describe('undo, revert and as-of', BROWSER_TESTS, () => {
     await screenshot(page, 'activity-revert');
 
     // Someone else reverts an entry shown on the open page: it comes to say so too.
-    const history = await server.api<Array<{ type: string; eventId: string; actor: { name: string } }>>('GET', `/inventory/${level.id}/history`, other.idToken);
+    const history = await server.api<Array<{ type: string; eventId: string; actor: { name: string } }>>(
+      'GET',
+      `/inventory/${level.id}/history`,
+      other.idToken,
+    );
     const sale = history.find((h) => h.type === 'StockAdjusted' && h.actor.name === 'Otto Other')!;
     const saleRow = page
       .getByTestId('activity-row')
@@ -164,7 +197,9 @@ describe('undo, revert and as-of', BROWSER_TESTS, () => {
     // Read-only, and links keep the moment.
     expect(await page.getByRole('button', { name: 'Adjust stock' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Edit Item' }).count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Tools' }).first().getAttribute('href')).toContain(`asOf=${encodeURIComponent(moment)}`);
+    expect(await page.getByRole('link', { name: 'Tools' }).first().getAttribute('href')).toContain(
+      `asOf=${encodeURIComponent(moment)}`,
+    );
     await screenshot(page, 'as-of-item');
     await page.getByRole('button', { name: 'Back to live' }).click();
     await page.getByRole('heading', { name: 'Tape Measure 5m' }).waitFor();

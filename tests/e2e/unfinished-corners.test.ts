@@ -24,11 +24,22 @@ function contrastOf(locator: Locator): Promise<number> {
   return locator.evaluate((el) => {
     const rgba = (css: string): [number, number, number, number] => {
       const srgb = /color\(srgb ([\d.]+) ([\d.]+) ([\d.]+)(?: \/ ([\d.]+))?\)/.exec(css);
-      if (srgb) return [Number(srgb[1]) * 255, Number(srgb[2]) * 255, Number(srgb[3]) * 255, srgb[4] === undefined ? 1 : Number(srgb[4])];
-      const parts = /rgba?\(([^)]+)\)/.exec(css)![1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
+      if (srgb)
+        return [
+          Number(srgb[1]) * 255,
+          Number(srgb[2]) * 255,
+          Number(srgb[3]) * 255,
+          srgb[4] === undefined ? 1 : Number(srgb[4]),
+        ];
+      const parts = /rgba?\(([^)]+)\)/
+        .exec(css)![1]!
+        .split(/[\s,/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [parts[0]!, parts[1]!, parts[2]!, parts[3] ?? 1];
     };
-    const over = (top: number[], under: number[]) => [0, 1, 2].map((i) => top[i]! * top[3]! + under[i]! * (1 - top[3]!));
+    const over = (top: number[], under: number[]) =>
+      [0, 1, 2].map((i) => top[i]! * top[3]! + under[i]! * (1 - top[3]!));
     const layers: number[][] = [];
     for (let node: Element | null = el; node; node = node.parentElement) {
       const bg = rgba(getComputedStyle(node).backgroundColor);
@@ -65,13 +76,30 @@ describe('details across screens: scanning, Offline, as-of cards, API docs, fore
     const bakery = await addCategory(server, manager.idToken, 'Bakery');
     // Green Tea runs low: 12 with a threshold of 10 (up to twice the threshold).
     tea = await server.api<Item>('POST', '/inventory', manager.idToken, {
-      name: 'Green Tea', sku: 'PAN-001', category_id: pantry.id, quantity: 14, price: 3.5, threshold: 10, barcode: TEA_CODE,
+      name: 'Green Tea',
+      sku: 'PAN-001',
+      category_id: pantry.id,
+      quantity: 14,
+      price: 3.5,
+      threshold: 10,
+      barcode: TEA_CODE,
     });
     for (const name of ['Sourdough', 'Rye Loaf']) {
-      await server.api('POST', '/inventory', manager.idToken, { name, sku: `BAK-${name.length}`, category_id: bakery.id, quantity: 30, price: 4, threshold: 5 });
+      await server.api('POST', '/inventory', manager.idToken, {
+        name,
+        sku: `BAK-${name.length}`,
+        category_id: bakery.id,
+        quantity: 30,
+        price: 4,
+        threshold: 5,
+      });
     }
     tea = await adjust(server, manager.idToken, tea, -2, 'sale');
-    await server.api('POST', '/webhooks', manager.idToken, { url: 'http://127.0.0.1:9/stock-hook', description: 'Till sync', eventTypes: ['*'] });
+    await server.api('POST', '/webhooks', manager.idToken, {
+      url: 'http://127.0.0.1:9/stock-hook',
+      description: 'Till sync',
+      eventTypes: ['*'],
+    });
     moment = new Date().toISOString();
     tab = await openPage(browser, server);
     await signIn(tab.page, manager.email!, manager.password!);
@@ -123,7 +151,12 @@ describe('details across screens: scanning, Offline, as-of cards, API docs, fore
         const label = document.querySelector('.live-indicator')?.getAttribute('aria-label') ?? '';
         if (w.__seen.at(-1) !== label) w.__seen.push(label);
       };
-      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      new MutationObserver(record).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true,
+      });
     });
     // Every API request dies on the way (the live feed's socket is left alone, as a dead one would look).
     const api = '**/api/**';
@@ -219,7 +252,9 @@ describe('details across screens: scanning, Offline, as-of cards, API docs, fore
     expect(await panel.getByTestId('stock-standing').innerText()).toBe('2 above threshold');
     expect(await panel.innerText()).not.toContain('100%');
     // 12 of a bar that runs to twice the threshold (20).
-    const width = await panel.locator('.meter-fill').evaluate((el) => el.getBoundingClientRect().width / el.parentElement!.getBoundingClientRect().width);
+    const width = await panel
+      .locator('.meter-fill')
+      .evaluate((el) => el.getBoundingClientRect().width / el.parentElement!.getBoundingClientRect().width);
     expect(width).toBeCloseTo(0.6, 1);
   }, 60_000);
 
@@ -230,15 +265,21 @@ describe('details across screens: scanning, Offline, as-of cards, API docs, fore
         const { page, context, errors } = await openPage(browser, server, { theme, viewport });
         await signIn(page, manager.email!, manager.password!);
         await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
-        await expect.poll(() => badge(page).getAttribute('aria-label'), { timeout: 20_000 }).toBe('Live updates: Online');
+        await expect
+          .poll(() => badge(page).getAttribute('aria-label'), { timeout: 20_000 })
+          .toBe('Live updates: Online');
         await page.getByRole('button', { name: 'View as of…' }).click();
         await page.getByLabel('As of date and time').waitFor();
         await screenshot(page, 'corners-dashboard');
         await context.setOffline(true);
-        await expect.poll(() => badge(page).getAttribute('aria-label'), { timeout: 5_000 }).toBe('Live updates: Offline');
+        await expect
+          .poll(() => badge(page).getAttribute('aria-label'), { timeout: 5_000 })
+          .toBe('Live updates: Offline');
         await screenshot(page, 'corners-offline');
         await context.setOffline(false);
-        await expect.poll(() => badge(page).getAttribute('aria-label'), { timeout: 30_000 }).toBe('Live updates: Online');
+        await expect
+          .poll(() => badge(page).getAttribute('aria-label'), { timeout: 30_000 })
+          .toBe('Live updates: Online');
 
         await page.goto(`/inventory?asOf=${encodeURIComponent(moment)}`);
         await page.getByTestId('category-card').first().waitFor();
@@ -258,7 +299,9 @@ describe('details across screens: scanning, Offline, as-of cards, API docs, fore
         await page.goto('/inventory/import');
         await page.getByLabel('CSV file').waitFor({ state: 'attached' });
         await screenshot(page, 'corners-import-upload');
-        await page.getByLabel('CSV file').setInputFiles({ name: 'stock.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
+        await page
+          .getByLabel('CSV file')
+          .setInputFiles({ name: 'stock.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
         await page.getByRole('heading', { name: 'Map columns' }).waitFor();
         await screenshot(page, 'corners-import-mapping');
 

@@ -49,7 +49,9 @@ describe('users and roles', BROWSER_TESTS, () => {
     const page = admin.page;
     await page.goto('/users');
     await page.getByTestId('user-card').nth(1).waitFor();
-    expect(await page.getByLabel('Search users by name, email, or role').getAttribute('placeholder')).toBe('Search users by name, email, or role...');
+    expect(await page.getByLabel('Search users by name, email, or role').getAttribute('placeholder')).toBe(
+      'Search users by name, email, or role...',
+    );
     await page.getByLabel('Search users by name, email, or role').fill('store manager');
     expect(await page.getByTestId('user-card').allTextContents()).toEqual([expect.stringContaining('Mara Manager')]);
     await page.getByLabel('Search users by name, email, or role').fill('nobody-like-this');
@@ -67,7 +69,9 @@ describe('users and roles', BROWSER_TESTS, () => {
     await dialog.getByLabel('Full Name').fill(nina.name);
     await dialog.getByLabel('Email').fill(nina.email);
     await dialog.getByLabel('Password').fill(nina.password);
-    expect(await dialog.getByLabel('Role').locator('option').allTextContents()).toEqual(expect.arrayContaining(['Staff Member', 'Store Manager']));
+    expect(await dialog.getByLabel('Role').locator('option').allTextContents()).toEqual(
+      expect.arrayContaining(['Staff Member', 'Store Manager']),
+    );
     expect(await dialog.getByLabel('Role').inputValue()).toBe('staff');
     await dialog.getByRole('button', { name: 'Add User' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
@@ -96,8 +100,20 @@ describe('users and roles', BROWSER_TESTS, () => {
     await seeText(page.getByTestId('user-card').filter({ hasText: 'Rita Requester' }), 'Store Manager');
 
     // Same page, no sign-out: the dock gains Users and Roles, the menu says Manager.
-    await requester.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).waitFor({ timeout: ROLE_CHANGE_MS });
-    expect(await navLabels(requester.page)).toEqual(['Dashboard', 'Items', 'Users', 'Logs', 'Alerts', 'Count', 'Roles', 'Setup']);
+    await requester.page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Users' })
+      .waitFor({ timeout: ROLE_CHANGE_MS });
+    expect(await navLabels(requester.page)).toEqual([
+      'Dashboard',
+      'Items',
+      'Users',
+      'Logs',
+      'Alerts',
+      'Count',
+      'Roles',
+      'Setup',
+    ]);
     expect(await roleBadge(requester.page)).toBe('Manager');
     await requester.page.goto('/users');
     await requester.page.getByTestId('user-card').first().waitFor();
@@ -121,7 +137,10 @@ describe('users and roles', BROWSER_TESTS, () => {
     await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
     const card = page.getByTestId('role-card').filter({ hasText: 'Shelf Viewer' });
     await seeText(card, '2 permissions');
-    expect(await card.getByRole('list').getByRole('listitem').allTextContents()).toEqual(['View inventory', 'View reports']);
+    expect(await card.getByRole('list').getByRole('listitem').allTextContents()).toEqual([
+      'View inventory',
+      'View reports',
+    ]);
 
     // Before: Nina (staff) may add items and change stock.
     const nPage = ninaPage.page;
@@ -134,14 +153,18 @@ describe('users and roles', BROWSER_TESTS, () => {
     await seeText(ninaCard, 'Shelf Viewer');
 
     // After, without signing out: no stock buttons, no Add Item, and the server refuses.
-    await nPage.getByRole('button', { name: 'Increase quantity of Pretzels' }).waitFor({ state: 'detached', timeout: ROLE_CHANGE_MS });
+    await nPage
+      .getByRole('button', { name: 'Increase quantity of Pretzels' })
+      .waitFor({ state: 'detached', timeout: ROLE_CHANGE_MS });
     await nPage.goto('/inventory');
     await nPage.getByRole('heading', { name: 'Inventory' }).waitFor();
     await seeText(nPage, 'Snacks');
     expect(await nPage.getByRole('button', { name: 'Add Item' }).count()).toBe(0);
     const token = (await emulatorSignIn(nina.email, nina.password)).idToken;
     const items = await server.api<{ id: string }[]>('GET', '/inventory', token);
-    await expect(server.api('POST', `/inventory/${items[0]!.id}/adjust`, token, { delta: 1, reason: 'restock' })).rejects.toThrow(/403/);
+    await expect(
+      server.api('POST', `/inventory/${items[0]!.id}/adjust`, token, { delta: 1, reason: 'restock' }),
+    ).rejects.toThrow(/403/);
     await nPage.goto('/dashboard');
     await nPage.getByTestId('stat-total-items').waitFor();
 
@@ -165,12 +188,19 @@ describe('users and roles', BROWSER_TESTS, () => {
     expect(await page.getByTestId('role-card').filter({ hasText: 'Shelf Viewer' }).count()).toBe(1);
 
     await page.goto('/users');
-    await page.getByTestId('user-card').filter({ hasText: nina.name }).getByLabel(`Role for ${nina.name}`).selectOption({ label: 'Staff Member' });
+    await page
+      .getByTestId('user-card')
+      .filter({ hasText: nina.name })
+      .getByLabel(`Role for ${nina.name}`)
+      .selectOption({ label: 'Staff Member' });
     await seeText(page.getByTestId('user-card').filter({ hasText: nina.name }), 'Staff Member');
     await page.goto('/roles');
     await page.getByRole('button', { name: 'Delete role Shelf Viewer' }).click();
     await page.getByRole('dialog', { name: 'Delete role' }).getByRole('button', { name: 'Delete' }).click();
-    await page.getByTestId('role-card').filter({ hasText: 'Shelf Viewer' }).waitFor({ state: 'detached', timeout: 10_000 });
+    await page
+      .getByTestId('role-card')
+      .filter({ hasText: 'Shelf Viewer' })
+      .waitFor({ state: 'detached', timeout: 10_000 });
     // Built-in roles have no Edit or Delete.
     expect(await page.getByRole('button', { name: 'Delete role Store Manager' }).count()).toBe(0);
   }, 90_000);

@@ -23,7 +23,14 @@ describe('warm start of a returning user', BROWSER_TESTS, () => {
     [server, browser] = await Promise.all([startE2EServer(), launchBrowser()]);
     manager = await apiAccount(server, 'Wendy Warm', 'manager');
     category = await server.api<Category>('POST', '/categories', manager.idToken, { name: 'Cellar' });
-    await server.api('POST', '/inventory', manager.idToken, { name: 'Sparkling Water', sku: 'CW-1', category_id: category.id, quantity: 24, price: 0.9, threshold: 5 });
+    await server.api('POST', '/inventory', manager.idToken, {
+      name: 'Sparkling Water',
+      sku: 'CW-1',
+      category_id: category.id,
+      quantity: 24,
+      price: 0.9,
+      threshold: 5,
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -62,12 +69,19 @@ describe('warm start of a returning user', BROWSER_TESTS, () => {
         Object.defineProperty(request, 'onsuccess', {
           get: () => onsuccess.get!.call(request),
           set: (handler: ((event: Event) => void) | null) =>
-            onsuccess.set!.call(request, handler && ((event: Event) => setTimeout(() => handler.call(request, event), 800))),
+            onsuccess.set!.call(
+              request,
+              handler && ((event: Event) => setTimeout(() => handler.call(request, event), 800)),
+            ),
         });
         return request;
       };
       const seen = ((window as unknown as { shown: string[] }).shown = [] as string[]);
-      new MutationObserver(() => seen.push(document.body?.innerText ?? '')).observe(document, { childList: true, subtree: true, characterData: true });
+      new MutationObserver(() => seen.push(document.body?.innerText ?? '')).observe(document, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+      });
     });
     await page.goto(`/inventory/category/${category.id}`);
     await seeText(page, 'Sparkling Water');
@@ -81,7 +95,14 @@ describe('warm start of a returning user', BROWSER_TESTS, () => {
     // Firebase answers at last: same user, the session is confirmed and the page goes on live.
     await release();
     await page.waitForResponse((res) => res.url().endsWith('/api/session') && res.ok(), { timeout: 15_000 });
-    await server.api('POST', '/inventory', manager.idToken, { name: 'Still Water', sku: 'CW-2', category_id: category.id, quantity: 12, price: 0.8, threshold: 5 });
+    await server.api('POST', '/inventory', manager.idToken, {
+      name: 'Still Water',
+      sku: 'CW-2',
+      category_id: category.id,
+      quantity: 12,
+      price: 0.8,
+      threshold: 5,
+    });
     await seeText(page, 'Still Water', 15_000);
   });
 

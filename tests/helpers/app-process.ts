@@ -20,7 +20,11 @@ const config = loadConfig({
   SECRETS_KEY: TEST_SECRETS_KEY,
 });
 exposeEmulatorToFirebaseAdmin(config);
-const database = await openDatabase({ url: env.STOCKROOM_TEST_DB_URL!, schema: env.STOCKROOM_TEST_SCHEMA!, poolSize: 10 });
+const database = await openDatabase({
+  url: env.STOCKROOM_TEST_DB_URL!,
+  schema: env.STOCKROOM_TEST_SCHEMA!,
+  poolSize: 10,
+});
 const store = new EventStore(database.db, projections);
 const verifier = createTokenVerifier(config.firebaseProjectId, { emulator: true });
 const app = await buildApp({ config, database, store, verifier });

@@ -19,7 +19,8 @@ export const UNKNOWN_PATH = '/no-such-screen';
 function fill(example: string, samples: RouteSamples, route: string): string {
   return example.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = (samples as Record<string, string>)[name];
-    if (value === undefined) throw new Error(`Route ${route}: no sample for {${name}} (add one to RouteSamples and the test's setup)`);
+    if (value === undefined)
+      throw new Error(`Route ${route}: no sample for {${name}} (add one to RouteSamples and the test's setup)`);
     return value;
   });
 }
@@ -38,10 +39,13 @@ export function urlsOf(route: AppRoute, samples: RouteSamples): RouteUrl[] {
   const path = pathOf(route, samples);
   const query = Object.entries(route.query ?? {}).map(([name, examples]) => ({
     name,
-    values: (typeof examples === 'string' ? [examples] : [...examples]).map((example) => fill(example, samples, route.path)),
+    values: (typeof examples === 'string' ? [examples] : [...examples]).map((example) =>
+      fill(example, samples, route.path),
+    ),
   }));
   const searches = [new URLSearchParams()];
-  for (const { name, values } of query) for (const value of values) searches.push(new URLSearchParams({ [name]: value }));
+  for (const { name, values } of query)
+    for (const value of values) searches.push(new URLSearchParams({ [name]: value }));
   if (query.length > 1) searches.push(new URLSearchParams(query.map(({ name, values }) => [name, values[0] ?? ''])));
   return searches.map((search) => ({ route: route.path, url: search.size ? `${path}?${search}` : path }));
 }

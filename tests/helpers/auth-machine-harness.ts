@@ -6,11 +6,27 @@ import type { SessionBody, SessionResponse } from '../../shared/accounts.js';
 import { authMachine, type AuthEvent } from '../../client/features/auth/auth.machine.js';
 import type { AuthUser } from '../../client/features/auth/firebase.js';
 
-export const testUser: AuthUser = { uid: 'u1', email: 'sam@stockroom.test', displayName: 'Sam', isAnonymous: false, providerId: 'password' };
+export const testUser: AuthUser = {
+  uid: 'u1',
+  email: 'sam@stockroom.test',
+  displayName: 'Sam',
+  isAnonymous: false,
+  providerId: 'password',
+};
 
 export function testSession(overrides: Partial<SessionResponse> = {}): SessionResponse {
   return {
-    user: { id: 'u1', name: 'Sam', email: 'sam@stockroom.test', role: 'staff', status: 'active', provider: 'password', createdAt: '', avatar: null, managerRequest: null },
+    user: {
+      id: 'u1',
+      name: 'Sam',
+      email: 'sam@stockroom.test',
+      role: 'staff',
+      status: 'active',
+      provider: 'password',
+      createdAt: '',
+      avatar: null,
+      managerRequest: null,
+    },
     permissions: ['inventory:view', 'stock:update'],
     refreshToken: false,
     ...overrides,
@@ -64,4 +80,3 @@ export function startAuthMachine(options: {
   actor.start();
   return { actor, spies, firebaseUser: (u: AuthUser | null) => emit({ type: 'FIREBASE_USER', user: u }) };
 }
-

@@ -42,7 +42,9 @@ export async function openTestStore(backend: Backend, options: { poolSize?: numb
       if (backend.url && schema) {
         const client = new pg.Client({ connectionString: backend.url });
         await client.connect();
-        await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_rebuild" cascade`);
+        await client.query(
+          `drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_rebuild" cascade`,
+        );
         await client.end();
       }
     },

@@ -130,12 +130,21 @@ export const BOUNDARY_NUMBERS: Array<number | RawJson> = [
 export const badValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom<unknown>(...NASTY_STRINGS) },
   { weight: 2, arbitrary: fc.constantFrom<unknown>(...BOUNDARY_NUMBERS) },
-  { weight: 2, arbitrary: fc.constantFrom<unknown>(null, true, false, [], {}, [null], [[[]]], { a: { b: { c: 1 } } }, ['\u0000'], { '\u0000': 1 }) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<unknown>(null, true, false, [], {}, [null], [[[]]], { a: { b: { c: 1 } } }, ['\u0000'], {
+      '\u0000': 1,
+    }),
+  },
   // Arbitrary text, with a lone surrogate or NUL spliced in somewhere.
   {
     weight: 2,
     arbitrary: fc
-      .tuple(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\u0000', '\ud800', '\udc00', ''), fc.nat(40))
+      .tuple(
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        fc.constantFrom('\u0000', '\ud800', '\udc00', ''),
+        fc.nat(40),
+      )
       .map(([text, odd, at]) => text.slice(0, at) + odd + text.slice(at)),
   },
   { weight: 1, arbitrary: fc.double() },
@@ -146,7 +155,16 @@ export const badValue: fc.Arbitrary<unknown> = fc.oneof(
 export const BAD_MOMENTS = NASTY_STRINGS.filter((s) => /^\d{4,6}-\d\d-\d\dT/.test(s) || s === 'yesterday' || s === '');
 
 /** Ids shaped almost like uuids (and numbers where text belongs). */
-export const BAD_IDS = ['00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '-'.repeat(36), 'g'.repeat(36), '0', '\u0000', '\ud800', 'x'.repeat(5_000)];
+export const BAD_IDS = [
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '-'.repeat(36),
+  'g'.repeat(36),
+  '0',
+  '\u0000',
+  '\ud800',
+  'x'.repeat(5_000),
+];
 
 const UNSTORABLE = ['\u0000', 'a\u0000b', '\ud800', 'x\udfff', 'ok \ud83d', 'x'.repeat(5_000), '𝌆'.repeat(3_000)];
 
@@ -171,7 +189,18 @@ export function badFor(schema: Record<string, any> | undefined, name: string): u
 }
 
 /** Names of fields no schema knows (some that reach for prototypes). */
-export const extraFieldName = fc.constantFrom('extra', '__proto__', 'constructor', '', 'a\u0000', '\ud800', 'id', 'version', 'created_by', 'role');
+export const extraFieldName = fc.constantFrom(
+  'extra',
+  '__proto__',
+  'constructor',
+  '',
+  'a\u0000',
+  '\ud800',
+  'id',
+  'version',
+  'created_by',
+  'role',
+);
 
 /** Request bodies that are not JSON, or JSON no parser should take at face value. */
 export const MALFORMED_JSON_TEXTS = [
@@ -226,13 +255,15 @@ const escapeString = (text: string) => JSON.stringify(text);
 
 /** A value as query-string text: percent-encoded, lone surrogates as their (invalid) UTF-8 bytes. */
 export function queryText(value: unknown): string {
-  const text = value instanceof RawJson ? value.text : typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  const text =
+    value instanceof RawJson ? value.text : typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   let out = '';
   for (const char of text) {
     const code = char.codePointAt(0)!;
     if (code >= 0xd800 && code <= 0xdfff) {
       // What a client that does not check its text sends: the surrogate's three UTF-8 bytes.
-      out += `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
+      out +=
+        `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
     } else {
       out += encodeURIComponent(char);
     }
@@ -241,4 +272,16 @@ export function queryText(value: unknown): string {
 }
 
 /** Query and path text as sent raw (already percent-encoded, some of it invalid). */
-export const RAW_URL_TEXTS = ['%00', '%ZZ', '%', '%ED%A0%80', '%C0%80', '%FF', '%E2%80%AE', '..%2F..%2F', '%2F', 'a%20b', '%25'];
+export const RAW_URL_TEXTS = [
+  '%00',
+  '%ZZ',
+  '%',
+  '%ED%A0%80',
+  '%C0%80',
+  '%FF',
+  '%E2%80%AE',
+  '..%2F..%2F',
+  '%2F',
+  'a%20b',
+  '%25',
+];

@@ -16,9 +16,15 @@ export interface DecodedCode {
 export async function decodeCodes(png: Buffer): Promise<DecodedCode[]> {
   if (!prepared) {
     const wasm = readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'));
-    prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer } });
+    prepareZXingModule({
+      overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer },
+    });
     prepared = true;
   }
-  const results = await readBarcodes(new Uint8Array(png), { formats: ['QRCode', 'Code128', 'EAN-13'], tryHarder: true, maxNumberOfSymbols: 8 });
+  const results = await readBarcodes(new Uint8Array(png), {
+    formats: ['QRCode', 'Code128', 'EAN-13'],
+    tryHarder: true,
+    maxNumberOfSymbols: 8,
+  });
   return results.filter((result) => result.isValid).map((result) => ({ format: result.format, text: result.text }));
 }

@@ -15,11 +15,19 @@ const screenshotDir = fileURLToPath(new URL('../../test-results/screenshots/', i
 export async function newAppContext(
   browser: Browser,
   server: E2EServer,
-  options: { theme?: 'light' | 'dark'; viewport?: { width: number; height: number }; serviceWorkers?: 'allow' | 'block' } = {},
+  options: {
+    theme?: 'light' | 'dark';
+    viewport?: { width: number; height: number };
+    serviceWorkers?: 'allow' | 'block';
+  } = {},
 ): Promise<BrowserContext> {
   // The offline service worker is blocked unless a test asks for it: it would
   // precache the whole app in every context, and page.route cannot see requests it answers.
-  const context = await browser.newContext({ baseURL: server.url, viewport: options.viewport ?? DESKTOP, serviceWorkers: options.serviceWorkers ?? 'block' });
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport: options.viewport ?? DESKTOP,
+    serviceWorkers: options.serviceWorkers ?? 'block',
+  });
   if (options.theme) await context.addInitScript((theme) => localStorage.setItem('theme', theme), options.theme);
   return context;
 }
@@ -61,9 +69,16 @@ export async function signInViaUi(page: Page, email: string, password: string): 
 }
 
 /** An account made through the emulator and registered with the server (POST /api/session). */
-export async function apiAccount(server: E2EServer, name: string, requestedRole: 'staff' | 'manager' = 'staff'): Promise<TestAccount> {
+export async function apiAccount(
+  server: E2EServer,
+  name: string,
+  requestedRole: 'staff' | 'manager' = 'staff',
+): Promise<TestAccount> {
   const account = await signUp({ displayName: name });
-  const session = await server.api<{ refreshToken: boolean }>('POST', '/session', account.idToken, { name, requestedRole });
+  const session = await server.api<{ refreshToken: boolean }>('POST', '/session', account.idToken, {
+    name,
+    requestedRole,
+  });
   if (session.refreshToken) await refreshIdToken(account);
   return account;
 }

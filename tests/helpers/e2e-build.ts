@@ -17,7 +17,11 @@ const STALE_LOCK_MS = 5 * 60_000;
 export function e2eBuildIsStale(): boolean {
   const built = path.join(e2eClientDir, 'index.html');
   if (!existsSync(built)) return true;
-  const newest = Math.max(...SOURCES.map((p) => path.join(root, p)).filter((p) => existsSync(p)).map(newestMtime));
+  const newest = Math.max(
+    ...SOURCES.map((p) => path.join(root, p))
+      .filter((p) => existsSync(p))
+      .map(newestMtime),
+  );
   return newest > statSync(built).mtimeMs;
 }
 
@@ -50,11 +54,15 @@ export async function buildClientForTests(): Promise<string> {
       // In its own process with NODE_ENV=production: inside vitest NODE_ENV is 'test', and
       // Vite would bundle React's development build (double effects, bigger bundles).
       const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-      const result = spawnSync(process.execPath, [vite, 'build', '--outDir', e2eClientDir, '--emptyOutDir', '--logLevel', 'warn'], {
-        cwd: root,
-        env: { ...process.env, NODE_ENV: 'production' },
-        encoding: 'utf8',
-      });
+      const result = spawnSync(
+        process.execPath,
+        [vite, 'build', '--outDir', e2eClientDir, '--emptyOutDir', '--logLevel', 'warn'],
+        {
+          cwd: root,
+          env: { ...process.env, NODE_ENV: 'production' },
+          encoding: 'utf8',
+        },
+      );
       if (result.status !== 0) throw new Error(`Client build failed:\n${result.stdout}\n${result.stderr}`);
     }
   } finally {

@@ -128,7 +128,9 @@ const GAPI_SHIM = String.raw`
  * allowPopupReplies): a rewritten response loses its loopback address, and Chromium's
  * local-network checks would then block the emulator's helper iframe.
  */
-export const POPUP_TEST_BROWSER_ARGS = ['--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults'];
+export const POPUP_TEST_BROWSER_ARGS = [
+  '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults',
+];
 
 /** Routes apis.google.com's gapi loader to the stand-in and aborts the emulator page's CDN requests. */
 export async function installGapiShim(context: BrowserContext): Promise<void> {

@@ -31,7 +31,9 @@ async function freePort(): Promise<number> {
  * `clientDir`: serve a copy of the build instead (a test that changes files, e.g. a new sw.js).
  * `env`: settings on top of the test config (e.g. a short webhook retry window).
  */
-export async function startE2EServer(options: { clientDir?: string; env?: Record<string, string> } = {}): Promise<E2EServer> {
+export async function startE2EServer(
+  options: { clientDir?: string; env?: Record<string, string> } = {},
+): Promise<E2EServer> {
   const clientDir = options.clientDir ?? (await buildClientForTests());
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

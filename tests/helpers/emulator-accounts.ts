@@ -33,7 +33,9 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${randomBytes(5).toString('hex')}@stockroom.test`;
 }
 
-export async function signUp(options: { email?: string; password?: string; displayName?: string } = {}): Promise<TestAccount> {
+export async function signUp(
+  options: { email?: string; password?: string; displayName?: string } = {},
+): Promise<TestAccount> {
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? 'secret123';
   const json = await call('accounts:signUp', { email, password, returnSecureToken: true });

@@ -19,7 +19,9 @@ export async function oobCodes(host = emulatorHost(), projectId = emulatorProjec
 
 /** The email change links that would go to `newEmail`. */
 export async function emailChangeLinks(newEmail: string, host?: string, projectId?: string): Promise<OobCode[]> {
-  return (await oobCodes(host, projectId)).filter((c) => c.requestType === 'VERIFY_AND_CHANGE_EMAIL' && c.newEmail === newEmail.toLowerCase());
+  return (await oobCodes(host, projectId)).filter(
+    (c) => c.requestType === 'VERIFY_AND_CHANGE_EMAIL' && c.newEmail === newEmail.toLowerCase(),
+  );
 }
 
 /** Applies a link's code, as Firebase's action page does when its recipient opens it. */

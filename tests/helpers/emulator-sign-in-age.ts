@@ -5,13 +5,20 @@ import { emulatorHost, emulatorProjectId } from './emulator-accounts.js';
 
 export async function backdateSignIn(uid: string, agoMs: number): Promise<void> {
   // "Bearer owner" is the emulator's admin credential (what firebase-admin sends it).
-  const res = await fetch(`http://${emulatorHost()}/identitytoolkit.googleapis.com/v1/projects/${emulatorProjectId()}/accounts:update`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
-    // validSince too: tokens signed in before it count as revoked, and the account's own
-    // (set when it was made) would otherwise be later than the sign-in it now claims.
-    body: JSON.stringify({ localId: uid, lastLoginAt: String(Date.now() - agoMs), validSince: String(Math.floor((Date.now() - agoMs) / 1000) - 1) }),
-  });
+  const res = await fetch(
+    `http://${emulatorHost()}/identitytoolkit.googleapis.com/v1/projects/${emulatorProjectId()}/accounts:update`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
+      // validSince too: tokens signed in before it count as revoked, and the account's own
+      // (set when it was made) would otherwise be later than the sign-in it now claims.
+      body: JSON.stringify({
+        localId: uid,
+        lastLoginAt: String(Date.now() - agoMs),
+        validSince: String(Math.floor((Date.now() - agoMs) / 1000) - 1),
+      }),
+    },
+  );
   if (!res.ok) throw new Error(`emulator accounts:update: ${await res.text()}`);
 }
 
@@ -31,7 +38,10 @@ export async function expireBrowserToken(page: Page): Promise<void> {
           let count = 0;
           const all = store.getAll();
           all.onsuccess = () => {
-            for (const row of all.result as Array<{ fbase_key: string; value: { stsTokenManager?: { expirationTime: number } } }>) {
+            for (const row of all.result as Array<{
+              fbase_key: string;
+              value: { stsTokenManager?: { expirationTime: number } };
+            }>) {
               if (!row.fbase_key.startsWith('firebase:authUser:') || !row.value.stsTokenManager) continue;
               row.value.stsTokenManager.expirationTime = 0;
               store.put(row);

@@ -34,7 +34,8 @@ async function drawCode(code: CameraCode): Promise<{ width: number; height: numb
 /** Writes a Y4M file showing the code and returns its path. */
 export async function writeFakeCameraVideo(code: CameraCode): Promise<string> {
   const drawn = await drawCode(code);
-  if (drawn.width > WIDTH - 40 || drawn.height > HEIGHT - 40) throw new Error(`Code image ${drawn.width}x${drawn.height} does not fit the frame`);
+  if (drawn.width > WIDTH - 40 || drawn.height > HEIGHT - 40)
+    throw new Error(`Code image ${drawn.width}x${drawn.height} does not fit the frame`);
   const y = new Uint8Array(WIDTH * HEIGHT).fill(255);
   const left = Math.floor((WIDTH - drawn.width) / 2);
   const top = Math.floor((HEIGHT - drawn.height) / 2);

@@ -14,8 +14,15 @@ export const OK: Attempt = { ok: true, retryable: false, status: 200, latencyMs:
 /** A StockAdjusted event at `position` (id e<position>) of `stream`. */
 export function logEvent(position: number, stream = `item-${position % 3}`): StoredEvent {
   return {
-    position, txId: String(1000 + position), streamId: stream, streamType: 'item', streamVersion: position,
-    eventId: `e${position}`, type: 'StockAdjusted', data: { delta: -1 }, metadata: { actor: { uid: 'u', name: 'U' }, correlationId: 'c' },
+    position,
+    txId: String(1000 + position),
+    streamId: stream,
+    streamType: 'item',
+    streamVersion: position,
+    eventId: `e${position}`,
+    type: 'StockAdjusted',
+    data: { delta: -1 },
+    metadata: { actor: { uid: 'u', name: 'U' }, correlationId: 'c' },
     createdAt: new Date(),
   };
 }
@@ -26,8 +33,18 @@ export function fakeEndpointRun(send: (message: Message) => Promise<Attempt>, in
   const reads: Cursor[] = [];
   const moves: CursorMove[] = [];
   const config = {
-    allowLocalHttp: true, timeoutMs: 1000, retryBaseMs: 100, retryMaxMs: 1000, retryForMs: 60_000, leaseMs: 60_000,
-    pollMs: 2000, concurrency: 4, inFlight, logKeep: 10_000, logRetentionMs: 86_400_000, logTrimEveryMs: 3_600_000,
+    allowLocalHttp: true,
+    timeoutMs: 1000,
+    retryBaseMs: 100,
+    retryMaxMs: 1000,
+    retryForMs: 60_000,
+    leaseMs: 60_000,
+    pollMs: 2000,
+    concurrency: 4,
+    inFlight,
+    logKeep: 10_000,
+    logRetentionMs: 86_400_000,
+    logTrimEveryMs: 3_600_000,
   } satisfies WebhookConfig;
   const host: RunHost = {
     store: {
@@ -56,7 +73,17 @@ export function fakeEndpointRun(send: (message: Message) => Promise<Attempt>, in
     disable: async () => undefined,
     openSecret: (endpoint) => endpoint.secret,
   };
-  const endpoint: DueEndpoint = { id: 'ep', url: 'http://127.0.0.1:1/', secret: 'whsec_x', cursor: START, generation: 0, attempts: 0, failingSince: null, eventTypes: ['*'], categoryIds: [] };
+  const endpoint: DueEndpoint = {
+    id: 'ep',
+    url: 'http://127.0.0.1:1/',
+    secret: 'whsec_x',
+    cursor: START,
+    generation: 0,
+    attempts: 0,
+    failingSince: null,
+    eventTypes: ['*'],
+    categoryIds: [],
+  };
   const run = new EndpointRun(host, endpoint);
   return {
     run,

@@ -20,7 +20,11 @@ export interface FeedClient {
    * use this: on a shared PostgreSQL another suite's open transaction can hold the gap-safe
    * hello cursor before the test's setup writes, which then (correctly) arrive first.
    */
-  waitForMatching(match: (event: EventMessage['event']) => boolean, count?: number, timeoutMs?: number): Promise<EventMessage[]>;
+  waitForMatching(
+    match: (event: EventMessage['event']) => boolean,
+    count?: number,
+    timeoutMs?: number,
+  ): Promise<EventMessage[]>;
   close(): Promise<void>;
 }
 
@@ -61,7 +65,10 @@ export async function connectFeed(serverUrl: string, options: ConnectOptions = {
     ws.once('unexpected-response', (_req, res) => reject(new Error(`handshake refused with HTTP ${res.statusCode}`)));
   });
   ws.on('error', () => undefined);
-  if (options.token) ws.send(JSON.stringify({ type: 'auth', token: options.token, ...(options.cursor ? { cursor: options.cursor } : {}) }));
+  if (options.token)
+    ws.send(
+      JSON.stringify({ type: 'auth', token: options.token, ...(options.cursor ? { cursor: options.cursor } : {}) }),
+    );
 
   const client: FeedClient = {
     ws,

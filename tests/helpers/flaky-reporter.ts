@@ -33,7 +33,8 @@ export default class FlakyReporter implements Reporter {
     mkdirSync('test-results', { recursive: true });
     writeFileSync('test-results/flaky.json', JSON.stringify(this.flaky, null, 2));
     const lines = this.flaky.map(
-      (t) => `  ${t.file} > ${t.name} (passed on retry ${t.retries})${t.firstError ? `\n      first attempt: ${t.firstError}` : ''}`,
+      (t) =>
+        `  ${t.file} > ${t.name} (passed on retry ${t.retries})${t.firstError ? `\n      first attempt: ${t.firstError}` : ''}`,
     );
     process.stdout.write(`\nFlaky: ${this.flaky.length} test(s) passed only on a retry:\n${lines.join('\n')}\n\n`);
   }

@@ -7,7 +7,8 @@ import type { Page } from 'playwright-core';
 
 function keyOf(char: string): { key: string; code: string; keyCode: number; text: string } {
   if (/^\d$/.test(char)) return { key: char, code: `Digit${char}`, keyCode: char.charCodeAt(0), text: char };
-  if (/^[a-z]$/i.test(char)) return { key: char, code: `Key${char.toUpperCase()}`, keyCode: char.toUpperCase().charCodeAt(0), text: char };
+  if (/^[a-z]$/i.test(char))
+    return { key: char, code: `Key${char.toUpperCase()}`, keyCode: char.toUpperCase().charCodeAt(0), text: char };
   return { key: char, code: '', keyCode: 0, text: char };
 }
 
@@ -20,12 +21,38 @@ export async function typeLikeScanner(page: Page, text: string, gapMs = 8): Prom
     for (const char of text) {
       const key = keyOf(char);
       const timestamp = next();
-      await session.send('Input.dispatchKeyEvent', { type: 'keyDown', key: key.key, code: key.code, windowsVirtualKeyCode: key.keyCode, text: key.text, timestamp });
-      await session.send('Input.dispatchKeyEvent', { type: 'keyUp', key: key.key, code: key.code, windowsVirtualKeyCode: key.keyCode, timestamp: timestamp + 0.002 });
+      await session.send('Input.dispatchKeyEvent', {
+        type: 'keyDown',
+        key: key.key,
+        code: key.code,
+        windowsVirtualKeyCode: key.keyCode,
+        text: key.text,
+        timestamp,
+      });
+      await session.send('Input.dispatchKeyEvent', {
+        type: 'keyUp',
+        key: key.key,
+        code: key.code,
+        windowsVirtualKeyCode: key.keyCode,
+        timestamp: timestamp + 0.002,
+      });
     }
     const timestamp = next();
-    await session.send('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r', timestamp });
-    await session.send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, timestamp: timestamp + 0.002 });
+    await session.send('Input.dispatchKeyEvent', {
+      type: 'keyDown',
+      key: 'Enter',
+      code: 'Enter',
+      windowsVirtualKeyCode: 13,
+      text: '\r',
+      timestamp,
+    });
+    await session.send('Input.dispatchKeyEvent', {
+      type: 'keyUp',
+      key: 'Enter',
+      code: 'Enter',
+      windowsVirtualKeyCode: 13,
+      timestamp: timestamp + 0.002,
+    });
   } finally {
     await session.detach();
   }

@@ -48,7 +48,13 @@ export async function busyShare(cdp: CDPSession, ms: number): Promise<number> {
   return ((await taskSeconds(cdp)) - before) / (ms / 1000);
 }
 
-export async function openAndWatchIdle(page: Page, cdp: CDPSession, url: string, origin: string, options: IdleOptions): Promise<IdleReport> {
+export async function openAndWatchIdle(
+  page: Page,
+  cdp: CDPSession,
+  url: string,
+  origin: string,
+  options: IdleOptions,
+): Promise<IdleReport> {
   const inFlight = new Set<Request>();
   let lastActivity = Date.now();
   let window: string[] | null = null;

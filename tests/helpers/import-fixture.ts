@@ -3,7 +3,8 @@
 // Used by the import's API test, its Chromium test and its benchmark.
 import { gs1CheckDigit } from '../../shared/barcode.js';
 
-export type BadKind = 'missing name' | 'bad price' | 'duplicate sku' | 'unterminated quote' | 'bad check digit' | 'formula';
+export type BadKind =
+  'missing name' | 'bad price' | 'duplicate sku' | 'unterminated quote' | 'bad check digit' | 'formula';
 
 export interface StockFile {
   text: string;
@@ -17,7 +18,14 @@ export interface StockFile {
 
 export const FIXTURE_HEADER = 'Item,SKU,Barcode,Category,Qty,Unit price,Threshold,Description';
 const CATEGORIES = ['Tools', 'Garden', 'Kitchen'];
-const KINDS: BadKind[] = ['missing name', 'bad price', 'duplicate sku', 'unterminated quote', 'bad check digit', 'formula'];
+const KINDS: BadKind[] = [
+  'missing name',
+  'bad price',
+  'duplicate sku',
+  'unterminated quote',
+  'bad check digit',
+  'formula',
+];
 
 export const fixtureSku = (i: number) => `SKU-${String(i).padStart(6, '0')}`;
 /** A valid EAN-13 per row index. */
@@ -30,7 +38,10 @@ export function fixtureEan(i: number): string {
  * Data row i (0-based) is spreadsheet row i + 2. Bad rows are spread through the file,
  * none in the first 20 rows (so a duplicate SKU has an earlier row to repeat).
  */
-export function stockFile(size: number, options: { badRows?: number; skuPrefix?: string; barcodeFrom?: number } = {}): StockFile {
+export function stockFile(
+  size: number,
+  options: { badRows?: number; skuPrefix?: string; barcodeFrom?: number } = {},
+): StockFile {
   const badCount = options.badRows ?? 35;
   const sku = (i: number) => (options.skuPrefix ?? '') + fixtureSku(i);
   const step = Math.floor((size - 20) / Math.max(1, badCount));
@@ -42,7 +53,16 @@ export function stockFile(size: number, options: { badRows?: number; skuPrefix?:
     const kind = badAt.get(i);
     const category = CATEGORIES[i % CATEGORIES.length]!;
     const barcode = i % 2 === 0 ? fixtureEan(i + (options.barcodeFrom ?? 0)) : '';
-    const cells = [`Widget ${i}`, sku(i), barcode, category, String(i % 50), `${(i % 100) + 0.5}`, '5', `Part ${i}, boxed`];
+    const cells = [
+      `Widget ${i}`,
+      sku(i),
+      barcode,
+      category,
+      String(i % 50),
+      `${(i % 100) + 0.5}`,
+      '5',
+      `Part ${i}, boxed`,
+    ];
     if (kind === 'missing name') cells[0] = '';
     if (kind === 'bad price') cells[5] = 'twelve';
     if (kind === 'duplicate sku') cells[1] = sku(i - 7);

@@ -38,7 +38,12 @@ window.pdfjsLib = pdfjs;
  * `crops(pageIndex, width, height)` says which rectangles to cut from each page (it may
  * depend on the page's size); `scale` is pixels per PDF point.
  */
-export async function renderPdfPages(browser: Browser, pdf: Buffer, crops: (pageIndex: number) => Rect[], scale = 5): Promise<RenderedPdfPage[]> {
+export async function renderPdfPages(
+  browser: Browser,
+  pdf: Buffer,
+  crops: (pageIndex: number) => Rect[],
+  scale = 5,
+): Promise<RenderedPdfPage[]> {
   const context = await browser.newContext();
   try {
     await context.route(`${ORIGIN}/**`, (route) => {
@@ -76,7 +81,19 @@ export async function renderPdfPages(browser: Browser, pdf: Buffer, crops: (page
             const crop = document.createElement('canvas');
             crop.width = Math.round(rect.width * scale);
             crop.height = Math.round(rect.height * scale);
-            crop.getContext('2d')!.drawImage(canvas, rect.x * scale, rect.y * scale, crop.width, crop.height, 0, 0, crop.width, crop.height);
+            crop
+              .getContext('2d')!
+              .drawImage(
+                canvas,
+                rect.x * scale,
+                rect.y * scale,
+                crop.width,
+                crop.height,
+                0,
+                0,
+                crop.width,
+                crop.height,
+              );
             return crop.toDataURL('image/png');
           });
           const [, , width, height] = pdfPage.view as number[];
@@ -85,7 +102,13 @@ export async function renderPdfPages(browser: Browser, pdf: Buffer, crops: (page
         { index, scale, rects: crops(index) },
       );
       const decode = (url: string) => Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
-      pages.push({ width: rendered.width!, height: rendered.height!, text: rendered.text, png: decode(rendered.png), crops: rendered.crops.map(decode) });
+      pages.push({
+        width: rendered.width!,
+        height: rendered.height!,
+        text: rendered.text,
+        png: decode(rendered.png),
+        crops: rendered.crops.map(decode),
+      });
     }
     return pages;
   } finally {

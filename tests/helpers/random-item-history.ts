@@ -105,15 +105,48 @@ const move: fc.Arbitrary<Move> = fc.record({
 });
 
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('categories' as const), count: fc.integer({ min: 1, max: 2 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('rename-category' as const), pick: fc.nat(), word: fc.nat(WORDS.length - 1), describe: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('categories' as const), count: fc.integer({ min: 1, max: 2 }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('rename-category' as const),
+      pick: fc.nat(),
+      word: fc.nat(WORDS.length - 1),
+      describe: fc.boolean(),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-category' as const), pick: fc.nat() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('create' as const), rows: fc.array(newItemRow, { minLength: 1, maxLength: 3 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('import' as const), rows: fc.array(fc.oneof(newItemRow, editRow), { minLength: 1, maxLength: 4 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      rows: fc.array(newItemRow, { minLength: 1, maxLength: 3 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('import' as const),
+      rows: fc.array(fc.oneof(newItemRow, editRow), { minLength: 1, maxLength: 4 }),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('edit' as const), row: editRow }) },
   // A threshold edited alone: an item goes low or recovers with no stock moved.
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('threshold' as const), pick: fc.nat(), threshold: fc.nat(12) }) },
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('adjust' as const), moves: fc.array(move, { minLength: 1, maxLength: 6 }), prepared: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('threshold' as const), pick: fc.nat(), threshold: fc.nat(12) }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('adjust' as const),
+      moves: fc.array(move, { minLength: 1, maxLength: 6 }),
+      prepared: fc.boolean(),
+    }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -123,7 +156,15 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('revert' as const), pick: fc.nat(), why: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('dismiss' as const), pick: fc.nat(), user: fc.nat(1), restore: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('dismiss' as const),
+      pick: fc.nat(),
+      user: fc.nat(1),
+      restore: fc.boolean(),
+    }),
+  },
 );
 
 /** What each append's events were, by type: a caller tells which set-based forms ran from it. */
@@ -174,7 +215,8 @@ export class ItemHistoryWriter {
 
   private liveCategories = () => [...this.categories.values()].filter((c) => !c.deleted);
 
-  private liveItems = () => [...this.items.values()].map((m) => m.state).filter((s): s is ItemState => !!s && !s.deleted);
+  private liveItems = () =>
+    [...this.items.values()].map((m) => m.state).filter((s): s is ItemState => !!s && !s.deleted);
 
   private pick<T>(list: T[], n: number): T | undefined {
     return list.length ? list[n % list.length] : undefined;
@@ -221,7 +263,8 @@ export class ItemHistoryWriter {
       if (category) changes.categoryId = category.id;
     }
     if (row.quantity !== null) changes.quantity = row.quantity;
-    if (row.barcode !== null) changes.barcode = row.barcode === 'set' ? `TAG ${WORDS[(n + 2) % WORDS.length]} ${n}` : null;
+    if (row.barcode !== null)
+      changes.barcode = row.barcode === 'set' ? `TAG ${WORDS[(n + 2) % WORDS.length]} ${n}` : null;
     if (row.expiry !== null) changes.expiryDate = row.expiry === 'set' ? `2032-1${n % 3}-0${(n % 9) + 1}` : null;
     if (row.image !== null) changes.imageUrl = row.image === 'set' ? `https://img.example.com/e${n}.png` : null;
     if (changes.barcode && this.takenBy('barcode', changes.barcode, state.id)) delete changes.barcode;
@@ -238,7 +281,11 @@ export class ItemHistoryWriter {
       case 'categories': {
         const batches = Array.from({ length: step.count }, (): StreamBatch => {
           const id = randomUUID();
-          const events = createCategory({ categoryId: id, name: `Aisle ${WORDS[this.counter % WORDS.length]} ${this.next()}`, description: '' });
+          const events = createCategory({
+            categoryId: id,
+            name: `Aisle ${WORDS[this.counter % WORDS.length]} ${this.next()}`,
+            description: '',
+          });
           return { stream: categoryStream(id), expectedVersion: 0, commands: [{ events, metadata: this.meta() }] };
         });
         return this.append(batches);
@@ -246,16 +293,31 @@ export class ItemHistoryWriter {
       case 'rename-category': {
         const category = this.pick(this.liveCategories(), step.pick);
         if (!category) return;
-        const changes = { name: `Aisle ${WORDS[step.word]} ${this.next()}`, ...(step.describe ? { description: `${WORDS[step.word]} aisle` } : {}) };
+        const changes = {
+          name: `Aisle ${WORDS[step.word]} ${this.next()}`,
+          ...(step.describe ? { description: `${WORDS[step.word]} aisle` } : {}),
+        };
         const events = updateCategory(changes, { ...category, itemCount: 0 });
-        return this.append([{ stream: categoryStream(category.id), expectedVersion: category.version, commands: [{ events, metadata: this.meta() }] }]);
+        return this.append([
+          {
+            stream: categoryStream(category.id),
+            expectedVersion: category.version,
+            commands: [{ events, metadata: this.meta() }],
+          },
+        ]);
       }
       case 'delete-category': {
         const category = this.pick(this.liveCategories(), step.pick);
         if (!category) return;
         const itemCount = this.liveItems().filter((s) => s.categoryId === category.id).length;
         const events = deleteCategory({ ...category, itemCount });
-        return this.append([{ stream: categoryStream(category.id), expectedVersion: category.version, commands: [{ events, metadata: this.meta() }] }]);
+        return this.append([
+          {
+            stream: categoryStream(category.id),
+            expectedVersion: category.version,
+            commands: [{ events, metadata: this.meta() }],
+          },
+        ]);
       }
       case 'create':
       case 'import': {
@@ -314,7 +376,11 @@ export class ItemHistoryWriter {
           try {
             const events = adjustStock({ delta: m.delta, reason: m.reason, note: null }, work.state);
             for (const [k, e] of events.entries()) {
-              work.state = evolveItem(work.state, e, { version: work.state.version + k + 1, at: new Date(), streamId: '' })!;
+              work.state = evolveItem(work.state, e, {
+                version: work.state.version + k + 1,
+                at: new Date(),
+                streamId: '',
+              })!;
             }
             const metadata = step.kind === 'stocktake' ? this.meta({ countedBy: USERS[1]! }) : this.meta();
             work.commands.push({ events, metadata });
@@ -343,7 +409,10 @@ export class ItemHistoryWriter {
           { type: step.restore ? 'Restore' : 'Dismiss', uid, itemId: item.state!.id },
           { itemExists: true, openEpisode: item.lowSince, dismissedEpisode: this.dismissed.get(key) ?? null },
         );
-        if (events.length) await this.append([{ stream: alertStream(uid), expectedVersion: 'any', commands: [{ events, metadata: this.meta() }] }]);
+        if (events.length)
+          await this.append([
+            { stream: alertStream(uid), expectedVersion: 'any', commands: [{ events, metadata: this.meta() }] },
+          ]);
         return;
       }
     }
@@ -363,15 +432,28 @@ export class ItemHistoryWriter {
     for (const original of [...command].reverse()) {
       const later = model.events.filter((e) => e.streamVersion > original.streamVersion);
       const events = revertItemEvent(original, state, later);
-      for (const event of events) state = evolveItem(state, event, { version: ++version, at: new Date(), streamId: original.streamId });
-      commands.push({ events, metadata: { ...meta, reverts: original.eventId, revertReason: why ? 'counted wrong' : null } as EventMetadata });
+      for (const event of events)
+        state = evolveItem(state, event, { version: ++version, at: new Date(), streamId: original.streamId });
+      commands.push({
+        events,
+        metadata: { ...meta, reverts: original.eventId, revertReason: why ? 'counted wrong' : null } as EventMetadata,
+      });
     }
     // What RevertService checks before it appends: SKU and barcode free, the category there.
     const categoryIds = new Set(this.liveCategories().map((c) => c.id));
     for (const { events } of commands) {
       for (const e of events as InventoryEvent[]) {
-        const set = e.type === 'ItemCreated' ? e.data : e.type === 'ItemUpdated' ? Object.fromEntries(Object.entries(e.data.changes).map(([k, c]) => [k, c!.to])) : {};
-        if (this.takenBy('sku', (set.sku as string) ?? null, state!.id) || this.takenBy('barcode', (set.barcode as string) ?? null, state!.id)) return;
+        const set =
+          e.type === 'ItemCreated'
+            ? e.data
+            : e.type === 'ItemUpdated'
+              ? Object.fromEntries(Object.entries(e.data.changes).map(([k, c]) => [k, c!.to]))
+              : {};
+        if (
+          this.takenBy('sku', (set.sku as string) ?? null, state!.id) ||
+          this.takenBy('barcode', (set.barcode as string) ?? null, state!.id)
+        )
+          return;
         if (set.categoryId !== undefined && !categoryIds.has(set.categoryId as string)) return;
       }
     }
@@ -384,7 +466,9 @@ export class ItemHistoryWriter {
     this.onAppend(new Set(batches.flatMap((b) => b.commands.flatMap((c) => c.events.map((e) => e.type)))));
     const stored = await this.store.db.transaction().execute(async (trx) => {
       // The group commit's append runs as a statement prepared on its connection.
-      const backend = prepared ? Number((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid) : undefined;
+      const backend = prepared
+        ? Number((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid)
+        : undefined;
       const results = await this.store.appendBatch(trx, batches, { backend });
       return results.flat().flatMap((r) => r.events);
     });
@@ -394,7 +478,13 @@ export class ItemHistoryWriter {
     for (const event of stored) {
       if (event.streamType === 'category') {
         const id = event.streamId.slice('category-'.length);
-        this.categories.set(id, evolveCategory(this.categories.get(id) ?? null, event as never, { version: event.streamVersion, at: event.createdAt })!);
+        this.categories.set(
+          id,
+          evolveCategory(this.categories.get(id) ?? null, event as never, {
+            version: event.streamVersion,
+            at: event.createdAt,
+          })!,
+        );
       }
       if (event.streamType === 'alerts') {
         const d = event.data as { uid: string; itemId: string; episode?: number };

@@ -14,7 +14,8 @@ export interface SampleContext {
   all?: boolean;
 }
 
-const firstType = (schema: Schema): string | undefined => (Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type);
+const firstType = (schema: Schema): string | undefined =>
+  Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
 
 function sampleString(schema: Schema, name: string, ctx: SampleContext): string {
   if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
@@ -45,7 +46,17 @@ export function sampleOf(schema: Schema | undefined, name: string, ctx: SampleCo
   if (picked !== undefined) return picked;
   if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[0];
-  if (Array.isArray(schema.oneOf)) return sampleOf({ ...schema, oneOf: undefined, ...schema.oneOf[0], properties: { ...schema.properties, ...schema.oneOf[0].properties } }, name, ctx);
+  if (Array.isArray(schema.oneOf))
+    return sampleOf(
+      {
+        ...schema,
+        oneOf: undefined,
+        ...schema.oneOf[0],
+        properties: { ...schema.properties, ...schema.oneOf[0].properties },
+      },
+      name,
+      ctx,
+    );
   if (Array.isArray(schema.anyOf)) return sampleOf({ ...schema, anyOf: undefined, ...schema.anyOf[0] }, name, ctx);
   switch (firstType(schema) ?? (schema.properties ? 'object' : undefined)) {
     case 'string':

@@ -28,7 +28,10 @@ export interface StoreDigest {
 }
 
 export async function storeDigest(db: Kysely<any>): Promise<StoreDigest> {
-  const parts = TABLES.map((table) => sql`coalesce((select md5(string_agg(md5(t::text), '' order by md5(t::text))) from ${sql.table(table)} t), '')`);
+  const parts = TABLES.map(
+    (table) =>
+      sql`coalesce((select md5(string_agg(md5(t::text), '' order by md5(t::text))) from ${sql.table(table)} t), '')`,
+  );
   const result = await sql<{ events: number; last_position: number; rows: string }>`select
       (select count(*) from events)::int as events,
       (select coalesce(max(position), 0) from events)::bigint as last_position,

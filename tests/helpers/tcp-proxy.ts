@@ -50,7 +50,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       const text = chunk.toString('utf8').toLowerCase();
       if (commitTrap.markers.some((marker) => text.includes(marker))) markedTransaction = true;
       // A simple-protocol Query message whose text is "commit" (what Kysely sends).
-      const isCommit = chunk[0] === 0x51 && chunk.subarray(5).toString('utf8').replace(/\0+$/, '').trim().toLowerCase() === 'commit';
+      const isCommit =
+        chunk[0] === 0x51 && chunk.subarray(5).toString('utf8').replace(/\0+$/, '').trim().toLowerCase() === 'commit';
       if (isCommit && markedTransaction) {
         const { fired } = commitTrap;
         commitTrap = null;
@@ -86,7 +87,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       refusing = false;
     },
     dropAfterCommitOf(...markers) {
-      return new Promise<void>((resolve) => (commitTrap = { markers: markers.map((m) => m.toLowerCase()), fired: resolve }));
+      return new Promise<void>(
+        (resolve) => (commitTrap = { markers: markers.map((m) => m.toLowerCase()), fired: resolve }),
+      );
     },
     get open() {
       return pairs.size;

@@ -9,7 +9,9 @@ export const streamCounts: Projection = {
   handlers: {
     Counted: async (event, trx) => {
       await sql`insert into stream_counts (stream_id, events, last_position) values (${event.streamId}, 1, ${event.position})
-        on conflict (stream_id) do update set events = stream_counts.events + 1, last_position = excluded.last_position`.execute(trx);
+        on conflict (stream_id) do update set events = stream_counts.events + 1, last_position = excluded.last_position`.execute(
+        trx,
+      );
     },
   },
 };

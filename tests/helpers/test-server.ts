@@ -15,7 +15,11 @@ export interface TestServer {
   config: Config;
   verifier: TokenVerifier;
   /** fetch against the server with an optional bearer token; JSON in, JSON out. */
-  request(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{
+  request(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{
     status: number;
     body: any;
     headers: Headers;

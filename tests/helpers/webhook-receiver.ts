@@ -78,7 +78,8 @@ export async function startReceiver(port = 0): Promise<Receiver> {
             res.end('{}');
           };
           if (mode.kind === 'slow') setTimeout(answer, mode.delayMs);
-          else if (mode.kind === 'slowEvery' && receiver.received.length % mode.every === 0) setTimeout(answer, mode.delayMs);
+          else if (mode.kind === 'slowEvery' && receiver.received.length % mode.every === 0)
+            setTimeout(answer, mode.delayMs);
           else answer();
         });
       });
@@ -102,7 +103,10 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     async waitFor(condition, timeoutMs = 120_000, what = 'the receiver') {
       const deadline = Date.now() + timeoutMs;
       while (!condition(receiver)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (has ${receiver.received.length} requests, ${receiver.distinctIds().length} distinct)`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `timed out waiting for ${what} (has ${receiver.received.length} requests, ${receiver.distinctIds().length} distinct)`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     },

@@ -32,7 +32,9 @@ describe.each(backends())('demo accounts on $name', (backend) => {
       [staff.uid, 'staff', staff.displayName],
     ]);
     const events = await server.store.store.readStream(`user-${manager.uid}`);
-    expect(events.map((e) => [e.type, e.data.founder, e.data.registeredBy])).toEqual([['UserRegistered', true, 'seed']]);
+    expect(events.map((e) => [e.type, e.data.founder, e.data.registeredBy])).toEqual([
+      ['UserRegistered', true, 'seed'],
+    ]);
   });
 
   it('signs the demo staff in as staff, and seeding again registers nothing new', async () => {
@@ -52,7 +54,14 @@ describe('demo seeding with a real Firebase project', () => {
   it('stops `npm start` at once with a message naming the problem, before any database or account is touched', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'stockroom-real-seed-'));
     try {
-      const env: NodeJS.ProcessEnv = { ...process.env, FIREBASE_PROJECT_ID: 'acme-stockroom', FIREBASE_API_KEY: 'AIza-real-key', SEED_DEMO: 'true', DATA_DIR: dataDir, PORT: '0' };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        FIREBASE_PROJECT_ID: 'acme-stockroom',
+        FIREBASE_API_KEY: 'AIza-real-key',
+        SEED_DEMO: 'true',
+        DATA_DIR: dataDir,
+        PORT: '0',
+      };
       delete env.FIREBASE_AUTH_EMULATOR_HOST;
       delete env.DATABASE_URL;
       const result = await new Promise<{ code: number | null; text: string }>((resolve) => {
@@ -67,7 +76,9 @@ describe('demo seeding with a real Firebase project', () => {
         child.on('exit', (code) => resolve({ code, text }));
       });
       expect(result.code).toBe(1);
-      expect(result.text).toContain('[stockroom] Configuration error: SEED_DEMO is on but FIREBASE_AUTH_EMULATOR_HOST is not set');
+      expect(result.text).toContain(
+        '[stockroom] Configuration error: SEED_DEMO is on but FIREBASE_AUTH_EMULATOR_HOST is not set',
+      );
       expect(result.text).toContain('"acme-stockroom"');
       expect(result.text).not.toContain('Demo logins');
       expect(existsSync(path.join(dataDir, 'pglite'))).toBe(false); // no store was opened

@@ -2,12 +2,7 @@
 // through POST /api/session, as the client does after every sign-in.
 import { sql } from 'kysely';
 import { expect } from 'vitest';
-import {
-  refreshIdToken,
-  signInAnonymously,
-  signUp,
-  type TestAccount,
-} from '../helpers/emulator-accounts.js';
+import { refreshIdToken, signInAnonymously, signUp, type TestAccount } from '../helpers/emulator-accounts.js';
 import { allowGuestSignIn } from '../helpers/guest-access.js';
 import type { TestServer } from '../helpers/test-server.js';
 
@@ -17,7 +12,11 @@ export interface SignedIn extends TestAccount {
 }
 
 /** Signs in to the store; when the server says so, refreshes the token to carry the new claim. */
-export async function startSession(server: TestServer, account: TestAccount, body: Record<string, unknown> = {}): Promise<SignedIn> {
+export async function startSession(
+  server: TestServer,
+  account: TestAccount,
+  body: Record<string, unknown> = {},
+): Promise<SignedIn> {
   const res = await server.request('POST', '/api/session', { token: account.idToken, body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   if (res.body.refreshToken) await refreshIdToken(account);

@@ -44,7 +44,10 @@ describe.each(backends())('profile API on $name', (backend) => {
     const oldEmail = staff.email!;
     const email = uniqueEmail('renamed');
     const fresh = await signIn(oldEmail, staff.password!); // signed in just now
-    const res = await server.request('PUT', '/api/profile', { token: fresh.idToken, body: { name: ' Samira Staff ', email } });
+    const res = await server.request('PUT', '/api/profile', {
+      token: fresh.idToken,
+      body: { name: ' Samira Staff ', email },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       user: expect.objectContaining({ name: 'Samira Staff', email: oldEmail }),
@@ -52,7 +55,10 @@ describe.each(backends())('profile API on $name', (backend) => {
       emailVerificationSentTo: email,
     });
     // Firebase has the name, and still the old email: the new one does not sign in yet.
-    expect(await server.verifier.auth.getUser(staff.uid)).toMatchObject({ displayName: 'Samira Staff', email: oldEmail });
+    expect(await server.verifier.auth.getUser(staff.uid)).toMatchObject({
+      displayName: 'Samira Staff',
+      email: oldEmail,
+    });
     await expect(signIn(email, staff.password!)).rejects.toThrow(/EMAIL_NOT_FOUND/);
     const [link, ...more] = await emailChangeLinks(email);
     expect(more).toEqual([]);
@@ -99,13 +105,21 @@ describe.each(backends())('profile API on $name', (backend) => {
     // Together with a name: refused whole, the name unchanged.
     const both = await server.request('PUT', '/api/profile', { token, body: { name: 'Taken Over', email: attacker } });
     expect(both.status).toBe(403);
-    expect((await server.request('GET', '/api/profile', { token: manager.idToken })).body.user.name).toBe('Morgan Manager');
+    expect((await server.request('GET', '/api/profile', { token: manager.idToken })).body.user.name).toBe(
+      'Morgan Manager',
+    );
   });
 
   it('asks for a fresh sign-in (401) when the last one is older than five minutes; the name still changes', async () => {
     const now = Math.floor(Date.now() / 1000);
     // A genuine token of this account, as the emulator-mode server accepts them, signed in 10 minutes ago.
-    const stale = forgeToken({ sub: manager.uid, user_id: manager.uid, email: manager.email, auth_time: now - 600, iat: now - 60 });
+    const stale = forgeToken({
+      sub: manager.uid,
+      user_id: manager.uid,
+      email: manager.email,
+      auth_time: now - 600,
+      iat: now - 60,
+    });
     const wanted = uniqueEmail('late');
     const res = await server.request('PUT', '/api/profile', { token: stale, body: { email: wanted } });
     expect(res.status).toBe(401);
@@ -113,13 +127,19 @@ describe.each(backends())('profile API on $name', (backend) => {
     expect(await emailChangeLinks(wanted)).toEqual([]);
     const renamed = await server.request('PUT', '/api/profile', { token: stale, body: { name: 'Morgan M.' } });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({ user: { name: 'Morgan M.', email: manager.email }, emailVerificationSentTo: null });
+    expect(renamed.body).toMatchObject({
+      user: { name: 'Morgan M.', email: manager.email },
+      emailVerificationSentTo: null,
+    });
     await server.request('PUT', '/api/profile', { token: manager.idToken, body: { name: 'Morgan Manager' } });
   });
 
   it("refuses an email another account uses with 409 'Email already in use', changing nothing", async () => {
     const before = await server.store.store.readStream(`user-${staff.uid}`);
-    const res = await server.request('PUT', '/api/profile', { token: staff.idToken, body: { email: manager.email, name: 'Changed Too' } });
+    const res = await server.request('PUT', '/api/profile', {
+      token: staff.idToken,
+      body: { email: manager.email, name: 'Changed Too' },
+    });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'Email already in use' });
     expect(await server.store.store.readStream(`user-${staff.uid}`)).toHaveLength(before.length);
@@ -127,13 +147,23 @@ describe.each(backends())('profile API on $name', (backend) => {
   });
 
   it('keeps alert preferences per user', async () => {
-    const on = await server.request('PUT', '/api/profile/preferences', { token: staff.idToken, body: { browserNotifications: true } });
+    const on = await server.request('PUT', '/api/profile/preferences', {
+      token: staff.idToken,
+      body: { browserNotifications: true },
+    });
     expect(on.status).toBe(200);
     expect(on.body).toEqual({ browserNotifications: true });
-    expect((await server.request('GET', '/api/profile', { token: staff.idToken })).body.preferences).toEqual({ browserNotifications: true });
-    expect((await server.request('GET', '/api/profile', { token: manager.idToken })).body.preferences).toEqual({ browserNotifications: false });
+    expect((await server.request('GET', '/api/profile', { token: staff.idToken })).body.preferences).toEqual({
+      browserNotifications: true,
+    });
+    expect((await server.request('GET', '/api/profile', { token: manager.idToken })).body.preferences).toEqual({
+      browserNotifications: false,
+    });
     // A guest's wall display may want notifications too.
-    const guestOn = await server.request('PUT', '/api/profile/preferences', { token: guest.idToken, body: { browserNotifications: true } });
+    const guestOn = await server.request('PUT', '/api/profile/preferences', {
+      token: guest.idToken,
+      body: { browserNotifications: true },
+    });
     expect(guestOn.status).toBe(200);
   });
 

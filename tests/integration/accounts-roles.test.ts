@@ -16,7 +16,10 @@ describe.each(backends())('roles API on $name', (backend) => {
   beforeAll(async () => {
     server = await startTestServer(backend);
     ({ manager, staff, guest } = await cast(server));
-    const category = await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Tools' } });
+    const category = await server.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: 'Tools' },
+    });
     const item = await server.request('POST', '/api/inventory', {
       token: manager.idToken,
       body: { name: 'Hammer', sku: 'HAM-1', category_id: category.body.id, quantity: 5, price: 12.5, threshold: 2 },
@@ -34,7 +37,13 @@ describe.each(backends())('roles API on $name', (backend) => {
       ['staff', true, 1],
       ['guest', true, 1],
     ]);
-    expect(res.body[1].permissions).toEqual(['inventory:view', 'inventory:create', 'stock:update', 'reports:view', 'profile:view']);
+    expect(res.body[1].permissions).toEqual([
+      'inventory:view',
+      'inventory:create',
+      'stock:update',
+      'reports:view',
+      'profile:view',
+    ]);
   });
 
   it('gives a custom role with only View inventory read access and a 403 on adjust', async () => {
@@ -43,11 +52,19 @@ describe.each(backends())('roles API on $name', (backend) => {
       body: { name: 'Auditor', description: 'Looks, never touches', permissions: ['inventory:view'] },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Auditor', permissions: ['inventory:view'], builtIn: false, userCount: 0 });
+    expect(created.body).toMatchObject({
+      name: 'Auditor',
+      permissions: ['inventory:view'],
+      builtIn: false,
+      userCount: 0,
+    });
     expect(created.body.id).toMatch(/^role-[0-9a-f-]{36}$/);
 
     const auditor = await newMember(server);
-    const assigned = await server.request('PUT', `/api/users/${auditor.uid}/role`, { token: manager.idToken, body: { role: created.body.id } });
+    const assigned = await server.request('PUT', `/api/users/${auditor.uid}/role`, {
+      token: manager.idToken,
+      body: { role: created.body.id },
+    });
     expect(assigned.status).toBe(200);
     expect(assigned.body.role).toBe(created.body.id);
 
@@ -65,7 +82,10 @@ describe.each(backends())('roles API on $name', (backend) => {
     expect(adjust.status).toBe(403);
     expect(adjust.body).toEqual({ error: "You don't have permission to update stock levels" });
     // Staff, for comparison, may adjust.
-    const staffAdjust = await server.request('POST', `/api/inventory/${itemId}/adjust`, { token: staff.idToken, body: { delta: -1, reason: 'sale' } });
+    const staffAdjust = await server.request('POST', `/api/inventory/${itemId}/adjust`, {
+      token: staff.idToken,
+      body: { delta: -1, reason: 'sale' },
+    });
     expect(staffAdjust.status).toBe(200);
 
     // An edit of the role applies at the auditor's next request.
@@ -75,7 +95,10 @@ describe.each(backends())('roles API on $name', (backend) => {
     });
     expect(edited.status).toBe(200);
     expect(edited.body.userCount).toBe(1);
-    const adjusted = await server.request('POST', `/api/inventory/${itemId}/adjust`, { token: auditor.idToken, body: { delta: 1, reason: 'count' } });
+    const adjusted = await server.request('POST', `/api/inventory/${itemId}/adjust`, {
+      token: auditor.idToken,
+      body: { delta: 1, reason: 'count' },
+    });
     expect(adjusted.status).toBe(200);
 
     // In use: not deletable. Free again: deleted, and gone from the list.
@@ -87,7 +110,10 @@ describe.each(backends())('roles API on $name', (backend) => {
     expect(deleted.status).toBe(204);
     const roles = await server.request('GET', '/api/roles', { token: manager.idToken });
     expect(roles.body.map((r: any) => r.id)).not.toContain(created.body.id);
-    const reassign = await server.request('PUT', `/api/users/${auditor.uid}/role`, { token: manager.idToken, body: { role: created.body.id } });
+    const reassign = await server.request('PUT', `/api/users/${auditor.uid}/role`, {
+      token: manager.idToken,
+      body: { role: created.body.id },
+    });
     expect(reassign.status).toBe(400);
   });
 
@@ -105,10 +131,16 @@ describe.each(backends())('roles API on $name', (backend) => {
   it('keeps role names unique, built-in names included', async () => {
     const body = { name: 'Night Shift', description: 'After hours', permissions: ['inventory:view', 'stock:update'] };
     expect((await server.request('POST', '/api/roles', { token: manager.idToken, body })).status).toBe(201);
-    const again = await server.request('POST', '/api/roles', { token: manager.idToken, body: { ...body, name: 'night shift ' } });
+    const again = await server.request('POST', '/api/roles', {
+      token: manager.idToken,
+      body: { ...body, name: 'night shift ' },
+    });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ error: 'A role named "night shift" already exists' });
-    const builtIn = await server.request('POST', '/api/roles', { token: manager.idToken, body: { ...body, name: 'Store Manager' } });
+    const builtIn = await server.request('POST', '/api/roles', {
+      token: manager.idToken,
+      body: { ...body, name: 'Store Manager' },
+    });
     expect(builtIn.status).toBe(409);
   });
 

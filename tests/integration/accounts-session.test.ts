@@ -19,13 +19,22 @@ describe.each(backends())('POST /api/session on $name', (backend) => {
     server = await startTestServer(backend);
     founder = await signUp({ displayName: 'Frances First' });
     // Asking for staff does not matter: the first account of a store runs it.
-    founderSession = await server.request('POST', '/api/session', { token: founder.idToken, body: { requestedRole: 'staff' } });
+    founderSession = await server.request('POST', '/api/session', {
+      token: founder.idToken,
+      body: { requestedRole: 'staff' },
+    });
   });
   afterAll(() => server?.close());
 
   it('makes the first sign-up the manager and sets the role claim', async () => {
     expect(founderSession.status).toBe(200);
-    expect(founderSession.body.user).toMatchObject({ id: founder.uid, name: 'Frances First', role: 'manager', status: 'active', managerRequest: null });
+    expect(founderSession.body.user).toMatchObject({
+      id: founder.uid,
+      name: 'Frances First',
+      role: 'manager',
+      status: 'active',
+      managerRequest: null,
+    });
     expect(founderSession.body.permissions).toContain('users:manage');
     expect(founderSession.body.refreshToken).toBe(true);
 
@@ -44,7 +53,9 @@ describe.each(backends())('POST /api/session on $name', (backend) => {
     const listed = await server.request('GET', '/api/users', { token: founder.idToken });
     expect(listed.body.find((u: any) => u.id === asker.uid)).toMatchObject({ managerRequest: 'pending' });
 
-    const approved = await server.request('POST', `/api/users/${asker.uid}/manager-request/approve`, { token: founder.idToken });
+    const approved = await server.request('POST', `/api/users/${asker.uid}/manager-request/approve`, {
+      token: founder.idToken,
+    });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ role: 'manager', managerRequest: null });
 
@@ -55,22 +66,37 @@ describe.each(backends())('POST /api/session on $name', (backend) => {
     const fresh = await refreshIdToken(asker);
     expect(claimsOf(fresh).role).toBe('manager');
     const events = await server.store.store.readStream(`user-${asker.uid}`);
-    expect(events.map((e) => e.type)).toEqual(['UserRegistered', 'ManagerAccessRequested', 'ManagerAccessApproved', 'UserRoleChanged']);
+    expect(events.map((e) => e.type)).toEqual([
+      'UserRegistered',
+      'ManagerAccessRequested',
+      'ManagerAccessApproved',
+      'UserRoleChanged',
+    ]);
     expect(events[2]!.metadata.actor).toEqual({ uid: founder.uid, name: 'Frances First' });
   });
 
   it('gives a later sign-up asking for staff no request', async () => {
     const member = await newMember(server, { requestedRole: 'staff' });
     expect(member.session.user).toMatchObject({ role: 'staff', managerRequest: null });
-    expect(member.session.permissions).toEqual(['inventory:view', 'inventory:create', 'stock:update', 'reports:view', 'profile:view']);
+    expect(member.session.permissions).toEqual([
+      'inventory:view',
+      'inventory:create',
+      'stock:update',
+      'reports:view',
+      'profile:view',
+    ]);
   });
 
   it('rejecting clears a request without a role change, and a second answer is refused', async () => {
     const asker = await newMember(server, { requestedRole: 'manager' });
-    const rejected = await server.request('POST', `/api/users/${asker.uid}/manager-request/reject`, { token: founder.idToken });
+    const rejected = await server.request('POST', `/api/users/${asker.uid}/manager-request/reject`, {
+      token: founder.idToken,
+    });
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ role: 'staff', managerRequest: null });
-    const again = await server.request('POST', `/api/users/${asker.uid}/manager-request/approve`, { token: founder.idToken });
+    const again = await server.request('POST', `/api/users/${asker.uid}/manager-request/approve`, {
+      token: founder.idToken,
+    });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ error: 'No pending manager request' });
   });
@@ -93,7 +119,9 @@ describe.each(backends())('POST /api/session on $name', (backend) => {
 
   it('registers one account once when the client calls twice at the same moment', async () => {
     const account = await signUp();
-    const both = await Promise.all([1, 2].map(() => server.request('POST', '/api/session', { token: account.idToken, body: {} })));
+    const both = await Promise.all(
+      [1, 2].map(() => server.request('POST', '/api/session', { token: account.idToken, body: {} })),
+    );
     expect(both.map((r) => r.status)).toEqual([200, 200]);
     expect((await server.store.store.readStream(`user-${account.uid}`)).length).toBe(1);
   });
@@ -113,7 +141,9 @@ describe.each(backends())('two first sign-ups at once on $name', (backend) => {
   it('makes exactly one of them manager', async () => {
     const accounts = await Promise.all([1, 2, 3, 4].map(() => signUp()));
     const answers = await Promise.all(
-      accounts.map((a) => server.request('POST', '/api/session', { token: a.idToken, body: { requestedRole: 'manager' } })),
+      accounts.map((a) =>
+        server.request('POST', '/api/session', { token: a.idToken, body: { requestedRole: 'manager' } }),
+      ),
     );
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const roles = answers.map((r) => r.body.user.role).sort();

@@ -56,10 +56,15 @@ describe.each(backends())('settings API on $name', (backend) => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ ...NEW_STORE_SETTINGS, storeName: 'Corner Shop', email: 'shop@example.com' });
     const events = await server.store.store.readStream('settings');
-    expect(events.map((e) => [e.type, e.data])).toEqual([['SettingsChanged', { changes: { storeName: 'Corner Shop', email: 'shop@example.com' } }]]);
+    expect(events.map((e) => [e.type, e.data])).toEqual([
+      ['SettingsChanged', { changes: { storeName: 'Corner Shop', email: 'shop@example.com' } }],
+    ]);
     expect(events[0]!.metadata.actor.uid).toBe(manager.uid);
 
-    const same = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { storeName: 'Corner Shop' } });
+    const same = await server.request('PUT', '/api/settings', {
+      token: manager.idToken,
+      body: { storeName: 'Corner Shop' },
+    });
     expect(same.status).toBe(200);
     expect(await server.store.store.readStream('settings')).toHaveLength(1);
     expect((await server.request('GET', '/api/settings', { token: staff.idToken })).body.storeName).toBe('Corner Shop');
@@ -84,7 +89,10 @@ describe.each(backends())('settings API on $name', (backend) => {
   });
 
   it('refuses an invalid contact email and a blank store name', async () => {
-    const email = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { email: 'not an email' } });
+    const email = await server.request('PUT', '/api/settings', {
+      token: manager.idToken,
+      body: { email: 'not an email' },
+    });
     expect(email.status).toBe(400);
     expect(email.body).toEqual({ error: 'Invalid email address' });
     const blank = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { storeName: '   ' } });
@@ -100,7 +108,11 @@ describe.each(backends())('settings API on $name', (backend) => {
     // An existing guest, and a brand-new anonymous sign-in, are both refused.
     const newcomer = await signInAnonymously();
     for (const token of [guest.idToken, newcomer.idToken]) {
-      for (const [method, path] of [['GET', '/api/inventory'], ['POST', '/api/session'], ['GET', '/api/settings']] as const) {
+      for (const [method, path] of [
+        ['GET', '/api/inventory'],
+        ['POST', '/api/session'],
+        ['GET', '/api/settings'],
+      ] as const) {
         const res = await server.request(method, path, { token, body: method === 'POST' ? {} : undefined });
         expect(res.status, path).toBe(403);
         expect(res.body).toEqual({ error: 'Guest access is disabled' });
@@ -112,7 +124,7 @@ describe.each(backends())('settings API on $name', (backend) => {
     expect((await server.request('GET', '/api/inventory', { token: guest.idToken })).status).toBe(200);
   });
 
-  it("keeps a store that never chose in US dollars written for en-US, on the dashboard and the display too", async () => {
+  it('keeps a store that never chose in US dollars written for en-US, on the dashboard and the display too', async () => {
     const read = await server.request('GET', '/api/settings', { token: staff.idToken });
     expect(read.body).toMatchObject({ currency: 'USD', locale: 'en-US' });
     const dashboard = await server.request('GET', '/api/dashboard', { token: manager.idToken });
@@ -126,9 +138,15 @@ describe.each(backends())('settings API on $name', (backend) => {
       [{ currency: 'XYZ' }, 'Unknown currency "XYZ": use an ISO 4217 code such as USD, EUR or GBP'],
       [{ currency: 'EURO' }, 'Unknown currency "EURO": use an ISO 4217 code such as USD, EUR or GBP'],
       [{ currency: '€' }, 'Unknown currency "€": use an ISO 4217 code such as USD, EUR or GBP'],
-      [{ locale: 'not a locale' }, 'Unknown locale "not a locale": use a BCP 47 language tag such as en-US, fr-FR or de-DE'],
+      [
+        { locale: 'not a locale' },
+        'Unknown locale "not a locale": use a BCP 47 language tag such as en-US, fr-FR or de-DE',
+      ],
       [{ locale: 'zz-ZZ' }, 'Unknown locale "zz-ZZ": use a BCP 47 language tag such as en-US, fr-FR or de-DE'],
-      [{ currency: 'EUR', locale: 'fr_FR' }, 'Unknown locale "fr_FR": use a BCP 47 language tag such as en-US, fr-FR or de-DE'],
+      [
+        { currency: 'EUR', locale: 'fr_FR' },
+        'Unknown locale "fr_FR": use a BCP 47 language tag such as en-US, fr-FR or de-DE',
+      ],
     ];
     for (const [body, error] of refusals) {
       const res = await server.request('PUT', '/api/settings', { token: manager.idToken, body });
@@ -139,22 +157,39 @@ describe.each(backends())('settings API on $name', (backend) => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toEqual({ error: expect.any(String) });
     }
-    expect((await server.request('PUT', '/api/settings', { token: staff.idToken, body: { currency: 'EUR' } })).status).toBe(403);
+    expect(
+      (await server.request('PUT', '/api/settings', { token: staff.idToken, body: { currency: 'EUR' } })).status,
+    ).toBe(403);
     // Nothing of the refused changes was kept.
-    expect((await server.request('GET', '/api/settings', { token: staff.idToken })).body).toMatchObject({ currency: 'USD', locale: 'en-US' });
+    expect((await server.request('GET', '/api/settings', { token: staff.idToken })).body).toMatchObject({
+      currency: 'USD',
+      locale: 'en-US',
+    });
   });
 
   it('stores euros written for France, spelled as the standards do, and serves them to every reader', async () => {
-    const res = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { currency: 'eur', locale: 'fr-fr' } });
+    const res = await server.request('PUT', '/api/settings', {
+      token: manager.idToken,
+      body: { currency: 'eur', locale: 'fr-fr' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ currency: 'EUR', locale: 'fr-FR', storeName: 'Corner Shop' });
     const events = await server.store.store.readStream('settings');
     expect(events.at(-1)!.data).toEqual({ changes: { currency: 'EUR', locale: 'fr-FR' } });
     for (const who of [staff, guest]) {
-      expect((await server.request('GET', '/api/settings', { token: who.idToken })).body).toMatchObject({ currency: 'EUR', locale: 'fr-FR' });
+      expect((await server.request('GET', '/api/settings', { token: who.idToken })).body).toMatchObject({
+        currency: 'EUR',
+        locale: 'fr-FR',
+      });
     }
-    expect((await server.request('GET', '/api/dashboard', { token: manager.idToken })).body.money).toEqual({ currency: 'EUR', locale: 'fr-FR' });
-    expect((await server.request('GET', '/api/dashboard/display', { token: guest.idToken })).body.money).toEqual({ currency: 'EUR', locale: 'fr-FR' });
+    expect((await server.request('GET', '/api/dashboard', { token: manager.idToken })).body.money).toEqual({
+      currency: 'EUR',
+      locale: 'fr-FR',
+    });
+    expect((await server.request('GET', '/api/dashboard/display', { token: guest.idToken })).body.money).toEqual({
+      currency: 'EUR',
+      locale: 'fr-FR',
+    });
     // Another change leaves the money format as it was; changing only the locale keeps the currency.
     await server.request('PUT', '/api/settings', { token: manager.idToken, body: { lowStockThreshold: 7 } });
     const swiss = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { locale: 'de-CH' } });

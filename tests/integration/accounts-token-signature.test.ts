@@ -55,12 +55,20 @@ describe('the token verifier in production mode', () => {
 
   it('accepts a token signed with a published key', async () => {
     const verified = await verifier.verify(await sign(published.privateKey));
-    expect(verified).toMatchObject({ uid: 'user-123', email: 'casey@stockroom.test', roleClaim: 'staff', provider: 'password' });
+    expect(verified).toMatchObject({
+      uid: 'user-123',
+      email: 'casey@stockroom.test',
+      roleClaim: 'staff',
+      provider: 'password',
+    });
     expect(keyRequests).toBe(1);
   });
 
   it('refuses a token signed by another key under a published key id', async () => {
-    await expect(verifier.verify(await sign(stranger.privateKey))).rejects.toMatchObject({ status: 401, message: 'Invalid or expired token' });
+    await expect(verifier.verify(await sign(stranger.privateKey))).rejects.toMatchObject({
+      status: 401,
+      message: 'Invalid or expired token',
+    });
   });
 
   it('refuses an unsigned token (alg: none)', async () => {
@@ -86,7 +94,14 @@ describe('the token verifier in production mode', () => {
 
   it.each([
     ['an unknown key id', async () => sign(published.privateKey, claims(), 'other-kid')],
-    ['another project', async () => sign(published.privateKey, claims({ aud: 'other-project', iss: 'https://securetoken.google.com/other-project' }))],
+    [
+      'another project',
+      async () =>
+        sign(
+          published.privateKey,
+          claims({ aud: 'other-project', iss: 'https://securetoken.google.com/other-project' }),
+        ),
+    ],
     ['the wrong issuer', async () => sign(published.privateKey, claims({ iss: 'https://evil.example/' + PROJECT }))],
     ['an expired token', async () => sign(published.privateKey, claims({ exp: now() - 60, iat: now() - 3700 }))],
     ['a token issued in the future', async () => sign(published.privateKey, claims({ iat: now() + 600 }))],
@@ -102,10 +117,14 @@ describe('the token verifier in production mode', () => {
   it('guards the API with it: a signed token gets in, a stranger-signed one gets 401', async () => {
     const server = await startTestServer(backends()[0]!, { context: { verifier } });
     try {
-      const ok = await server.request('GET', '/api/me', { token: await sign(published.privateKey, claims({ sub: 'signed-user' })) });
+      const ok = await server.request('GET', '/api/me', {
+        token: await sign(published.privateKey, claims({ sub: 'signed-user' })),
+      });
       expect(ok.status).toBe(200);
       expect(ok.body).toMatchObject({ uid: 'signed-user', role: 'staff' });
-      const refused = await server.request('GET', '/api/me', { token: await sign(stranger.privateKey, claims({ sub: 'signed-user' })) });
+      const refused = await server.request('GET', '/api/me', {
+        token: await sign(stranger.privateKey, claims({ sub: 'signed-user' })),
+      });
       expect(refused.status).toBe(401);
       expect(refused.body).toEqual({ error: 'Invalid or expired token' });
     } finally {

@@ -26,7 +26,9 @@ describe.each(backends())('users API on $name', (backend) => {
 
     const byName = await server.request('GET', '/api/users?q=sam', { token: manager.idToken });
     expect(byName.body.map((u: any) => u.id)).toEqual([staff.uid]);
-    const byEmail = await server.request('GET', `/api/users?q=${encodeURIComponent(manager.email!.slice(0, 12))}`, { token: manager.idToken });
+    const byEmail = await server.request('GET', `/api/users?q=${encodeURIComponent(manager.email!.slice(0, 12))}`, {
+      token: manager.idToken,
+    });
     expect(byEmail.body.map((u: any) => u.id)).toEqual([manager.uid]);
     const byRoleName = await server.request('GET', '/api/users?q=store%20manager', { token: manager.idToken });
     expect(byRoleName.body.map((u: any) => u.id)).toEqual([manager.uid]);
@@ -52,7 +54,13 @@ describe.each(backends())('users API on $name', (backend) => {
       body: { name: 'Added Person', email, password: 'secret123', role: 'staff' },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: 'Added Person', email, role: 'staff', status: 'active', provider: 'password' });
+    expect(res.body).toMatchObject({
+      name: 'Added Person',
+      email,
+      role: 'staff',
+      status: 'active',
+      provider: 'password',
+    });
 
     const account = await signIn(email, 'secret123');
     expect(account.uid).toBe(res.body.id);
@@ -72,7 +80,10 @@ describe.each(backends())('users API on $name', (backend) => {
   it('refuses an unknown or guest role before creating any account', async () => {
     const email = uniqueEmail('norole');
     for (const role of ['role-does-not-exist', 'guest']) {
-      const res = await server.request('POST', '/api/users', { token: manager.idToken, body: { name: 'No Role', email, password: 'secret123', role } });
+      const res = await server.request('POST', '/api/users', {
+        token: manager.idToken,
+        body: { name: 'No Role', email, password: 'secret123', role },
+      });
       expect(res.status).toBe(400);
     }
     await expect(signIn(email, 'secret123')).rejects.toThrow(/EMAIL_NOT_FOUND|INVALID/);
@@ -83,9 +94,15 @@ describe.each(backends())('users API on $name', (backend) => {
     const before = await server.request('POST', '/api/inventory', { token: member.idToken, body: {} });
     expect(before.status).not.toBe(403);
 
-    const res = await server.request('PUT', `/api/users/${member.uid}/role`, { token: manager.idToken, body: { role: 'guest' } });
+    const res = await server.request('PUT', `/api/users/${member.uid}/role`, {
+      token: manager.idToken,
+      body: { role: 'guest' },
+    });
     expect(res.status).toBe(400);
-    const promoted = await server.request('PUT', `/api/users/${member.uid}/role`, { token: manager.idToken, body: { role: 'manager' } });
+    const promoted = await server.request('PUT', `/api/users/${member.uid}/role`, {
+      token: manager.idToken,
+      body: { role: 'manager' },
+    });
     expect(promoted.status).toBe(200);
     expect(promoted.body.role).toBe('manager');
     const me = await server.request('GET', '/api/me', { token: member.idToken });
@@ -108,8 +125,15 @@ describe.each(backends())('users API on $name', (backend) => {
     expect(disabled.body.status).toBe('disabled');
     // The token is still unexpired, yet every route refuses it. (With the emulator,
     // firebase-admin also sees the revocation and answers 401 first.)
-    for (const [method, path] of [['GET', '/api/me'], ['GET', '/api/settings'], ['POST', '/api/session']] as const) {
-      const res = await server.request(method, path, { token: member.idToken, body: method === 'POST' ? {} : undefined });
+    for (const [method, path] of [
+      ['GET', '/api/me'],
+      ['GET', '/api/settings'],
+      ['POST', '/api/session'],
+    ] as const) {
+      const res = await server.request(method, path, {
+        token: member.idToken,
+        body: method === 'POST' ? {} : undefined,
+      });
       expect([401, 403], path).toContain(res.status);
     }
     // Firebase stops it too: no sign-in.
@@ -124,7 +148,10 @@ describe.each(backends())('users API on $name', (backend) => {
     expect(refused.body).toEqual({ error: 'Account disabled' });
     await server.verifier.auth.updateUser(member.uid, { disabled: true });
 
-    const enabled = await server.request('POST', `/api/users/${member.uid}/enable`, { token: manager.idToken, body: {} });
+    const enabled = await server.request('POST', `/api/users/${member.uid}/enable`, {
+      token: manager.idToken,
+      body: {},
+    });
     expect(enabled.body.status).toBe('active');
     const again = await signIn(member.email!, member.password!);
     expect((await server.request('GET', '/api/me', { token: again.idToken })).status).toBe(200);
@@ -134,7 +161,10 @@ describe.each(backends())('users API on $name', (backend) => {
     const users = (await server.request('GET', '/api/users', { token: manager.idToken })).body as any[];
     expect(users.filter((u) => u.role === 'manager' && u.status === 'active').map((u) => u.id)).toEqual([manager.uid]);
 
-    const demote = await server.request('PUT', `/api/users/${manager.uid}/role`, { token: manager.idToken, body: { role: 'staff' } });
+    const demote = await server.request('PUT', `/api/users/${manager.uid}/role`, {
+      token: manager.idToken,
+      body: { role: 'staff' },
+    });
     expect(demote.status).toBe(403);
     expect(demote.body).toEqual({ error: 'You cannot change your own role' });
     const self = await server.request('POST', `/api/users/${manager.uid}/disable`, { token: manager.idToken });
@@ -148,8 +178,18 @@ describe.each(backends())('users API on $name', (backend) => {
     });
     expect(coOwnerRole.status).toBe(201);
     const coOwner = await newMember(server);
-    expect((await server.request('PUT', `/api/users/${coOwner.uid}/role`, { token: manager.idToken, body: { role: coOwnerRole.body.id } })).status).toBe(200);
-    const demoteLast = await server.request('PUT', `/api/users/${manager.uid}/role`, { token: coOwner.idToken, body: { role: 'staff' } });
+    expect(
+      (
+        await server.request('PUT', `/api/users/${coOwner.uid}/role`, {
+          token: manager.idToken,
+          body: { role: coOwnerRole.body.id },
+        })
+      ).status,
+    ).toBe(200);
+    const demoteLast = await server.request('PUT', `/api/users/${manager.uid}/role`, {
+      token: coOwner.idToken,
+      body: { role: 'staff' },
+    });
     expect(demoteLast.status).toBe(409);
     expect(demoteLast.body).toEqual({ error: 'The last active manager cannot be demoted' });
     const disableLast = await server.request('POST', `/api/users/${manager.uid}/disable`, { token: coOwner.idToken });
@@ -159,12 +199,25 @@ describe.each(backends())('users API on $name', (backend) => {
     // With a second manager, the first may be demoted by the second, and then the second is the last one.
     const second = await newMember(server);
     await server.request('PUT', `/api/users/${second.uid}/role`, { token: manager.idToken, body: { role: 'manager' } });
-    const stepDown = await server.request('PUT', `/api/users/${manager.uid}/role`, { token: second.idToken, body: { role: 'staff' } });
+    const stepDown = await server.request('PUT', `/api/users/${manager.uid}/role`, {
+      token: second.idToken,
+      body: { role: 'staff' },
+    });
     expect(stepDown.status).toBe(200);
-    const byCoOwner = await server.request('PUT', `/api/users/${second.uid}/role`, { token: coOwner.idToken, body: { role: 'staff' } });
+    const byCoOwner = await server.request('PUT', `/api/users/${second.uid}/role`, {
+      token: coOwner.idToken,
+      body: { role: 'staff' },
+    });
     expect(byCoOwner.status).toBe(409);
     // Restore the original manager for the tests after this one.
-    expect((await server.request('PUT', `/api/users/${manager.uid}/role`, { token: second.idToken, body: { role: 'manager' } })).status).toBe(200);
+    expect(
+      (
+        await server.request('PUT', `/api/users/${manager.uid}/role`, {
+          token: second.idToken,
+          body: { role: 'manager' },
+        })
+      ).status,
+    ).toBe(200);
     await server.request('PUT', `/api/users/${coOwner.uid}/role`, { token: manager.idToken, body: { role: 'staff' } });
     await server.request('DELETE', `/api/roles/${coOwnerRole.body.id}`, { token: manager.idToken });
   });
@@ -184,7 +237,10 @@ describe.each(backends())('users API on $name', (backend) => {
   });
 
   it('refuses a role for a guest account', async () => {
-    const res = await server.request('PUT', `/api/users/${guest.uid}/role`, { token: manager.idToken, body: { role: 'staff' } });
+    const res = await server.request('PUT', `/api/users/${guest.uid}/role`, {
+      token: manager.idToken,
+      body: { role: 'staff' },
+    });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'Guest accounts cannot be given a role' });
   });
@@ -203,8 +259,12 @@ describe.each(backends())('two managers demoting each other at once on $name', (
     const founder = await newMember(server);
     const a = await newMember(server);
     const b = await newMember(server);
-    for (const m of [a, b]) await server.request('PUT', `/api/users/${m.uid}/role`, { token: founder.idToken, body: { role: 'manager' } });
-    expect((await server.request('PUT', `/api/users/${founder.uid}/role`, { token: a.idToken, body: { role: 'staff' } })).status).toBe(200);
+    for (const m of [a, b])
+      await server.request('PUT', `/api/users/${m.uid}/role`, { token: founder.idToken, body: { role: 'manager' } });
+    expect(
+      (await server.request('PUT', `/api/users/${founder.uid}/role`, { token: a.idToken, body: { role: 'staff' } }))
+        .status,
+    ).toBe(200);
 
     const [ab, ba] = await Promise.all([
       server.request('PUT', `/api/users/${b.uid}/role`, { token: a.idToken, body: { role: 'staff' } }),

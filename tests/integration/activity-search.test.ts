@@ -24,7 +24,11 @@ describe.each(backends())('searching the activity log on $name', { timeout: 180_
   let stocktakeId = '';
 
   const call = async (account: TestAccount, method: string, path: string, body?: unknown) => {
-    const res = await server.request(method, path, { token: account.idToken, body, headers: { 'idempotency-key': randomUUID() } });
+    const res = await server.request(method, path, {
+      token: account.idToken,
+      body,
+      headers: { 'idempotency-key': randomUUID() },
+    });
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
     return res.body;
   };
@@ -49,20 +53,37 @@ describe.each(backends())('searching the activity log on $name', { timeout: 180_
 
     const category = await call(manager, 'POST', '/api/categories', { name: `Drinks ${backend.name}` });
     const item = await call(manager, 'POST', '/api/inventory', {
-      name: 'Oat drink 1 l', sku: `OAT-${backend.name}`, category_id: category.id, quantity: 30, price: 2.2, threshold: 4,
+      name: 'Oat drink 1 l',
+      sku: `OAT-${backend.name}`,
+      category_id: category.id,
+      quantity: 30,
+      price: 2.2,
+      threshold: 4,
     });
     itemId = item.id;
-    const sale = await call(staff, 'POST', `/api/inventory/${itemId}/adjust`, { delta: -7, reason: 'sale', note: 'birthday party order' });
+    const sale = await call(staff, 'POST', `/api/inventory/${itemId}/adjust`, {
+      delta: -7,
+      reason: 'sale',
+      note: 'birthday party order',
+    });
     await call(manager, 'POST', `/api/inventory/${itemId}/adjust`, { delta: 12, reason: 'restock' });
     await call(manager, 'PUT', `/api/inventory/${itemId}`, { price: 2.4, threshold: 6 });
-    const saleEvent = (await call(manager, 'GET', `/api/history/change-at?streamId=item-${itemId}&version=${sale.version}`)).eventId;
-    const revert = await call(manager, 'POST', `/api/events/${saleEvent}/revert`, { reason: 'customer brought it back' });
+    const saleEvent = (
+      await call(manager, 'GET', `/api/history/change-at?streamId=item-${itemId}&version=${sale.version}`)
+    ).eventId;
+    const revert = await call(manager, 'POST', `/api/events/${saleEvent}/revert`, {
+      reason: 'customer brought it back',
+    });
     await call(manager, 'POST', `/api/events/${revert.revertingEventIds[0]}/revert`, {});
 
     // A stocktake whose count Sam made and Mona approved: the approval names them both.
     const session = await call(manager, 'POST', '/api/stocktakes', { scope: 'category', categoryId: category.id });
     stocktakeId = session.id;
-    const count = await call(staff, 'POST', `/api/stocktakes/${stocktakeId}/counts`, { itemId, counted: 33, countedAt: new Date().toISOString() });
+    const count = await call(staff, 'POST', `/api/stocktakes/${stocktakeId}/counts`, {
+      itemId,
+      counted: 33,
+      countedAt: new Date().toISOString(),
+    });
     await call(manager, 'POST', `/api/stocktakes/${stocktakeId}/lines/${itemId}/approve`, { countId: count.id });
   });
   afterAll(() => server?.close());
@@ -79,12 +100,19 @@ describe.each(backends())('searching the activity log on $name', { timeout: 180_
     expect(await search('price 2.20 → 2.40')).toEqual([EDIT]);
     expect(await search('brought it back')).toEqual([REVERT, REVERT_AGAIN]);
     // The stocktake's count posted as an adjustment, and the approval, found by the count's reason.
-    expect(await search('(count)')).toEqual([expect.stringMatching(/^-2 \(count\) Oat drink 1 l, counted by Sam Seller, by Mona Manager/)]);
+    expect(await search('(count)')).toEqual([
+      expect.stringMatching(/^-2 \(count\) Oat drink 1 l, counted by Sam Seller, by Mona Manager/),
+    ]);
   });
 
   it("finds entries by who made them or counted their numbers; the old stored wording no longer, the Action column's word yes", async () => {
     const bySam = await search('sam seller');
-    expect(bySam).toEqual(expect.arrayContaining([SALE, expect.stringMatching(/^Approved stocktake .*counted by Sam Seller, by Mona Manager$/)]));
+    expect(bySam).toEqual(
+      expect.arrayContaining([
+        SALE,
+        expect.stringMatching(/^Approved stocktake .*counted by Sam Seller, by Mona Manager$/),
+      ]),
+    );
     expect(bySam).not.toContain(RESTOCK);
     // What the log showed before its sentences: shown nowhere now, so found nowhere.
     expect(await search('Updated inventory item')).toEqual([]);
@@ -104,13 +132,21 @@ describe.each(backends())('searching the activity log on $name', { timeout: 180_
   it('fills the words of entries written before them as the projection writes them, and a replay agrees', async () => {
     const db = server.store.database.db;
     const words = async () =>
-      (await sql<{ id: string; search_text: string; search_who: string }>`select id, search_text, search_who from activity_log order by id`.execute(db)).rows;
+      (
+        await sql<{
+          id: string;
+          search_text: string;
+          search_who: string;
+        }>`select id, search_text, search_who from activity_log order by id`.execute(db)
+      ).rows;
     const written = await words();
     expect(written.length).toBeGreaterThan(8);
     expect(written.every((w) => w.search_text !== '' && w.search_who !== '')).toBe(true);
     // A store from before migration 022: no words; its backfill writes them.
     await sql`update activity_log set search_text = '', search_who = ''`.execute(db);
-    const fills = splitStatements(readFileSync(new URL('../../migrations/022_activity_search_text.sql', import.meta.url), 'utf8'));
+    const fills = splitStatements(
+      readFileSync(new URL('../../migrations/022_activity_search_text.sql', import.meta.url), 'utf8'),
+    );
     const backfill = fills.filter((s) => s.startsWith('with recursive'));
     expect(backfill).toHaveLength(1);
     for (const statement of backfill) await sql.raw(statement).execute(db);

@@ -30,7 +30,9 @@ describe.each(backends())('what changes say on $name', { timeout: 180_000 }, (ba
   };
   /** The item's entries in the log, oldest first. */
   const entriesOfItem = async (account = manager) =>
-    ((await call(account, 'GET', '/api/activity?limit=100')).entries as any[]).filter((e) => e.resourceId === itemId).reverse();
+    ((await call(account, 'GET', '/api/activity?limit=100')).entries as any[])
+      .filter((e) => e.resourceId === itemId)
+      .reverse();
   /** The event the item's stream got at this version. */
   const eventAt = async (version: number) =>
     (await call(manager, 'GET', `/api/history/change-at?streamId=item-${itemId}&version=${version}`)).eventId as string;
@@ -51,22 +53,49 @@ describe.each(backends())('what changes say on $name', { timeout: 180_000 }, (ba
     const dairy = await call(manager, 'POST', '/api/categories', { name: `Dairy ${backend.name}` });
     const chilled = await call(manager, 'POST', '/api/categories', { name: `Chilled ${backend.name}` });
     const created = await call(manager, 'POST', '/api/inventory', {
-      name: 'Crème fraîche 1 kg', sku: `CF-${backend.name}`, category_id: dairy.id, quantity: 12, price: 4.5, threshold: 5,
+      name: 'Crème fraîche 1 kg',
+      sku: `CF-${backend.name}`,
+      category_id: dairy.id,
+      quantity: 12,
+      price: 4.5,
+      threshold: 5,
     });
     itemId = created.id;
-    said.set(await eventAt(1), `Created Crème fraîche 1 kg in ${dairy.name}: 12 in stock, price $4.50, threshold 5, by Mona Manager`);
+    said.set(
+      await eventAt(1),
+      `Created Crème fraîche 1 kg in ${dairy.name}: 12 in stock, price $4.50, threshold 5, by Mona Manager`,
+    );
 
-    const sale = await call(staff, 'POST', `/api/inventory/${itemId}/adjust`, { delta: -5, reason: 'sale', note: 'table 4, two tubs' });
+    const sale = await call(staff, 'POST', `/api/inventory/${itemId}/adjust`, {
+      delta: -5,
+      reason: 'sale',
+      note: 'table 4, two tubs',
+    });
     const saleEvent = await eventAt(sale.version);
     said.set(saleEvent, '-5 (sale) Crème fraîche 1 kg, by Sam Seller, note: table 4, two tubs');
 
-    const edited = await call(manager, 'PUT', `/api/inventory/${itemId}`, { price: 4.9, threshold: 8, description: 'Full fat' });
-    said.set(await eventAt(edited.version), 'Edited Crème fraîche 1 kg: Price $4.50 → $4.90, Threshold 5 → 8, Description (none) → “Full fat”, by Mona Manager');
+    const edited = await call(manager, 'PUT', `/api/inventory/${itemId}`, {
+      price: 4.9,
+      threshold: 8,
+      description: 'Full fat',
+    });
+    said.set(
+      await eventAt(edited.version),
+      'Edited Crème fraîche 1 kg: Price $4.50 → $4.90, Threshold 5 → 8, Description (none) → “Full fat”, by Mona Manager',
+    );
 
-    const moved = await call(manager, 'PUT', `/api/inventory/${itemId}`, { category_id: chilled.id, name: 'Crème fraîche 2 kg' });
-    said.set(await eventAt(moved.version), `Edited Crème fraîche 2 kg: Name Crème fraîche 1 kg → Crème fraîche 2 kg, Category ${dairy.name} → ${chilled.name}, by Mona Manager`);
+    const moved = await call(manager, 'PUT', `/api/inventory/${itemId}`, {
+      category_id: chilled.id,
+      name: 'Crème fraîche 2 kg',
+    });
+    said.set(
+      await eventAt(moved.version),
+      `Edited Crème fraîche 2 kg: Name Crème fraîche 1 kg → Crème fraîche 2 kg, Category ${dairy.name} → ${chilled.name}, by Mona Manager`,
+    );
 
-    const reverted = await call(manager, 'POST', `/api/events/${saleEvent}/revert`, { reason: 'rang up the wrong item' });
+    const reverted = await call(manager, 'POST', `/api/events/${saleEvent}/revert`, {
+      reason: 'rang up the wrong item',
+    });
     const revertEvent = reverted.revertingEventIds[0] as string;
     // Named as it was when it was sold: the rename came after the sale.
     said.set(revertEvent, 'Reverted -5 (sale) Crème fraîche 1 kg, by Mona Manager, why: rang up the wrong item');
@@ -76,7 +105,10 @@ describe.each(backends())('what changes say on $name', { timeout: 180_000 }, (ba
     // keep their dollars, as the webhooks sent then said them.
     await call(manager, 'PUT', '/api/settings', { currency: 'EUR', locale: 'fr-FR' });
     const repriced = await call(manager, 'PUT', `/api/inventory/${itemId}`, { price: 5 });
-    said.set(await eventAt(repriced.version), 'Edited Crème fraîche 2 kg: Price 4,90\u00a0€ → 5,00\u00a0€, by Mona Manager');
+    said.set(
+      await eventAt(repriced.version),
+      'Edited Crème fraîche 2 kg: Price 4,90\u00a0€ → 5,00\u00a0€, by Mona Manager',
+    );
 
     const log = await entriesOfItem();
     expect(log.map((e) => [e.eventId, e.details])).toEqual([...said]);
@@ -99,7 +131,9 @@ describe.each(backends())('what changes say on $name', { timeout: 180_000 }, (ba
   it('says the same on the dashboard, the wall display and in the CSV export', async () => {
     const sentences = [...said.values()].reverse();
     const display = await call(staff, 'GET', '/api/dashboard/display');
-    expect(display.recentActivity.filter((e: any) => e.resourceId === itemId).map((e: any) => e.details)).toEqual(sentences);
+    expect(display.recentActivity.filter((e: any) => e.resourceId === itemId).map((e: any) => e.details)).toEqual(
+      sentences,
+    );
     const dashboard = await call(staff, 'GET', '/api/dashboard');
     expect(dashboard.recentActivity.map((e: any) => e.details)).toEqual(sentences.slice(0, 5));
     const csv = await server.request('GET', '/api/activity.csv', { token: manager.idToken });
@@ -109,7 +143,11 @@ describe.each(backends())('what changes say on $name', { timeout: 180_000 }, (ba
 
   it('sends each delivered webhook with the same sentence as its summary', async () => {
     const ids = [...said.keys()];
-    await receiver.waitFor((r) => ids.every((id) => r.received.some((x) => x.id === id)), 60_000, 'the item’s webhooks');
+    await receiver.waitFor(
+      (r) => ids.every((id) => r.received.some((x) => x.id === id)),
+      60_000,
+      'the item’s webhooks',
+    );
     for (const [id, sentence] of said) {
       expect(receiver.received.find((x) => x.id === id)!.payload.data.summary).toBe(sentence);
     }
@@ -121,7 +159,9 @@ describe.each(backends())('what changes say on $name', { timeout: 180_000 }, (ba
   it('shows a guest the same sentences, naming nobody', async () => {
     const guest = await accountWithRole(server, 'guest');
     const theirs = await entriesOfItem(guest);
-    expect(theirs.map((e) => e.details)).toEqual([...said.values()].map((s) => s.replace(/by (Mona Manager|Sam Seller)/, 'by Staff member')));
+    expect(theirs.map((e) => e.details)).toEqual(
+      [...said.values()].map((s) => s.replace(/by (Mona Manager|Sam Seller)/, 'by Staff member')),
+    );
     const display = await call(guest, 'GET', '/api/dashboard/display');
     expect(JSON.stringify(display)).not.toMatch(/Mona Manager|Sam Seller/);
   });

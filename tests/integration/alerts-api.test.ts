@@ -24,14 +24,31 @@ describe.each(backends())('alerts API on $name', (backend) => {
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
     return res.body;
   };
-  const alerts = async (account: TestAccount): Promise<LowStockAlert[]> => (await ok(account, 'GET', '/api/alerts')).alerts;
-  const alertOf = async (account: TestAccount, itemId: string) => (await alerts(account)).find((a) => a.itemId === itemId);
+  const alerts = async (account: TestAccount): Promise<LowStockAlert[]> =>
+    (await ok(account, 'GET', '/api/alerts')).alerts;
+  const alertOf = async (account: TestAccount, itemId: string) =>
+    (await alerts(account)).find((a) => a.itemId === itemId);
   const item = async (name: string, quantity: number, threshold: number) =>
-    (await ok(manager, 'POST', '/api/inventory', { name, sku: `AL-${Math.random().toString(36).slice(2, 9)}`, category_id: categoryId, quantity, price: 2, threshold }))
-      .id as string;
-  const adjust = (id: string, delta: number, reason = 'correction') => ok(staff, 'POST', `/api/inventory/${id}/adjust`, { delta, reason });
+    (
+      await ok(manager, 'POST', '/api/inventory', {
+        name,
+        sku: `AL-${Math.random().toString(36).slice(2, 9)}`,
+        category_id: categoryId,
+        quantity,
+        price: 2,
+        threshold,
+      })
+    ).id as string;
+  const adjust = (id: string, delta: number, reason = 'correction') =>
+    ok(staff, 'POST', `/api/inventory/${id}/adjust`, { delta, reason });
   const eventsOf = async (type: string) =>
-    Number((await sql<{ n: string }>`select count(*) as n from events where type = ${type}`.execute(server.store.database.db)).rows[0]!.n);
+    Number(
+      (
+        await sql<{ n: string }>`select count(*) as n from events where type = ${type}`.execute(
+          server.store.database.db,
+        )
+      ).rows[0]!.n,
+    );
 
   beforeAll(async () => {
     server = await startTestServer(backend);
@@ -49,14 +66,23 @@ describe.each(backends())('alerts API on $name', (backend) => {
     await item('Flour', 9, 2);
     const list = await alerts(guest);
     expect(list.map((a) => a.name)).toEqual(['Beans', 'Rice']);
-    expect(list[1]).toMatchObject({ itemId: rice, sku: expect.stringMatching(/^AL-/), category: 'Pantry', categoryId, quantity: 3, threshold: 4, dismissed: false, dismissedAt: null });
+    expect(list[1]).toMatchObject({
+      itemId: rice,
+      sku: expect.stringMatching(/^AL-/),
+      category: 'Pantry',
+      categoryId,
+      quantity: 3,
+      threshold: 4,
+      dismissed: false,
+      dismissedAt: null,
+    });
     expect(Date.parse(list[1]!.since)).toBeGreaterThan(Date.now() - 60_000);
     await adjust(rice, -1);
     expect((await alertOf(guest, rice))!.quantity).toBe(2);
     expect(beans).toBeTruthy();
   });
 
-  it("keeps a dismissal to the user who made it, across reads, and idempotent", async () => {
+  it('keeps a dismissal to the user who made it, across reads, and idempotent', async () => {
     const salt = await item('Salt', 1, 3);
     const dismissed = await ok(staff, 'POST', `/api/alerts/${salt}/dismiss`);
     expect(dismissed).toMatchObject({ itemId: salt, dismissed: true });
@@ -104,10 +130,19 @@ describe.each(backends())('alerts API on $name', (backend) => {
       body: { error: 'This item is not low on stock: there is no alert to dismiss' },
     });
     const missing = '00000000-0000-4000-8000-000000000000';
-    expect(await call(staff, 'POST', `/api/alerts/${missing}/dismiss`)).toMatchObject({ status: 404, body: { error: 'Item not found' } });
+    expect(await call(staff, 'POST', `/api/alerts/${missing}/dismiss`)).toMatchObject({
+      status: 404,
+      body: { error: 'Item not found' },
+    });
     // An id that is not a uuid names no item either: the same 404, not a 400 about its format.
-    expect(await call(staff, 'POST', '/api/alerts/not-a-uuid/dismiss')).toMatchObject({ status: 404, body: { error: 'Item not found' } });
-    expect(await call(staff, 'POST', `/api/alerts/${plenty}/dismiss`, { note: 'x' })).toMatchObject({ status: 400, body: { error: 'Unknown field: note' } });
+    expect(await call(staff, 'POST', '/api/alerts/not-a-uuid/dismiss')).toMatchObject({
+      status: 404,
+      body: { error: 'Item not found' },
+    });
+    expect(await call(staff, 'POST', `/api/alerts/${plenty}/dismiss`, { note: 'x' })).toMatchObject({
+      status: 400,
+      body: { error: 'Unknown field: note' },
+    });
     expect((await call(staff, 'POST', `/api/alerts/${plenty}/restore`)).status).toBe(404);
     const nobody = await accountWithRole(server, 'no-such-role');
     expect((await call(nobody, 'GET', '/api/alerts')).status).toBe(403);
@@ -132,15 +167,25 @@ describe.each(backends())('alerts API on $name', (backend) => {
 
   it("holds each user's alert choices", async () => {
     expect(await ok(staff, 'GET', '/api/alerts/settings')).toEqual({ inAppToasts: true, notifyWhen: 'low' });
-    expect(await ok(staff, 'PUT', '/api/alerts/settings', { inAppToasts: false, notifyWhen: 'out' })).toEqual({ inAppToasts: false, notifyWhen: 'out' });
+    expect(await ok(staff, 'PUT', '/api/alerts/settings', { inAppToasts: false, notifyWhen: 'out' })).toEqual({
+      inAppToasts: false,
+      notifyWhen: 'out',
+    });
     expect(await ok(staff, 'GET', '/api/alerts/settings')).toEqual({ inAppToasts: false, notifyWhen: 'out' });
     expect(await ok(manager, 'GET', '/api/alerts/settings')).toEqual({ inAppToasts: true, notifyWhen: 'low' });
     const before = await eventsOf('AlertSettingsChanged');
     await ok(staff, 'PUT', '/api/alerts/settings', { inAppToasts: false, notifyWhen: 'out' });
     expect(await eventsOf('AlertSettingsChanged')).toBe(before);
-    expect(await call(staff, 'PUT', '/api/alerts/settings', { inAppToasts: true, notifyWhen: 'sometimes' })).toMatchObject({ status: 400 });
-    expect(await call(staff, 'PUT', '/api/alerts/settings', { inAppToasts: true })).toMatchObject({ status: 400, body: { error: 'notifyWhen is required' } });
-    expect(await call(staff, 'PUT', '/api/alerts/settings', { inAppToasts: true, notifyWhen: 'low', sound: true })).toMatchObject({
+    expect(
+      await call(staff, 'PUT', '/api/alerts/settings', { inAppToasts: true, notifyWhen: 'sometimes' }),
+    ).toMatchObject({ status: 400 });
+    expect(await call(staff, 'PUT', '/api/alerts/settings', { inAppToasts: true })).toMatchObject({
+      status: 400,
+      body: { error: 'notifyWhen is required' },
+    });
+    expect(
+      await call(staff, 'PUT', '/api/alerts/settings', { inAppToasts: true, notifyWhen: 'low', sound: true }),
+    ).toMatchObject({
       status: 400,
       body: { error: 'Unknown field: sound' },
     });

@@ -36,7 +36,9 @@ describe('API reference at /api/docs', () => {
     const doc = res.body as { openapi: string; info: { title: string }; paths: Record<string, unknown> };
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.info.title).toBe('Stockroom API');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/inventory', '/api/inventory/{id}/adjust', '/api/dashboard']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/inventory', '/api/inventory/{id}/adjust', '/api/dashboard']),
+    );
     // The reference's own routes are not operations of the API.
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/docs'))).toEqual([]);
   });

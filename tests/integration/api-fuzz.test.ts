@@ -84,7 +84,9 @@ function operationsOf(doc: any): Operation[] {
         method: method.toUpperCase(),
         path,
         pathParams: params.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
-        queryParams: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: Boolean(p.required), schema: p.schema ?? {} })),
+        queryParams: params
+          .filter((p) => p.in === 'query')
+          .map((p) => ({ name: p.name, required: Boolean(p.required), schema: p.schema ?? {} })),
         body: op.requestBody?.content?.['application/json']?.schema ?? null,
       });
     }
@@ -135,7 +137,11 @@ function placesOf(value: unknown, at: Array<string | number> = [], out: Array<Ar
   return out;
 }
 
-function setAt(root: unknown, at: Array<string | number>, change: (parent: any, key: string | number) => void): unknown {
+function setAt(
+  root: unknown,
+  at: Array<string | number>,
+  change: (parent: any, key: string | number) => void,
+): unknown {
   if (at.length === 0) return root;
   let parent: any = root;
   for (const key of at.slice(0, -1)) parent = parent[key];
@@ -143,7 +149,10 @@ function setAt(root: unknown, at: Array<string | number>, change: (parent: any, 
   return root;
 }
 
-const bad: fc.Arbitrary<Bad> = fc.oneof(badValue.map((any) => ({ any })), fc.nat(1000).map((fit) => ({ fit })));
+const bad: fc.Arbitrary<Bad> = fc.oneof(
+  badValue.map((any) => ({ any })),
+  fc.nat(1000).map((fit) => ({ fit })),
+);
 
 function resolve(value: Bad, schema: Schema | undefined, name: string): unknown {
   if ('any' in value) return value.any;
@@ -173,26 +182,56 @@ const pathValue = fc.oneof(
 function planArbitrary(op: Operation): fc.Arbitrary<Plan> {
   const options: Array<fc.Arbitrary<Plan>> = [];
   const anyIndex = fc.nat(1000);
-  if (op.pathParams.length) options.push(fc.record({ part: fc.constant('path' as const), param: anyIndex, value: pathValue }));
+  if (op.pathParams.length)
+    options.push(fc.record({ part: fc.constant('path' as const), param: anyIndex, value: pathValue }));
   options.push(
-    fc.record({ part: fc.constant('query' as const), kind: fc.constant('extra' as const), name: extraFieldName.map(String), value: badValue }),
+    fc.record({
+      part: fc.constant('query' as const),
+      kind: fc.constant('extra' as const),
+      name: extraFieldName.map(String),
+      value: badValue,
+    }),
   );
   if (op.queryParams.length) {
     options.push(
-      fc.record({ part: fc.constant('query' as const), kind: fc.constant('value' as const), param: anyIndex, value: bad }),
-      fc.record({ part: fc.constant('query' as const), kind: fc.constant('raw' as const), param: anyIndex, value: fc.constantFrom(...RAW_URL_TEXTS) }),
-      fc.record({ part: fc.constant('query' as const), kind: fc.constantFrom('repeat' as const, 'drop' as const), param: anyIndex }),
+      fc.record({
+        part: fc.constant('query' as const),
+        kind: fc.constant('value' as const),
+        param: anyIndex,
+        value: bad,
+      }),
+      fc.record({
+        part: fc.constant('query' as const),
+        kind: fc.constant('raw' as const),
+        param: anyIndex,
+        value: fc.constantFrom(...RAW_URL_TEXTS),
+      }),
+      fc.record({
+        part: fc.constant('query' as const),
+        kind: fc.constantFrom('repeat' as const, 'drop' as const),
+        param: anyIndex,
+      }),
     );
   }
   if (op.body || op.method !== 'GET') {
     const body = fc.constant('body' as const);
     options.push(
       fc.record({ part: body, kind: fc.constant('field' as const), at: anyIndex, value: bad }),
-      fc.record({ part: body, kind: fc.constant('extra' as const), at: anyIndex, name: extraFieldName.map(String), value: badValue }),
+      fc.record({
+        part: body,
+        kind: fc.constant('extra' as const),
+        at: anyIndex,
+        name: extraFieldName.map(String),
+        value: badValue,
+      }),
       fc.record({ part: body, kind: fc.constant('missing' as const), at: anyIndex }),
       fc.record({ part: body, kind: fc.constant('whole' as const), value: badValue }),
       fc.record({ part: body, kind: fc.constant('text' as const), text: fc.constantFrom(...MALFORMED_JSON_TEXTS) }),
-      fc.record({ part: body, kind: fc.constant('content-type' as const), contentType: fc.constantFrom(...WRONG_CONTENT_TYPES) }),
+      fc.record({
+        part: body,
+        kind: fc.constant('content-type' as const),
+        contentType: fc.constantFrom(...WRONG_CONTENT_TYPES),
+      }),
     );
   }
   return fc.oneof(...options);
@@ -208,12 +247,20 @@ const aimed: fc.Arbitrary<Bad> = fc.oneof(
 function fieldPlans(op: Operation, f: Fixtures): Array<{ name: string; plan: fc.Arbitrary<Plan> }> {
   const plans: Array<{ name: string; plan: fc.Arbitrary<Plan> }> = [];
   op.pathParams.forEach((p, param) =>
-    plans.push({ name: `path ${p.name}`, plan: fc.record({ part: fc.constant('path' as const), param: fc.constant(param), value: pathValue }) }),
+    plans.push({
+      name: `path ${p.name}`,
+      plan: fc.record({ part: fc.constant('path' as const), param: fc.constant(param), value: pathValue }),
+    }),
   );
   op.queryParams.forEach((q, param) =>
     plans.push({
       name: `query ${q.name}`,
-      plan: fc.record({ part: fc.constant('query' as const), kind: fc.constant('value' as const), param: fc.constant(param), value: aimed }),
+      plan: fc.record({
+        part: fc.constant('query' as const),
+        kind: fc.constant('value' as const),
+        param: fc.constant(param),
+        value: aimed,
+      }),
     }),
   );
   if (op.body) {
@@ -223,7 +270,12 @@ function fieldPlans(op: Operation, f: Fixtures): Array<{ name: string; plan: fc.
       .forEach((at, index) =>
         plans.push({
           name: `body ${at.join('.')}`,
-          plan: fc.record({ part: fc.constant('body' as const), kind: fc.constant('field' as const), at: fc.constant(index), value: aimed }),
+          plan: fc.record({
+            part: fc.constant('body' as const),
+            kind: fc.constant('field' as const),
+            at: fc.constant(index),
+            value: aimed,
+          }),
         }),
       );
   }
@@ -243,7 +295,11 @@ function build(op: Operation, plan: Plan, f: Fixtures, unique: () => string): Bu
   let path = op.path;
   op.pathParams.forEach((p, i) => {
     const spoiled = plan.part === 'path' && plan.param % op.pathParams.length === i;
-    const value = spoiled ? plan.value : op.method === 'DELETE' ? randomUUID() : encodeURIComponent(realId(op, p.name, f));
+    const value = spoiled
+      ? plan.value
+      : op.method === 'DELETE'
+        ? randomUUID()
+        : encodeURIComponent(realId(op, p.name, f));
     path = path.replace(`{${p.name}}`, value);
   });
   // Query: required parameters and a good value for each; then the plan's change.
@@ -260,7 +316,12 @@ function build(op: Operation, plan: Plan, f: Fixtures, unique: () => string): Bu
       const value = at >= 0 ? pairs[at]![1] : queryText(sampleOf(q.schema, q.name, ctx));
       pairs.push([q.name, value], [q.name, value]);
     } else {
-      const value = plan.kind === 'raw' ? plan.value : plan.kind === 'value' ? queryText(resolve(plan.value, q.schema, q.name)) : '';
+      const value =
+        plan.kind === 'raw'
+          ? plan.value
+          : plan.kind === 'value'
+            ? queryText(resolve(plan.value, q.schema, q.name))
+            : '';
       if (at >= 0) pairs[at] = [q.name, value];
       else pairs.push([q.name, value]);
     }
@@ -282,7 +343,8 @@ function build(op: Operation, plan: Plan, f: Fixtures, unique: () => string): Bu
         const fullInner = placesOf(full).filter((p) => p.length > 0);
         const at = fullInner[plan.at % Math.max(fullInner.length, 1)] ?? [];
         const top = at[0];
-        if (top !== undefined && body && typeof body === 'object' && !(top in body)) (body as any)[top] = (full as any)[top];
+        if (top !== undefined && body && typeof body === 'object' && !(top in body))
+          (body as any)[top] = (full as any)[top];
         const value = resolve(plan.value, schemaAt(op.body, at), String(at.at(-1) ?? 'body'));
         if (at.length) setAt(body, at, (parent, key) => (parent[key] = value));
         else body = value;
@@ -297,11 +359,20 @@ function build(op: Operation, plan: Plan, f: Fixtures, unique: () => string): Bu
         const target = objects[plan.at % Math.max(objects.length, 1)] ?? [];
         let v: any = body;
         for (const k of target) v = v[k];
-        if (v && typeof v === 'object') Object.defineProperty(v, plan.name, { value: plan.value, enumerable: true, configurable: true, writable: true });
+        if (v && typeof v === 'object')
+          Object.defineProperty(v, plan.name, {
+            value: plan.value,
+            enumerable: true,
+            configurable: true,
+            writable: true,
+          });
         break;
       }
       case 'missing':
-        if (inner.length) setAt(body, inner[plan.at % inner.length]!, (parent, key) => (Array.isArray(parent) ? parent.splice(Number(key), 1) : delete parent[key]));
+        if (inner.length)
+          setAt(body, inner[plan.at % inner.length]!, (parent, key) =>
+            Array.isArray(parent) ? parent.splice(Number(key), 1) : delete parent[key],
+          );
         else body = undefined;
         break;
       case 'whole':
@@ -320,7 +391,8 @@ function build(op: Operation, plan: Plan, f: Fixtures, unique: () => string): Bu
 /** A stable number per operation, so one operation's cases do not depend on the others'. */
 const seedOf = (key: string) => [...key].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, SEED) % 2_147_483_647;
 
-const preview = (text: string | undefined) => (text === undefined ? '(none)' : JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text));
+const preview = (text: string | undefined) =>
+  text === undefined ? '(none)' : JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text);
 
 describe.each(backends())('API fuzz on $name', (backend) => {
   let server: TestServer;
@@ -352,8 +424,15 @@ describe.each(backends())('API fuzz on $name', (backend) => {
       barcode: '4006381333931',
     });
     await as('POST', `/api/inventory/${item.id}/adjust`, { delta: 1, reason: 'restock' });
-    const role = await as('POST', '/api/roles', { name: 'Fuzz role', description: 'For the fuzz test', permissions: ['inventory:view'] });
-    const { endpoint: webhook } = await as('POST', '/api/webhooks', { url: 'http://127.0.0.1:9/fuzz', eventTypes: ['*'] });
+    const role = await as('POST', '/api/roles', {
+      name: 'Fuzz role',
+      description: 'For the fuzz test',
+      permissions: ['inventory:view'],
+    });
+    const { endpoint: webhook } = await as('POST', '/api/webhooks', {
+      url: 'http://127.0.0.1:9/fuzz',
+      eventTypes: ['*'],
+    });
     // Switched off, so the deliverer leaves it alone (its replay and test still run).
     await as('PATCH', `/api/webhooks/${webhook.id}`, { enabled: false });
     const { apiToken: token } = await as('POST', '/api/tokens', {
@@ -362,7 +441,9 @@ describe.each(backends())('API fuzz on $name', (backend) => {
       permissions: ['inventory:view'],
     });
     const stocktake = await as('POST', '/api/stocktakes', { scope: 'category', categoryId: category.id });
-    const adjusted = await sql<{ event_id: string }>`select event_id::text from events where type = 'StockAdjusted' limit 1`.execute(server.store.database.db);
+    const adjusted = await sql<{
+      event_id: string;
+    }>`select event_id::text from events where type = 'StockAdjusted' limit 1`.execute(server.store.database.db);
     fixtures = {
       itemId: item.id,
       categoryId: category.id,
@@ -382,13 +463,28 @@ describe.each(backends())('API fuzz on $name', (backend) => {
   it('reads every operation from the served OpenAPI document', () => {
     // A guard on the walk itself: routes of each feature are there, with their parameters.
     const keys = operations.map((o) => `${o.method} ${o.path}`);
-    expect(keys).toEqual(expect.arrayContaining(['GET /api/inventory', 'POST /api/inventory', 'POST /api/webhooks/{id}/replay', 'GET /api/activity']));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'GET /api/inventory',
+        'POST /api/inventory',
+        'POST /api/webhooks/{id}/replay',
+        'GET /api/activity',
+      ]),
+    );
     expect(operations.length).toBeGreaterThan(50);
-    expect(Object.values(fixtures).every((v) => typeof v === 'string' && v.length > 0), JSON.stringify(fixtures)).toBe(true);
+    expect(
+      Object.values(fixtures).every((v) => typeof v === 'string' && v.length > 0),
+      JSON.stringify(fixtures),
+    ).toBe(true);
   });
 
   /** Sends one planned request; throws what is wrong with its answer. */
-  async function check(op: Operation, who: Caller, plan: Plan, seen: { digest: StoreDigest; statuses: Record<number, number> }) {
+  async function check(
+    op: Operation,
+    who: Caller,
+    plan: Plan,
+    seen: { digest: StoreDigest; statuses: Record<number, number> },
+  ) {
     const request = build(op, plan, fixtures, unique);
     const headers: Record<string, string> = {};
     if (tokens[who]) headers.authorization = `Bearer ${tokens[who]}`;
@@ -396,7 +492,10 @@ describe.each(backends())('API fuzz on $name', (backend) => {
     const said = `${op.method} ${request.url} as ${who}, content-type ${headers['content-type'] ?? '(none)'}, body ${preview(request.payload)}`;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms: ${said}`)), REQUEST_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms: ${said}`)),
+        REQUEST_TIMEOUT_MS,
+      );
     });
     const answer = server.app.inject({ method: op.method as any, url: request.url, headers, payload: request.payload });
     const res = await Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
@@ -412,7 +511,8 @@ describe.each(backends())('API fuzz on $name', (backend) => {
     } catch {
       /* not JSON: reported below */
     }
-    if (typeof error !== 'string' || !error) throw new Error(`${res.statusCode} without { error } (${preview(res.body)}) for ${said}`);
+    if (typeof error !== 'string' || !error)
+      throw new Error(`${res.statusCode} without { error } (${preview(res.body)}) for ${said}`);
     if (changed) throw new Error(`${res.statusCode} ${error}, yet the store changed, for ${said}`);
   }
 
@@ -449,7 +549,9 @@ describe.each(backends())('API fuzz on $name', (backend) => {
           }
         }
       }
-      console.info(`API fuzz on ${backend.name}: ${operations.length} operations, ${cases} cases, statuses ${JSON.stringify(seen.statuses)}`);
+      console.info(
+        `API fuzz on ${backend.name}: ${operations.length} operations, ${cases} cases, statuses ${JSON.stringify(seen.statuses)}`,
+      );
       expect(failures, failures.join('\n\n')).toEqual([]);
     },
     15 * 60_000,

@@ -16,7 +16,8 @@ const madeUpToken = () => `srk_${randomBytes(32).toString('base64url')}`;
 function tokenLookups(): { plugin: KyselyPlugin; count: () => number } {
   let lookups = 0;
   const isLookup = (node: RootOperationNode) =>
-    node.kind === 'RawNode' && (node as { sqlFragments: readonly string[] }).sqlFragments.join('?').includes('from api_tokens where token_hash');
+    node.kind === 'RawNode' &&
+    (node as { sqlFragments: readonly string[] }).sqlFragments.join('?').includes('from api_tokens where token_hash');
   return {
     plugin: {
       transformQuery: ({ node }) => {
@@ -54,9 +55,16 @@ describe.each(backends())('a flood of made-up API tokens on $name', (backend) =>
     const { server, lookups } = await start();
     const answers = [];
     for (let i = 0; i < 40; i++) {
-      answers.push(await server.request('GET', '/api/inventory', { token: madeUpToken(), headers: { 'x-forwarded-for': '203.0.113.7' } }));
+      answers.push(
+        await server.request('GET', '/api/inventory', {
+          token: madeUpToken(),
+          headers: { 'x-forwarded-for': '203.0.113.7' },
+        }),
+      );
     }
-    expect(answers.slice(0, BUDGET).map((a) => [a.status, a.body.error])).toEqual(Array(BUDGET).fill([401, 'Invalid API token']));
+    expect(answers.slice(0, BUDGET).map((a) => [a.status, a.body.error])).toEqual(
+      Array(BUDGET).fill([401, 'Invalid API token']),
+    );
     for (const answer of answers.slice(BUDGET)) {
       expect(answer.status).toBe(429);
       expect(answer.body.error).toMatch(/^Too many requests/);
@@ -66,22 +74,36 @@ describe.each(backends())('a flood of made-up API tokens on $name', (backend) =>
     expect(lookups.count()).toBe(BUDGET);
   });
 
-  it("leaves other addresses alone: a real token from another address is looked up and works", async () => {
+  it('leaves other addresses alone: a real token from another address is looked up and works', async () => {
     const { server, lookups } = await start();
     const manager = await newMember(server, { name: 'Flood Manager' });
     const created = await server.request('POST', '/api/tokens', {
       token: manager.idToken,
-      body: { name: 'Till', expiresAt: new Date(Date.now() + 86_400_000).toISOString(), permissions: ['inventory:view'] },
+      body: {
+        name: 'Till',
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        permissions: ['inventory:view'],
+      },
       headers: { 'x-forwarded-for': '198.51.100.2' },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    for (let i = 0; i < 20; i++) await server.request('GET', '/api/inventory', { token: madeUpToken(), headers: { 'x-forwarded-for': '203.0.113.7' } });
+    for (let i = 0; i < 20; i++)
+      await server.request('GET', '/api/inventory', {
+        token: madeUpToken(),
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      });
     const before = lookups.count();
-    const till = await server.request('GET', '/api/inventory', { token: created.body.token, headers: { 'x-forwarded-for': '198.51.100.2' } });
+    const till = await server.request('GET', '/api/inventory', {
+      token: created.body.token,
+      headers: { 'x-forwarded-for': '198.51.100.2' },
+    });
     expect(till.status).toBe(200);
     expect(lookups.count()).toBe(before + 1);
     // The flooding address stays refused, even with the real token.
-    const fromFlood = await server.request('GET', '/api/inventory', { token: created.body.token, headers: { 'x-forwarded-for': '203.0.113.7' } });
+    const fromFlood = await server.request('GET', '/api/inventory', {
+      token: created.body.token,
+      headers: { 'x-forwarded-for': '203.0.113.7' },
+    });
     expect(fromFlood.status).toBe(429);
   });
 });

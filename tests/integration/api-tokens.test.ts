@@ -23,15 +23,27 @@ describe.each(backends())('API tokens on $name', { timeout: 180_000 }, (backend:
   const log: string[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { env: { LOG_LEVEL: 'debug' }, context: { logStream: { write: (line) => void log.push(line) } } });
+    server = await startTestServer(backend, {
+      env: { LOG_LEVEL: 'debug' },
+      context: { logStream: { write: (line) => void log.push(line) } },
+    });
     manager = await accountWithRole(server, 'manager', 'Mina Manager');
-    categoryId = (await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: `Tokens ${Date.now()}` } })).body.id;
+    categoryId = (
+      await server.request('POST', '/api/categories', {
+        token: manager.idToken,
+        body: { name: `Tokens ${Date.now()}` },
+      })
+    ).body.id;
   });
   afterAll(async () => {
     await server?.close();
   });
 
-  async function createToken(body: { name: string; permissions: string[]; expiresAt?: string }, token = manager.idToken, on = server) {
+  async function createToken(
+    body: { name: string; permissions: string[]; expiresAt?: string },
+    token = manager.idToken,
+    on = server,
+  ) {
     return on.request('POST', '/api/tokens', { token, body: { expiresAt: inAWeek(), ...body } });
   }
 
@@ -40,10 +52,19 @@ describe.each(backends())('API tokens on $name', { timeout: 180_000 }, (backend:
     expect(created.status).toBe(201);
     const token: string = created.body.token;
     expect(token).toMatch(/^srk_[A-Za-z0-9_-]{43}$/);
-    expect(created.body.apiToken).toMatchObject({ name: 'Till 1', userName: 'Mina Manager', status: 'active', permissions: ['inventory:view', 'stock:update'], lastUsedAt: null });
+    expect(created.body.apiToken).toMatchObject({
+      name: 'Till 1',
+      userName: 'Mina Manager',
+      status: 'active',
+      permissions: ['inventory:view', 'stock:update'],
+      lastUsedAt: null,
+    });
 
     expect((await server.request('GET', '/api/inventory', { token })).status).toBe(200);
-    const item = await server.request('POST', '/api/inventory', { token, body: { name: 'Nope', sku: `NO-${Date.now()}`, category_id: categoryId, quantity: 1, price: 1, threshold: 0 } });
+    const item = await server.request('POST', '/api/inventory', {
+      token,
+      body: { name: 'Nope', sku: `NO-${Date.now()}`, category_id: categoryId, quantity: 1, price: 1, threshold: 0 },
+    });
     expect(item.status).toBe(403);
     expect(item.body).toEqual({ error: "You don't have permission to add items or categories" });
     expect((await server.request('GET', '/api/webhooks', { token })).status).toBe(403);
@@ -56,10 +77,25 @@ describe.each(backends())('API tokens on $name', { timeout: 180_000 }, (backend:
   });
 
   it("actions by a token show in history and activity as '{user} via {token name}'", async () => {
-    const { token } = (await createToken({ name: 'Shop script', permissions: ['inventory:view', 'inventory:create', 'stock:update', 'reports:view'] })).body;
-    const item = await server.request('POST', '/api/inventory', { token, body: { name: 'Scripted', sku: `SC-${Date.now()}`, category_id: categoryId, quantity: 5, price: 1, threshold: 0 } });
+    const { token } = (
+      await createToken({
+        name: 'Shop script',
+        permissions: ['inventory:view', 'inventory:create', 'stock:update', 'reports:view'],
+      })
+    ).body;
+    const item = await server.request('POST', '/api/inventory', {
+      token,
+      body: { name: 'Scripted', sku: `SC-${Date.now()}`, category_id: categoryId, quantity: 5, price: 1, threshold: 0 },
+    });
     expect(item.status).toBe(201);
-    expect((await server.request('POST', `/api/inventory/${item.body.id}/adjust`, { token, body: { delta: 2, reason: 'restock' } })).status).toBe(200);
+    expect(
+      (
+        await server.request('POST', `/api/inventory/${item.body.id}/adjust`, {
+          token,
+          body: { delta: 2, reason: 'restock' },
+        })
+      ).status,
+    ).toBe(200);
     const history = await server.request('GET', `/api/inventory/${item.body.id}/history`, { token: manager.idToken });
     expect(JSON.stringify(history.body)).toContain('Mina Manager via Shop script');
     const activity = await server.request('GET', '/api/activity', { token: manager.idToken });
@@ -67,19 +103,34 @@ describe.each(backends())('API tokens on $name', { timeout: 180_000 }, (backend:
   });
 
   it("a token's permissions are capped by its creator's", async () => {
-    const role = await server.request('POST', '/api/roles', { token: manager.idToken, body: { name: `Office ${Date.now()}`, description: 'settings, no users', permissions: ['inventory:view', 'settings:manage'] } });
+    const role = await server.request('POST', '/api/roles', {
+      token: manager.idToken,
+      body: {
+        name: `Office ${Date.now()}`,
+        description: 'settings, no users',
+        permissions: ['inventory:view', 'settings:manage'],
+      },
+    });
     expect(role.status).toBe(201);
     const office = await accountWithRole(server, role.body.id, 'Olga Office');
-    const tooMuch = await createToken({ name: 'Greedy', permissions: ['inventory:view', 'users:manage'] }, office.idToken);
+    const tooMuch = await createToken(
+      { name: 'Greedy', permissions: ['inventory:view', 'users:manage'] },
+      office.idToken,
+    );
     expect(tooMuch.status).toBe(403);
-    expect(tooMuch.body).toEqual({ error: "A token cannot have more than your permissions: you don't have permission to manage users" });
+    expect(tooMuch.body).toEqual({
+      error: "A token cannot have more than your permissions: you don't have permission to manage users",
+    });
     const fine = await createToken({ name: 'Modest', permissions: ['inventory:view'] }, office.idToken);
     expect(fine.status).toBe(201);
     // Staff cannot create tokens at all; a token cannot create tokens.
     const staff = await accountWithRole(server, 'staff');
     expect((await createToken({ name: 'Mine', permissions: ['inventory:view'] }, staff.idToken)).status).toBe(403);
-    const { token: full } = (await createToken({ name: 'Full', permissions: ['inventory:view', 'settings:manage'] })).body;
-    expect((await createToken({ name: 'Child', permissions: ['inventory:view'] }, full)).body).toEqual({ error: 'An API token cannot create API tokens' });
+    const { token: full } = (await createToken({ name: 'Full', permissions: ['inventory:view', 'settings:manage'] }))
+      .body;
+    expect((await createToken({ name: 'Child', permissions: ['inventory:view'] }, full)).body).toEqual({
+      error: 'An API token cannot create API tokens',
+    });
   });
 
   it('a token has its own rate limit, apart from its owner', async () => {
@@ -105,20 +156,33 @@ describe.each(backends())('API tokens on $name', { timeout: 180_000 }, (backend:
       const created = await createToken({ name: 'Soon revoked', permissions: ['inventory:view'] });
       const token: string = created.body.token;
       expect((await second.request('GET', '/api/categories', { token })).status).toBe(200);
-      expect((await server.request('DELETE', `/api/tokens/${created.body.apiToken.id}`, { token: manager.idToken })).body.status).toBe('revoked');
+      expect(
+        (await server.request('DELETE', `/api/tokens/${created.body.apiToken.id}`, { token: manager.idToken })).body
+          .status,
+      ).toBe('revoked');
       for (const instance of [second, server]) {
         const refused = await instance.request('GET', '/api/categories', { token });
         expect(refused.status).toBe(401);
         expect(refused.body).toEqual({ error: 'This API token was revoked' });
       }
 
-      const shortLived = await createToken({ name: 'Short', permissions: ['inventory:view'], expiresAt: new Date(Date.now() + 2500).toISOString() });
+      const shortLived = await createToken({
+        name: 'Short',
+        permissions: ['inventory:view'],
+        expiresAt: new Date(Date.now() + 2500).toISOString(),
+      });
       expect((await second.request('GET', '/api/categories', { token: shortLived.body.token })).status).toBe(200);
-      await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(shortLived.body.apiToken.expiresAt) - Date.now() + 50)));
+      await new Promise((r) =>
+        setTimeout(r, Math.max(0, Date.parse(shortLived.body.apiToken.expiresAt) - Date.now() + 50)),
+      );
       for (const instance of [second, server]) {
-        expect((await instance.request('GET', '/api/categories', { token: shortLived.body.token })).body).toEqual({ error: 'This API token has expired' });
+        expect((await instance.request('GET', '/api/categories', { token: shortLived.body.token })).body).toEqual({
+          error: 'This API token has expired',
+        });
       }
-      expect((await server.request('GET', '/api/categories', { token: 'srk_madeup' })).body).toEqual({ error: 'Invalid API token' });
+      expect((await server.request('GET', '/api/categories', { token: 'srk_madeup' })).body).toEqual({
+        error: 'Invalid API token',
+      });
     } finally {
       if (other) {
         await second.close();
@@ -136,11 +200,21 @@ describe.each(backends())('API tokens on $name', { timeout: 180_000 }, (backend:
     await blind.waitFor((m) => m.some((x) => x.type === 'hello'), 10_000, 'hello');
     const item = await server.request('POST', '/api/inventory', {
       token: manager.idToken,
-      body: { name: 'Feed item', sku: `FEED-${Date.now()}`, category_id: categoryId, quantity: 3, price: 1, threshold: 0 },
+      body: {
+        name: 'Feed item',
+        sku: `FEED-${Date.now()}`,
+        category_id: categoryId,
+        quantity: 3,
+        price: 1,
+        threshold: 0,
+      },
     });
     await feed.waitForMatching((e) => e.stream === `item-${item.body.id}`, 1, 10_000);
     // The reports-only token never sees items (its permissions, not its owner's), only what every signed-in screen sees.
-    await server.request('PUT', '/api/settings', { token: manager.idToken, body: { storeName: `Tokens store ${Date.now()}` } });
+    await server.request('PUT', '/api/settings', {
+      token: manager.idToken,
+      body: { storeName: `Tokens store ${Date.now()}` },
+    });
     await blind.waitForMatching((e) => e.streamType === 'settings', 1, 10_000);
     expect(blind.events().some((m) => m.event.stream === `item-${item.body.id}`)).toBe(false);
 

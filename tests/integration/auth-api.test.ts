@@ -22,7 +22,12 @@ describe('authentication on /api', () => {
     const account = await signUp({ displayName: 'Avery Tester' });
     const res = await server.request('GET', '/api/me', { token: account.idToken });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ uid: account.uid, email: account.email, name: 'Avery Tester', provider: 'password' });
+    expect(res.body).toMatchObject({
+      uid: account.uid,
+      email: account.email,
+      name: 'Avery Tester',
+      provider: 'password',
+    });
   });
 
   it('treats an anonymous account as a guest (once the store allows guests)', async () => {
@@ -37,8 +42,16 @@ describe('authentication on /api', () => {
   it.each([
     ['no token', undefined, 'Authentication required'],
     ['a malformed token', 'not-a-jwt', 'Invalid or expired token'],
-    ['a token for another project', () => forgeToken({ aud: 'demo-other', iss: 'https://securetoken.google.com/demo-other' }), 'Invalid or expired token'],
-    ['an expired token', () => forgeToken({ exp: Math.floor(Date.now() / 1000) - 60, iat: Math.floor(Date.now() / 1000) - 3700 }), 'Invalid or expired token'],
+    [
+      'a token for another project',
+      () => forgeToken({ aud: 'demo-other', iss: 'https://securetoken.google.com/demo-other' }),
+      'Invalid or expired token',
+    ],
+    [
+      'an expired token',
+      () => forgeToken({ exp: Math.floor(Date.now() / 1000) - 60, iat: Math.floor(Date.now() / 1000) - 3700 }),
+      'Invalid or expired token',
+    ],
   ])('refuses %s with 401', async (_label, token, message) => {
     const value = typeof token === 'function' ? token() : token;
     const res = await server.request('GET', '/api/me', value ? { token: value } : {});

@@ -38,8 +38,16 @@ interface Entry {
 }
 
 const unique = () => randomUUID().slice(0, 8);
-const everyone = (status: number): Pick<Entry, 'guest' | 'staff' | 'manager'> => ({ guest: status, staff: status, manager: status });
-const managersOnly = (status: number): Pick<Entry, 'guest' | 'staff' | 'manager'> => ({ guest: 403, staff: 403, manager: status });
+const everyone = (status: number): Pick<Entry, 'guest' | 'staff' | 'manager'> => ({
+  guest: status,
+  staff: status,
+  manager: status,
+});
+const managersOnly = (status: number): Pick<Entry, 'guest' | 'staff' | 'manager'> => ({
+  guest: 403,
+  staff: 403,
+  manager: status,
+});
 
 /** Keyed by "METHOD /api/path" exactly as Fastify declares the route. */
 const MATRIX: Record<string, Entry> = {
@@ -68,15 +76,29 @@ const MATRIX: Record<string, Entry> = {
     ...managersOnly(201),
     body: () => ({ name: 'Matrix Person', email: uniqueEmail('matrix'), password: 'secret123', role: 'staff' }),
   },
-  'PUT /api/users/:id/role': { ...managersOnly(404), path: (f) => `/api/users/${f.missingUid}/role`, body: () => ({ role: 'staff' }) },
+  'PUT /api/users/:id/role': {
+    ...managersOnly(404),
+    path: (f) => `/api/users/${f.missingUid}/role`,
+    body: () => ({ role: 'staff' }),
+  },
   'POST /api/users/:id/disable': { ...managersOnly(404), path: (f) => `/api/users/${f.missingUid}/disable` },
   'POST /api/users/:id/enable': { ...managersOnly(404), path: (f) => `/api/users/${f.missingUid}/enable` },
-  'POST /api/users/:id/manager-request/approve': { ...managersOnly(404), path: (f) => `/api/users/${f.missingUid}/manager-request/approve` },
-  'POST /api/users/:id/manager-request/reject': { ...managersOnly(404), path: (f) => `/api/users/${f.missingUid}/manager-request/reject` },
+  'POST /api/users/:id/manager-request/approve': {
+    ...managersOnly(404),
+    path: (f) => `/api/users/${f.missingUid}/manager-request/approve`,
+  },
+  'POST /api/users/:id/manager-request/reject': {
+    ...managersOnly(404),
+    path: (f) => `/api/users/${f.missingUid}/manager-request/reject`,
+  },
   'GET /api/roles': everyone(200),
   'POST /api/roles': {
     ...managersOnly(201),
-    body: () => ({ name: `Matrix ${unique()}`, description: 'Made by the matrix test', permissions: ['inventory:view'] }),
+    body: () => ({
+      name: `Matrix ${unique()}`,
+      description: 'Made by the matrix test',
+      permissions: ['inventory:view'],
+    }),
   },
   'PUT /api/roles/:id': {
     ...managersOnly(404),
@@ -97,7 +119,14 @@ const MATRIX: Record<string, Entry> = {
     guest: 403,
     staff: 201,
     manager: 201,
-    body: (f) => ({ name: 'Matrix item', sku: `MX-${unique()}`, category_id: f.categoryId, quantity: 3, price: 1.5, threshold: 1 }),
+    body: (f) => ({
+      name: 'Matrix item',
+      sku: `MX-${unique()}`,
+      category_id: f.categoryId,
+      quantity: 3,
+      price: 1.5,
+      threshold: 1,
+    }),
   },
   'GET /api/inventory/low-stock': everyone(200),
   'GET /api/inventory/search': { ...everyone(200), path: () => '/api/inventory/search?q=matrix' },
@@ -106,7 +135,11 @@ const MATRIX: Record<string, Entry> = {
   // A code no item carries: anyone who may read items gets the lookup's 404.
   'GET /api/inventory/by-barcode/:code': { ...everyone(404), path: () => '/api/inventory/by-barcode/4006381333931' },
   'GET /api/inventory/:id': { ...everyone(200), path: (f) => `/api/inventory/${f.itemId}` },
-  'PUT /api/inventory/:id': { ...managersOnly(200), path: (f) => `/api/inventory/${f.itemId}`, body: () => ({ description: `Edited ${unique()}` }) },
+  'PUT /api/inventory/:id': {
+    ...managersOnly(200),
+    path: (f) => `/api/inventory/${f.itemId}`,
+    body: () => ({ description: `Edited ${unique()}` }),
+  },
   'DELETE /api/inventory/:id': { ...managersOnly(404), path: (f) => `/api/inventory/${f.missingUuid}` },
   'POST /api/inventory/:id/adjust': {
     guest: 403,
@@ -119,7 +152,11 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/categories': everyone(200),
   'POST /api/categories': { guest: 403, staff: 201, manager: 201, body: () => ({ name: `Matrix ${unique()}` }) },
   'GET /api/categories/:id': { ...everyone(200), path: (f) => `/api/categories/${f.categoryId}` },
-  'PUT /api/categories/:id': { ...managersOnly(200), path: (f) => `/api/categories/${f.categoryId}`, body: () => ({ description: `Edited ${unique()}` }) },
+  'PUT /api/categories/:id': {
+    ...managersOnly(200),
+    path: (f) => `/api/categories/${f.categoryId}`,
+    body: () => ({ description: `Edited ${unique()}` }),
+  },
   'DELETE /api/categories/:id': { ...managersOnly(404), path: (f) => `/api/categories/${f.missingUuid}` },
   'GET /api/categories/:id/items': { ...everyone(200), path: (f) => `/api/categories/${f.categoryId}/items` },
   'GET /api/activity': everyone(200),
@@ -148,31 +185,60 @@ const MATRIX: Record<string, Entry> = {
   },
   'POST /api/inventory/import/commit': {
     ...managersOnly(200),
-    body: () => ({ importId: randomUUID(), fileName: 'matrix.csv', columns: ['name'], rows: [{ row: 2, problem: 'Unterminated quote' }] }),
+    body: () => ({
+      importId: randomUUID(),
+      fileName: 'matrix.csv',
+      columns: ['name'],
+      rows: [{ row: 2, problem: 'Unterminated quote' }],
+    }),
   },
 
   // History: anyone who reads the inventory sees the store as it was and what changed.
-  'GET /api/history/change-at': { ...everyone(200), path: (f) => `/api/history/change-at?streamId=item-${f.itemId}&version=1` },
-  'GET /api/history/change-of-write': { ...everyone(404), path: () => '/api/history/change-of-write?key=matrix-no-such-write' },
+  'GET /api/history/change-at': {
+    ...everyone(200),
+    path: (f) => `/api/history/change-at?streamId=item-${f.itemId}&version=1`,
+  },
+  'GET /api/history/change-of-write': {
+    ...everyone(404),
+    path: () => '/api/history/change-of-write?key=matrix-no-such-write',
+  },
   'GET /api/history/counts': everyone(200),
-  'GET /api/changes': { ...everyone(200), path: () => `/api/changes?from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}` },
+  'GET /api/changes': {
+    ...everyone(200),
+    path: () => `/api/changes?from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
+  },
   'GET /api/changes/export.csv': {
     ...everyone(200),
     guest: 403,
     path: () => `/api/changes/export.csv?from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
   },
   'GET /api/events/:eventId/revert': { ...everyone(404), path: (f) => `/api/events/${f.missingUuid}/revert` },
-  'POST /api/events/:eventId/revert': { ...everyone(404), path: (f) => `/api/events/${f.missingUuid}/revert`, body: () => ({}) },
+  'POST /api/events/:eventId/revert': {
+    ...everyone(404),
+    path: (f) => `/api/events/${f.missingUuid}/revert`,
+    body: () => ({}),
+  },
 
   // Integrations (webhooks and API tokens): managers only; an id that names nothing is 404.
   'GET /api/webhooks': managersOnly(200),
   'GET /api/webhooks/payload-schema': managersOnly(200),
   'POST /api/webhooks': { ...managersOnly(201), body: () => ({ url: 'http://127.0.0.1:9/matrix', eventTypes: ['*'] }) },
   'GET /api/webhooks/:id': { ...managersOnly(404), path: (f) => `/api/webhooks/${f.missingUuid}` },
-  'PATCH /api/webhooks/:id': { ...managersOnly(404), path: (f) => `/api/webhooks/${f.missingUuid}`, body: () => ({ enabled: false }) },
+  'PATCH /api/webhooks/:id': {
+    ...managersOnly(404),
+    path: (f) => `/api/webhooks/${f.missingUuid}`,
+    body: () => ({ enabled: false }),
+  },
   'DELETE /api/webhooks/:id': { ...managersOnly(404), path: (f) => `/api/webhooks/${f.missingUuid}` },
-  'GET /api/webhooks/:id/deliveries': { ...managersOnly(404), path: (f) => `/api/webhooks/${f.missingUuid}/deliveries` },
-  'POST /api/webhooks/:id/test': { ...managersOnly(404), path: (f) => `/api/webhooks/${f.missingUuid}/test`, body: () => ({}) },
+  'GET /api/webhooks/:id/deliveries': {
+    ...managersOnly(404),
+    path: (f) => `/api/webhooks/${f.missingUuid}/deliveries`,
+  },
+  'POST /api/webhooks/:id/test': {
+    ...managersOnly(404),
+    path: (f) => `/api/webhooks/${f.missingUuid}/test`,
+    body: () => ({}),
+  },
   'POST /api/webhooks/:id/replay': {
     ...managersOnly(404),
     path: (f) => `/api/webhooks/${f.missingUuid}/replay`,
@@ -181,7 +247,11 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/tokens': managersOnly(200),
   'POST /api/tokens': {
     ...managersOnly(201),
-    body: () => ({ name: `Matrix ${unique()}`, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), permissions: ['inventory:view'] }),
+    body: () => ({
+      name: `Matrix ${unique()}`,
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      permissions: ['inventory:view'],
+    }),
   },
   'DELETE /api/tokens/:id': { ...managersOnly(404), path: (f) => `/api/tokens/${f.missingUuid}` },
 
@@ -201,7 +271,11 @@ const MATRIX: Record<string, Entry> = {
     path: (f) => `/api/stocktakes/${f.missingUuid}/lines/${f.itemId}/approve`,
     body: () => ({}),
   },
-  'POST /api/stocktakes/:id/approve': { ...managersOnly(404), path: (f) => `/api/stocktakes/${f.missingUuid}/approve`, body: () => ({}) },
+  'POST /api/stocktakes/:id/approve': {
+    ...managersOnly(404),
+    path: (f) => `/api/stocktakes/${f.missingUuid}/approve`,
+    body: () => ({}),
+  },
 };
 
 /** "METHOD /api/path" of every route the app serves (HEAD twins of GET routes left out). */
@@ -215,7 +289,10 @@ export function routesOf(tree: string): string[] {
     stack.length = depth;
     const path = (stack[depth - 1] ?? '') + match[2]!;
     stack[depth] = path;
-    for (const method of (match[3] ?? '').split(',').map((m) => m.trim()).filter(Boolean)) {
+    for (const method of (match[3] ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean)) {
       if (method !== 'HEAD' && path.startsWith('/api')) routes.push(`${method} ${path}`);
     }
   }
@@ -228,7 +305,9 @@ async function feedStatus(server: TestServer, token: string | undefined): Promis
   // Without a token the server waits for an `auth` message, then closes (after 10 s).
   const outcome = await Promise.race([
     feed.closed.then(({ code }) => ({ code })),
-    feed.waitFor((m) => m.some((x) => x.type === 'hello' || x.type === 'event'), 15_000, 'hello').then(() => ({ code: 0 })),
+    feed
+      .waitFor((m) => m.some((x) => x.type === 'hello' || x.type === 'event'), 15_000, 'hello')
+      .then(() => ({ code: 0 })),
   ]);
   await feed.close();
   if (outcome.code === 0) return 200;
@@ -249,10 +328,20 @@ describe.each(backends())('authorization matrix on $name', (backend) => {
     people = await cast(server);
     served = routesOf(server.app.printRoutes({ commonPrefix: false }));
     const manager = people.manager.idToken;
-    const category = await server.request('POST', '/api/categories', { token: manager, body: { name: 'Matrix category' } });
+    const category = await server.request('POST', '/api/categories', {
+      token: manager,
+      body: { name: 'Matrix category' },
+    });
     const item = await server.request('POST', '/api/inventory', {
       token: manager,
-      body: { name: 'Matrix item', sku: 'MX-BASE', category_id: category.body.id, quantity: 10, price: 2, threshold: 1 },
+      body: {
+        name: 'Matrix item',
+        sku: 'MX-BASE',
+        category_id: category.body.id,
+        quantity: 10,
+        price: 2,
+        threshold: 1,
+      },
     });
     fixtures = {
       itemId: item.body.id,
@@ -266,7 +355,9 @@ describe.each(backends())('authorization matrix on $name', (backend) => {
 
   it('reads the routes from the app', () => {
     // A guard on the parser itself: if the tree format changed, this says so plainly.
-    expect(served).toEqual(expect.arrayContaining(['GET /api/health', 'POST /api/session', 'PUT /api/users/:id/role', 'GET /api/me']));
+    expect(served).toEqual(
+      expect.arrayContaining(['GET /api/health', 'POST /api/session', 'PUT /api/users/:id/role', 'GET /api/me']),
+    );
   });
 
   it('has an entry for every /api route the app serves', () => {
@@ -278,8 +369,19 @@ describe.each(backends())('authorization matrix on $name', (backend) => {
     const now = Math.floor(Date.now() / 1000);
     const tokens: Record<Caller, string | undefined> = {
       none: undefined,
-      expired: forgeToken({ exp: now - 60, iat: now - 3700, auth_time: now - 3700, user_id: people.manager.uid, sub: people.manager.uid }),
-      otherProject: forgeToken({ aud: 'demo-other', iss: 'https://securetoken.google.com/demo-other', user_id: people.manager.uid, sub: people.manager.uid }),
+      expired: forgeToken({
+        exp: now - 60,
+        iat: now - 3700,
+        auth_time: now - 3700,
+        user_id: people.manager.uid,
+        sub: people.manager.uid,
+      }),
+      otherProject: forgeToken({
+        aud: 'demo-other',
+        iss: 'https://securetoken.google.com/demo-other',
+        user_id: people.manager.uid,
+        sub: people.manager.uid,
+      }),
       guest: people.guest.idToken,
       staff: people.staff.idToken,
       manager: people.manager.idToken,
@@ -300,7 +402,8 @@ describe.each(backends())('authorization matrix on $name', (backend) => {
           const res = await server.request(method, path, { token: tokens[caller], body: entry.body?.(fixtures) });
           status = res.status;
           // A refusal always says why, in the one error shape.
-          if ((status === 401 || status === 403) && typeof res.body?.error !== 'string') failures.push(`${route} as ${caller}: no error message`);
+          if ((status === 401 || status === 403) && typeof res.body?.error !== 'string')
+            failures.push(`${route} as ${caller}: no error message`);
         }
         if (status !== expected) failures.push(`${route} as ${caller}: expected ${expected}, got ${status}`);
       }

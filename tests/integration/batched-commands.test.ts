@@ -31,19 +31,35 @@ describe.each(backends())('the command path on $name', (backend) => {
   });
 
   it("batches any stream's commands: renames of one category sent together share a transaction, each decided on the one before", async () => {
-    const category = (await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Shelf 0' } })).body;
+    const category = (
+      await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Shelf 0' } })
+    ).body;
     type Row = { id: string; name: string; description: string; version: number };
-    const renames = new BatchedCommandHandler<Row, CategoryState, { name: string }, CategoryEvent, { name: string; version: number }>(
+    const renames = new BatchedCommandHandler<
+      Row,
+      CategoryState,
+      { name: string },
+      CategoryEvent,
+      { name: string; version: number }
+    >(
       server.store.store,
       {
         stream: categoryStream,
         lock: (ids, alongside) => sql<Row>`select id, name, description, version ${alongside} from categories
           where id in (${sql.join(ids)}) order by id for update`,
-        state: (row) => ({ id: row.id, name: row.name, description: row.description, itemCount: 0, version: Number(row.version) }),
+        state: (row) => ({
+          id: row.id,
+          name: row.name,
+          description: row.description,
+          itemCount: 0,
+          version: Number(row.version),
+        }),
         missing: () => new NotFoundError('Category not found'),
         decide: (command, state) => updateCategory(command, state),
         evolve: (state, event, { version }) =>
-          state && event.type === 'CategoryUpdated' ? { ...state, name: event.data.changes.name?.to ?? state.name, version } : state,
+          state && event.type === 'CategoryUpdated'
+            ? { ...state, name: event.data.changes.name?.to ?? state.name, version }
+            : state,
         answer: (state) => ({ name: state.name, version: state.version }),
       },
       { lanes: 1 },
@@ -51,7 +67,9 @@ describe.each(backends())('the command path on $name', (backend) => {
     const metadata = { actor: { uid: 'renamer', name: 'Renamer' }, correlationId: 'renames' };
     // Submitted in one turn: one batch. The second rename changes nothing (the first already did).
     const answers = await Promise.all(
-      ['Shelf 1', 'Shelf 1', 'Shelf 2'].map((name) => renames.handle({ id: category.id, command: { name }, metadata, now: new Date() })),
+      ['Shelf 1', 'Shelf 1', 'Shelf 2'].map((name) =>
+        renames.handle({ id: category.id, command: { name }, metadata, now: new Date() }),
+      ),
     );
     expect(answers).toEqual([
       { name: 'Shelf 1', version: 2 },
@@ -59,18 +77,22 @@ describe.each(backends())('the command path on $name', (backend) => {
       { name: 'Shelf 2', version: 3 },
     ]);
     const events = await sql<{ type: string; tx: string }>`select type, tx_id::text as tx from events
-      where stream_id = ${`category-${category.id}`} and stream_version > 1 order by stream_version`.execute(server.store.database.db);
+      where stream_id = ${`category-${category.id}`} and stream_version > 1 order by stream_version`.execute(
+      server.store.database.db,
+    );
     expect(events.rows.map((e) => e.type)).toEqual(['CategoryUpdated', 'CategoryUpdated']);
     expect(new Set(events.rows.map((e) => e.tx)).size).toBe(1);
     const now = await server.request('GET', `/api/categories/${category.id}`, { token: manager.idToken });
     expect(now.body).toMatchObject({ name: 'Shelf 2', version: 3 });
-    await expect(renames.handle({ id: '00000000-0000-4000-8000-000000000000', command: { name: 'x' }, metadata, now: new Date() })).rejects.toThrow(
-      'Category not found',
-    );
+    await expect(
+      renames.handle({ id: '00000000-0000-4000-8000-000000000000', command: { name: 'x' }, metadata, now: new Date() }),
+    ).rejects.toThrow('Category not found');
   });
 
   it("decides an adjustment's moment by the app's clock: a sale made an hour ago by the device is 10 days old to it", async () => {
-    const category = (await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Clocked' } })).body;
+    const category = (
+      await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Clocked' } })
+    ).body;
     const item = (
       await server.request('POST', '/api/inventory', {
         token: manager.idToken,

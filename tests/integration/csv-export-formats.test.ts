@@ -20,7 +20,8 @@ describe.each(backends())('CSV export formats on $name', (backend) => {
   let staff: TestAccount;
   let fromagerie: string;
   let polska: string;
-  const call = (account: TestAccount, method: string, path: string, body?: unknown) => server.request(method, path, { token: account.idToken, body });
+  const call = (account: TestAccount, method: string, path: string, body?: unknown) =>
+    server.request(method, path, { token: account.idToken, body });
   /** The answer's bytes, as a browser saves them. */
   const bytesOf = async (path: string) => {
     const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${staff.idToken}` } });
@@ -29,7 +30,13 @@ describe.each(backends())('CSV export formats on $name', (backend) => {
   };
   const utf8 = (bytes: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   const settingsEvents = async () =>
-    Number((await sql<{ n: string }>`select count(*) as n from events where stream_id = 'settings'`.execute(server.store.database.db)).rows[0]!.n);
+    Number(
+      (
+        await sql<{ n: string }>`select count(*) as n from events where stream_id = 'settings'`.execute(
+          server.store.database.db,
+        )
+      ).rows[0]!.n,
+    );
 
   beforeAll(async () => {
     server = await startTestServer(backend);
@@ -48,24 +55,36 @@ describe.each(backends())('CSV export formats on $name', (backend) => {
     const { bytes, type } = await bytesOf(`/api/inventory/export.csv?categoryId=${fromagerie}`);
     expect(type).toBe('text/csv; charset=utf-8');
     expect([...bytes.subarray(0, 3)]).not.toEqual(BOM);
-    expect(utf8(bytes)).toBe('name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url,currency\n"Crème fraîche €","CF-1","","Crèmerie",7,4.5,2,"","","","USD"\n');
+    expect(utf8(bytes)).toBe(
+      'name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url,currency\n"Crème fraîche €","CF-1","","Crèmerie",7,4.5,2,"","","","USD"\n',
+    );
   });
 
   it("writes Excel's format for a French or German PC: BOM, semicolons, decimal commas, accents intact", async () => {
-    const { bytes, type } = await bytesOf(`/api/inventory/export.csv?categoryId=${fromagerie}&delimiter=semicolon&encoding=utf-8-bom`);
+    const { bytes, type } = await bytesOf(
+      `/api/inventory/export.csv?categoryId=${fromagerie}&delimiter=semicolon&encoding=utf-8-bom`,
+    );
     expect(type).toBe('text/csv; charset=utf-8');
     expect([...bytes.subarray(0, 3)]).toEqual(BOM);
     const lines = utf8(bytes.subarray(3)).split('\n');
-    expect(lines[0]).toBe('name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url;currency');
+    expect(lines[0]).toBe(
+      'name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url;currency',
+    );
     expect(lines[1]).toBe('"Crème fraîche €";"CF-1";"";"Crèmerie";7;4,5;2;"";"";"";"USD"');
   });
 
   it('writes Windows-1252 bytes when every character fits, and UTF-8 with a BOM when one does not', async () => {
-    const ansi = await bytesOf(`/api/inventory/export.csv?categoryId=${fromagerie}&delimiter=semicolon&encoding=windows-1252`);
+    const ansi = await bytesOf(
+      `/api/inventory/export.csv?categoryId=${fromagerie}&delimiter=semicolon&encoding=windows-1252`,
+    );
     expect(ansi.type).toBe('text/csv; charset=windows-1252');
     const body = Buffer.from(ansi.bytes);
     // "Crème fraîche €": è is E8, î is EE, € is 80 in Windows-1252 (one byte each).
-    expect(body.includes(Buffer.from([0x43, 0x72, 0xe8, 0x6d, 0x65, 0x20, 0x66, 0x72, 0x61, 0xee, 0x63, 0x68, 0x65, 0x20, 0x80]))).toBe(true);
+    expect(
+      body.includes(
+        Buffer.from([0x43, 0x72, 0xe8, 0x6d, 0x65, 0x20, 0x66, 0x72, 0x61, 0xee, 0x63, 0x68, 0x65, 0x20, 0x80]),
+      ),
+    ).toBe(true);
     expect(body.includes(Buffer.from('Crème', 'utf8'))).toBe(false);
 
     // "Ser z Łodzi": Ł is not in Windows-1252, so the whole file is UTF-8 with a BOM.
@@ -89,11 +108,15 @@ describe.each(backends())('CSV export formats on $name', (backend) => {
     const activity = await bytesOf('/api/activity.csv?resourceType=inventory&delimiter=semicolon&encoding=utf-8-bom');
     expect([...activity.bytes.subarray(0, 3)]).toEqual(BOM);
     const text = utf8(activity.bytes.subarray(3));
-    expect(text.split('\n')[0]).toBe('timestamp;userName;userId;action;resourceType;resourceId;resourceName;details;id');
+    expect(text.split('\n')[0]).toBe(
+      'timestamp;userName;userId;action;resourceType;resourceId;resourceName;details;id',
+    );
     expect(text).toContain(';"Crème fraîche €";');
 
     const from = new Date(Date.now() - 3_600_000).toISOString();
-    const changes = await bytesOf(`/api/changes/export.csv?from=${encodeURIComponent(from)}&delimiter=semicolon&encoding=windows-1252`);
+    const changes = await bytesOf(
+      `/api/changes/export.csv?from=${encodeURIComponent(from)}&delimiter=semicolon&encoding=windows-1252`,
+    );
     // Ł does not fit: UTF-8 with a BOM; the value movement takes a decimal comma (7 x 4.5 = 31,5).
     expect([...changes.bytes.subarray(0, 3)]).toEqual(BOM);
     const lines = utf8(changes.bytes.subarray(3)).split('\n');
@@ -101,7 +124,7 @@ describe.each(backends())('CSV export formats on $name', (backend) => {
     expect(lines.find((l) => l.includes('CF-1'))).toMatch(/;7;31,5$/);
   });
 
-  it('remembers the store\'s export format: a manager sets it, everyone reads it, staff cannot change it', async () => {
+  it("remembers the store's export format: a manager sets it, everyone reads it, staff cannot change it", async () => {
     expect((await call(staff, 'GET', '/api/settings')).body).toMatchObject({ exportFormat: null, importFormat: null });
     const set = await call(manager, 'PUT', '/api/settings', { exportFormat: 'excel' });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
@@ -114,9 +137,14 @@ describe.each(backends())('CSV export formats on $name', (backend) => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toMatch(/^exportFormat must be equal to one of the allowed values/);
     // The imported file's format is recorded by an import, never set by hand.
-    const byHand = await call(manager, 'PUT', '/api/settings', { importFormat: { delimiter: 'tab', encoding: 'utf-8' } });
+    const byHand = await call(manager, 'PUT', '/api/settings', {
+      importFormat: { delimiter: 'tab', encoding: 'utf-8' },
+    });
     expect(byHand.status).toBe(400);
-    expect((await call(manager, 'GET', '/api/settings')).body).toMatchObject({ exportFormat: 'excel', importFormat: null });
+    expect((await call(manager, 'GET', '/api/settings')).body).toMatchObject({
+      exportFormat: 'excel',
+      importFormat: null,
+    });
     expect((await call(manager, 'PUT', '/api/settings', { exportFormat: null })).body.exportFormat).toBeNull();
   });
 

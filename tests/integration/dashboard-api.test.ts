@@ -23,7 +23,8 @@ describe.each(backends())('dashboard API on $name', (backend) => {
   let manager: TestAccount;
   let staff: TestAccount;
   let guest: TestAccount;
-  const call = (account: TestAccount, method: string, path: string, body?: unknown) => server.request(method, path, { token: account.idToken, body });
+  const call = (account: TestAccount, method: string, path: string, body?: unknown) =>
+    server.request(method, path, { token: account.idToken, body });
   const ok = async (account: TestAccount, method: string, path: string, body?: unknown) => {
     const res = await call(account, method, path, body);
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
@@ -38,7 +39,8 @@ describe.each(backends())('dashboard API on $name', (backend) => {
       category_id: categoryId,
       ...fields,
     })) as { id: string; version: number };
-  const adjust = (account: TestAccount, id: string, delta: number, reason: string) => ok(account, 'POST', `/api/inventory/${id}/adjust`, { delta, reason });
+  const adjust = (account: TestAccount, id: string, delta: number, reason: string) =>
+    ok(account, 'POST', `/api/inventory/${id}/adjust`, { delta, reason });
 
   beforeAll(async () => {
     server = await startTestServer(backend);
@@ -51,11 +53,23 @@ describe.each(backends())('dashboard API on $name', (backend) => {
   it('shows an empty store as zeros, empty lists and a flat 30-day series', async () => {
     const empty = await dashboard(guest);
     expect(empty.totals).toEqual({ items: 0, categories: 0, units: 0, value: 0, lowStock: 0 });
-    expect(empty.revenue).toEqual({ last30Days: 0, previous30Days: 0, changePercent: null, unitsSold: 0, forecastNext30Days: 0, forecastBasisDays: 30 });
+    expect(empty.revenue).toEqual({
+      last30Days: 0,
+      previous30Days: 0,
+      changePercent: null,
+      unitsSold: 0,
+      forecastNext30Days: 0,
+      forecastBasisDays: 30,
+    });
     expect(empty.topSelling).toEqual([]);
     expect(empty.nearExpiry).toEqual([]);
     expect(empty.recentActivity).toEqual([]);
-    expect(empty.health).toMatchObject({ stockLevelPercent: null, turnover: null, avgRestockHours: null, reorderAlerts: { open: 0, raisedLast30Days: 0 } });
+    expect(empty.health).toMatchObject({
+      stockLevelPercent: null,
+      turnover: null,
+      avgRestockHours: null,
+      reorderAlerts: { open: 0, raisedLast30Days: 0 },
+    });
     expect(empty.stockValue).toHaveLength(30);
     expect(empty.stockValue.at(-1)).toMatchObject({ date: new Date().toISOString().slice(0, 10), value: 0, units: 0 });
     expect((await display(guest)).storeName).toBe('My Store');
@@ -65,8 +79,20 @@ describe.each(backends())('dashboard API on $name', (backend) => {
     const drinks = await category('Drinks');
     const snacks = await category('Snacks');
     const coffee = await item(drinks, { name: 'Cold Brew', quantity: 20, price: 4.5, threshold: 5 });
-    const tea = await item(drinks, { name: 'Green Tea', quantity: 10, price: 3.25, threshold: 2, expiry_date: inDays(5) });
-    const chips = await item(snacks, { name: 'Chips', quantity: 2, price: 1.99, threshold: 4, expiry_date: inDays(12) });
+    const tea = await item(drinks, {
+      name: 'Green Tea',
+      quantity: 10,
+      price: 3.25,
+      threshold: 2,
+      expiry_date: inDays(5),
+    });
+    const chips = await item(snacks, {
+      name: 'Chips',
+      quantity: 2,
+      price: 1.99,
+      threshold: 4,
+      expiry_date: inDays(12),
+    });
     await item(snacks, { name: 'Crackers', quantity: 6, price: 2, threshold: 1, expiry_date: inDays(45) });
     await item(snacks, { name: 'Old Nuts', quantity: 0, price: 5, threshold: 1, expiry_date: inDays(2) });
 
@@ -81,7 +107,14 @@ describe.each(backends())('dashboard API on $name', (backend) => {
     // Units: 12 + 8 + 13 + 6 + 0; value: 12*4.5 + 8*3.25 + 13*1.99 + 6*2 + 0
     expect(d.totals).toEqual({ items: 5, categories: 2, units: 39, value: 117.87, lowStock: 1 });
     // The store is a day old: too little history to project a month from.
-    expect(d.revenue).toEqual({ last30Days: 42.5, previous30Days: 0, changePercent: null, unitsSold: 10, forecastNext30Days: null, forecastBasisDays: 1 });
+    expect(d.revenue).toEqual({
+      last30Days: 42.5,
+      previous30Days: 0,
+      changePercent: null,
+      unitsSold: 10,
+      forecastNext30Days: null,
+      forecastBasisDays: 1,
+    });
     expect(d.topSelling).toEqual([
       { itemId: coffee.id, name: 'Cold Brew', category: 'Drinks', sold: 8, revenue: 36 },
       { itemId: tea.id, name: 'Green Tea', category: 'Drinks', sold: 2, revenue: 6.5 },
@@ -111,7 +144,14 @@ describe.each(backends())('dashboard API on $name', (backend) => {
   it('compares the last 30 days with the 30 before, seen from a later day', async () => {
     const later = new DashboardQueries(server.store.database.db, () => new Date(Date.now() + 31 * DAY));
     const summary = await later.summary();
-    expect(summary.revenue).toEqual({ last30Days: 0, previous30Days: 42.5, changePercent: -100, unitsSold: 0, forecastNext30Days: 0, forecastBasisDays: 30 });
+    expect(summary.revenue).toEqual({
+      last30Days: 0,
+      previous30Days: 42.5,
+      changePercent: -100,
+      unitsSold: 0,
+      forecastNext30Days: 0,
+      forecastBasisDays: 30,
+    });
     // Ten days on, the pace is the ten days' sales spread over those ten days.
     const tenDaysOn = await new DashboardQueries(server.store.database.db).revenue(new Date(Date.now() + 9 * DAY));
     expect(tenDaysOn).toMatchObject({ last30Days: 42.5, forecastBasisDays: 10, forecastNext30Days: 127.5 });
@@ -140,18 +180,48 @@ describe.each(backends())('dashboard API on $name', (backend) => {
 
     const db = server.store.database.db;
     const truth = (
-      await sql<{ items: string; units: string; value: string; low: string }>`select count(*) as items, coalesce(sum(quantity), 0) as units,
-        coalesce(sum(quantity * price), 0) as value, count(*) filter (where quantity <= threshold) as low from items`.execute(db)
+      await sql<{
+        items: string;
+        units: string;
+        value: string;
+        low: string;
+      }>`select count(*) as items, coalesce(sum(quantity), 0) as units,
+        coalesce(sum(quantity * price), 0) as value, count(*) filter (where quantity <= threshold) as low from items`.execute(
+        db,
+      )
     ).rows[0]!;
     const d = await dashboard();
-    expect(d.totals).toMatchObject({ items: Number(truth.items), units: Number(truth.units), value: Number(truth.value), lowStock: Number(truth.low) });
+    expect(d.totals).toMatchObject({
+      items: Number(truth.items),
+      units: Number(truth.units),
+      value: Number(truth.value),
+      lowStock: Number(truth.low),
+    });
 
     const perCategory = (
-      await sql<{ name: string; n: string; units: string; value: string; low: string }>`select category_name as name, count(*) as n,
+      await sql<{
+        name: string;
+        n: string;
+        units: string;
+        value: string;
+        low: string;
+      }>`select category_name as name, count(*) as n,
         sum(quantity) as units, sum(quantity * price) as value, count(*) filter (where quantity <= threshold) as low
         from items group by category_name order by sum(quantity * price) desc, category_name`.execute(db)
-    ).rows.map((r) => ({ name: r.name, itemCount: Number(r.n), units: Number(r.units), value: Number(r.value), lowCount: Number(r.low) }));
-    const shown = (await display(guest)).categories.map(({ name, itemCount, units, value, lowCount }) => ({ name, itemCount, units, value, lowCount }));
+    ).rows.map((r) => ({
+      name: r.name,
+      itemCount: Number(r.n),
+      units: Number(r.units),
+      value: Number(r.value),
+      lowCount: Number(r.low),
+    }));
+    const shown = (await display(guest)).categories.map(({ name, itemCount, units, value, lowCount }) => ({
+      name,
+      itemCount,
+      units,
+      value,
+      lowCount,
+    }));
     expect(shown).toEqual(perCategory);
     // Tools lost both its items: no row for it.
     expect(shown.map((c) => c.name)).not.toContain('Tools');
@@ -176,15 +246,26 @@ describe.each(backends())('dashboard API on $name', (backend) => {
   it('refuses a signed-in account without View reports', async () => {
     const nobody = await accountWithRole(server, 'no-such-role');
     expect((await call(nobody, 'GET', '/api/dashboard')).status).toBe(403);
-    expect((await call(nobody, 'GET', '/api/dashboard/display')).body).toEqual({ error: "You don't have permission to view reports" });
+    expect((await call(nobody, 'GET', '/api/dashboard/display')).body).toEqual({
+      error: "You don't have permission to view reports",
+    });
   });
 
-  it('matches a replay of the events, and the migrations\' backfill matches the projection', async () => {
+  it("matches a replay of the events, and the migrations' backfill matches the projection", async () => {
     expect(await verifyProjections(server.store.store)).toEqual([]);
     const db = server.store.database.db;
-    const tables = ['low_stock_episodes', 'dashboard_items', 'stock_daily', 'category_stock', 'item_sales_daily', 'item_sales'];
+    const tables = [
+      'low_stock_episodes',
+      'dashboard_items',
+      'stock_daily',
+      'category_stock',
+      'item_sales_daily',
+      'item_sales',
+    ];
     const fills = (file: string) =>
-      splitStatements(readFileSync(new URL(`../../migrations/${file}`, import.meta.url), 'utf8')).filter((s) => /^(insert into|update)/.test(s));
+      splitStatements(readFileSync(new URL(`../../migrations/${file}`, import.meta.url), 'utf8')).filter((s) =>
+        /^(insert into|update)/.test(s),
+      );
     // 006 recomputes stock_daily by shard, replacing 005's one row a day; 014 adds its sales.
     const backfill = [
       ...fills('005_dashboard_alerts.sql').filter((s) => !s.startsWith('insert into stock_daily')),

@@ -47,8 +47,17 @@ describe.each(backends())('reverted sales and restocks on the dashboard on $name
     return r.body;
   };
   const newItem = (fields: Record<string, unknown>) =>
-    call('POST', '/api/inventory', { name: `Crème ${++n}`, sku: `CR-${n}`, category_id: categoryId, quantity: 10, price: 5, threshold: 2, ...fields });
-  const dashboard = (asOf?: Date): Promise<DashboardSummary> => call('GET', `/api/dashboard${asOf ? `?asOf=${asOf.toISOString()}` : ''}`);
+    call('POST', '/api/inventory', {
+      name: `Crème ${++n}`,
+      sku: `CR-${n}`,
+      category_id: categoryId,
+      quantity: 10,
+      price: 5,
+      threshold: 2,
+      ...fields,
+    });
+  const dashboard = (asOf?: Date): Promise<DashboardSummary> =>
+    call('GET', `/api/dashboard${asOf ? `?asOf=${asOf.toISOString()}` : ''}`);
   const display = (): Promise<DisplaySnapshot> => call('GET', '/api/dashboard/display');
   /** The change that left the item at `version`, reverted; answers the reverting event's id. */
   const revert = async (itemId: string, version: number): Promise<string> => {
@@ -100,7 +109,10 @@ describe.each(backends())('reverted sales and restocks on the dashboard on $name
     expect(afterRevert.topSelling).toEqual([]);
     const displayAfter = await display();
     const categoryOf = (d: DisplaySnapshot) => d.categories.find((c) => c.categoryId === categoryId);
-    expect(categoryOf(displayAfter)).toEqual({ ...categoryOf(displayBefore), value: categoryOf(displayBefore)!.value + 10 * 2 });
+    expect(categoryOf(displayAfter)).toEqual({
+      ...categoryOf(displayBefore),
+      value: categoryOf(displayBefore)!.value + 10 * 2,
+    });
 
     // As of a moment between the sale and its revert, the sale counts; as of now it does not.
     const then = await dashboard(between);
@@ -115,7 +127,9 @@ describe.each(backends())('reverted sales and restocks on the dashboard on $name
     expect(back.revertingEventIds).toHaveLength(1);
     const resold = await dashboard();
     expect(resold.revenue).toEqual(afterSale.revenue);
-    expect(resold.topSelling).toEqual([expect.objectContaining({ itemId: item.id, sold: 2, revenue: 10, name: repriced.name })]);
+    expect(resold.topSelling).toEqual([
+      expect.objectContaining({ itemId: item.id, sold: 2, revenue: 10, name: repriced.name }),
+    ]);
     expect(await verifyProjections(server.store.store)).toEqual([]);
   }, 120_000);
 
@@ -155,8 +169,11 @@ describe.each(backends())('reverted sales and restocks on the dashboard on $name
     await sql`update low_stock_episodes set cleared_by = 'correction' where cleared_by = 'revert'`.execute(db);
     await sql`update low_stock_episodes set clear_reverted_at = null`.execute(db);
     expect((await dashboard()).health.restocksCounted).toBe(before.health.restocksCounted + 2);
-    const fills = splitStatements(readFileSync(new URL('../../migrations/019_reverted_sales.sql', import.meta.url), 'utf8'));
-    for (const statement of fills.filter((s) => s.startsWith('update low_stock_episodes'))) await sql.raw(statement).execute(db);
+    const fills = splitStatements(
+      readFileSync(new URL('../../migrations/019_reverted_sales.sql', import.meta.url), 'utf8'),
+    );
+    for (const statement of fills.filter((s) => s.startsWith('update low_stock_episodes')))
+      await sql.raw(statement).execute(db);
     expect((await dashboard()).health.restocksCounted).toBe(before.health.restocksCounted);
     expect(await verifyProjections(server.store.store)).toEqual([]);
   }, 120_000);

@@ -26,7 +26,15 @@ import { backends, openTestStore, type TestStore } from '../helpers/backends.js'
 
 const DAY = 86_400_000;
 /** The tables this test is about (see `rollupDifferences`). */
-const ROLLUPS = ['stock_daily', 'item_sales_daily', 'item_sales', 'stock_movements', 'item_versions', 'reverted_sales', 'low_stock_episodes'];
+const ROLLUPS = [
+  'stock_daily',
+  'item_sales_daily',
+  'item_sales',
+  'stock_movements',
+  'item_versions',
+  'reverted_sales',
+  'low_stock_episodes',
+];
 
 /**
  * projections:verify, for the roll-ups and what they are computed from. The activity log is
@@ -86,12 +94,24 @@ function history(): History {
   const items = new Map<string, ItemState>();
   /** `own`: the first event's id and every event's own metadata (a revert's command). */
   type Own = { eventId?: string; metadata?: Record<string, unknown> };
-  const emit = (stream: { id: string; type: string }, made: InventoryEvent[] | { type: string; data: unknown }[], at: number, version: number, own: Own = {}) => {
+  const emit = (
+    stream: { id: string; type: string },
+    made: InventoryEvent[] | { type: string; data: unknown }[],
+    at: number,
+    version: number,
+    own: Own = {},
+  ) => {
     let v = version;
     for (const [k, e] of made.entries()) {
       events.push({
-        streamId: stream.id, streamType: stream.type, streamVersion: ++v, type: e.type, data: e.data, createdAt: new Date(at),
-        ...(k === 0 && own.eventId ? { eventId: own.eventId } : {}), ...(own.metadata ? { metadata: own.metadata } : {}),
+        streamId: stream.id,
+        streamType: stream.type,
+        streamVersion: ++v,
+        type: e.type,
+        data: e.data,
+        createdAt: new Date(at),
+        ...(k === 0 && own.eventId ? { eventId: own.eventId } : {}),
+        ...(own.metadata ? { metadata: own.metadata } : {}),
       });
     }
     return v;
@@ -100,15 +120,25 @@ function history(): History {
     const stream = itemStream(id);
     let state = items.get(id) ?? null;
     const base = state?.version ?? 0;
-    for (const [k, e] of made.entries()) state = evolveItem(state, e, { version: base + k + 1, at: new Date(at), streamId: stream.id });
+    for (const [k, e] of made.entries())
+      state = evolveItem(state, e, { version: base + k + 1, at: new Date(at), streamId: stream.id });
     emit(stream, made, at, base, own);
     items.set(id, state!);
   };
   const movements: Movement[] = [];
   /** A sale or restock (or a revert of one, with `reverts`), remembered so it can be reverted later. */
-  const move = (item: ItemState, delta: number, reason: 'sale' | 'restock' | 'correction', at: number, reverts?: string) => {
+  const move = (
+    item: ItemState,
+    delta: number,
+    reason: 'sale' | 'restock' | 'correction',
+    at: number,
+    reverts?: string,
+  ) => {
     const eventId = randomUUID();
-    apply(item.id, adjustStock({ delta, reason, note: null }, item), at, { eventId, ...(reverts ? { metadata: { reverts, revertReason: null } } : {}) });
+    apply(item.id, adjustStock({ delta, reason, note: null }, item), at, {
+      eventId,
+      ...(reverts ? { metadata: { reverts, revertReason: null } } : {}),
+    });
     movements.push({ eventId, itemId: item.id, delta, reverted: false });
   };
   for (const name of ['Hardware', 'Paint']) {
@@ -121,14 +151,25 @@ function history(): History {
   for (let i = 0; i < 10; i++) {
     const id = randomUUID();
     const fields = {
-      name: `Item ${String(i).padStart(2, '0')}`, description: '', sku: `SR-${i}`, categoryId: categoryIds[i % 2]!,
-      quantity: 500, price: (100 + Math.floor(rnd() * 900)) / 100, threshold: 3, imageUrl: null, expiryDate: null, barcode: null,
+      name: `Item ${String(i).padStart(2, '0')}`,
+      description: '',
+      sku: `SR-${i}`,
+      categoryId: categoryIds[i % 2]!,
+      quantity: 500,
+      price: (100 + Math.floor(rnd() * 900)) / 100,
+      threshold: 3,
+      imageUrl: null,
+      expiryDate: null,
+      barcode: null,
     };
     apply(id, createItem({ itemId: id, fields }, null), start + i * 1000);
   }
   let renames = 0;
   for (let day = 1; day < 70; day++) {
-    const times = Array.from({ length: 4 + Math.floor(rnd() * 10) }, () => start + day * DAY + Math.floor(rnd() * DAY)).sort((a, b) => a - b);
+    const times = Array.from(
+      { length: 4 + Math.floor(rnd() * 10) },
+      () => start + day * DAY + Math.floor(rnd() * DAY),
+    ).sort((a, b) => a - b);
     for (const at of times) {
       const r = rnd();
       const all = [...items.values()];
@@ -221,7 +262,13 @@ function salesOf(events: BackdatedEvent[]): Sale[] {
       sale.undone.push(e.createdAt.getTime());
       chainOf.set(e.eventId!, sale);
     } else if (d.reason === 'sale') {
-      const made = { itemId: e.streamId.slice(5), at: e.createdAt.getTime(), units: -d.delta, cents: -d.delta * price.get(e.streamId)!, undone: [] };
+      const made = {
+        itemId: e.streamId.slice(5),
+        at: e.createdAt.getTime(),
+        units: -d.delta,
+        cents: -d.delta * price.get(e.streamId)!,
+        undone: [],
+      };
       sales.push(made);
       if (e.eventId) chainOf.set(e.eventId, made);
     }
@@ -237,9 +284,17 @@ function replay(events: BackdatedEvent[], t: number) {
     if (e.createdAt.getTime() > t) continue;
     const d = e.data as any;
     if (e.streamType === 'item') {
-      items.set(e.streamId, evolveItem(items.get(e.streamId) ?? null, { type: e.type, data: e.data } as InventoryEvent, { version: e.streamVersion, at: e.createdAt, streamId: e.streamId }));
+      items.set(
+        e.streamId,
+        evolveItem(items.get(e.streamId) ?? null, { type: e.type, data: e.data } as InventoryEvent, {
+          version: e.streamVersion,
+          at: e.createdAt,
+          streamId: e.streamId,
+        }),
+      );
     } else if (e.type === 'CategoryCreated') categories.set(d.categoryId, d.name);
-    else if (e.type === 'CategoryUpdated' && d.changes.name) categories.set(e.streamId.slice('category-'.length), d.changes.name.to);
+    else if (e.type === 'CategoryUpdated' && d.changes.name)
+      categories.set(e.streamId.slice('category-'.length), d.changes.name.to);
   }
   return { items: [...items.values()].filter((s): s is ItemState => !!s && !s.deleted), categories };
 }
@@ -249,7 +304,13 @@ function expectedTop(sales: Sale[], events: BackdatedEvent[], t: number, namesAt
   const { items, categories } = replay(events, namesAt);
   const rows = items.map((s) => {
     const mine = sales.filter((x) => x.itemId === s.id && x.at >= since && x.at <= t && counts(x, t));
-    return { itemId: s.id, name: s.name, category: categories.get(s.categoryId)!, sold: mine.reduce((n, x) => n + x.units, 0), revenue: mine.reduce((n, x) => n + x.cents, 0) / 100 };
+    return {
+      itemId: s.id,
+      name: s.name,
+      category: categories.get(s.categoryId)!,
+      sold: mine.reduce((n, x) => n + x.units, 0),
+      revenue: mine.reduce((n, x) => n + x.cents, 0) / 100,
+    };
   });
   return rows
     .filter((r) => r.sold > 0)
@@ -280,18 +341,37 @@ describe.each(backends())('dashboard sales roll-ups on $name', (backend) => {
     expect(await rollupDifferences(t.store)).toEqual([]);
   }, 60_000);
 
-  it('gives the raw events\' revenue and top sellers at moments inside days, near midnights and on events', async () => {
+  it("gives the raw events' revenue and top sellers at moments inside days, near midnights and on events", async () => {
     const rnd = random(14);
     const first = h.events[0]!.createdAt.getTime();
     const moments = [
       ...Array.from({ length: 16 }, () => first + Math.floor(rnd() * (h.end - first))),
       // Either side of a midnight, and the middle of a day (the nearest midnight flips).
-      ...[20, 45, 61].flatMap((d) => [first + d * DAY - 1, first + d * DAY, first + d * DAY + 1, first + d * DAY + DAY / 2]),
+      ...[20, 45, 61].flatMap((d) => [
+        first + d * DAY - 1,
+        first + d * DAY,
+        first + d * DAY + 1,
+        first + d * DAY + DAY / 2,
+      ]),
       // On sales' own times, and a millisecond before them: the window's ends include and exclude them.
-      ...Array.from({ length: 8 }, () => pick(rnd, sales).at).flatMap((at) => [at, at - 1, at + 30 * DAY, at + 30 * DAY - 1]),
+      ...Array.from({ length: 8 }, () => pick(rnd, sales).at).flatMap((at) => [
+        at,
+        at - 1,
+        at + 30 * DAY,
+        at + 30 * DAY - 1,
+      ]),
       // Between a sale and its revert, on the revert, and either side of the reverted sale's window edge.
-      ...Array.from({ length: 8 }, () => pick(rnd, sales.filter((s) => s.undone.length > 0))).flatMap((s) => [
-        s.undone[0]! - 1, s.undone[0]!, Math.floor((s.at + s.undone[0]!) / 2), s.at + 30 * DAY, s.at + 30 * DAY + 1,
+      ...Array.from({ length: 8 }, () =>
+        pick(
+          rnd,
+          sales.filter((s) => s.undone.length > 0),
+        ),
+      ).flatMap((s) => [
+        s.undone[0]! - 1,
+        s.undone[0]!,
+        Math.floor((s.at + s.undone[0]!) / 2),
+        s.at + 30 * DAY,
+        s.at + 30 * DAY + 1,
       ]),
       h.end,
     ].map((ms) => Math.min(ms, h.end + DAY));
@@ -319,7 +399,9 @@ describe.each(backends())('dashboard sales roll-ups on $name', (backend) => {
 
   it('fills the roll-ups from stored movements as the projection keeps them (migrations 014 and 019)', async () => {
     const fills = (file: string) =>
-      splitStatements(readFileSync(new URL(`../../migrations/${file}`, import.meta.url), 'utf8')).filter((s) => /^(insert into|update|delete from)/.test(s));
+      splitStatements(readFileSync(new URL(`../../migrations/${file}`, import.meta.url), 'utf8')).filter((s) =>
+        /^(insert into|update|delete from)/.test(s),
+      );
     expect(fills('014_sales_rollups.sql')).toHaveLength(3);
     expect(fills('019_reverted_sales.sql')).toHaveLength(8);
     // The store as it was before 019: every sale counted, reverts unknown to the roll-ups and

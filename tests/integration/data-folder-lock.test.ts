@@ -19,7 +19,8 @@ describe('PGlite data folder lock', () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'stockroom-lock-'));
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
-  const config = () => loadConfig({ DATA_DIR: dataDir, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', LOG_LEVEL: 'silent' });
+  const config = () =>
+    loadConfig({ DATA_DIR: dataDir, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:1', LOG_LEVEL: 'silent' });
 
   it('refuses a second process with a clear message while the first has it open, and lets it in after', async () => {
     const first = await openStore(config());

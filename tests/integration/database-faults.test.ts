@@ -46,13 +46,19 @@ describe.each(serverBackends())('database faults on $name', (backend) => {
       connectTimeoutMs: 2000,
       applicationName: appName,
     });
-    proxied = { database, store: new EventStore(database.db, projections), schema: direct.schema, close: () => database.close() };
+    proxied = {
+      database,
+      store: new EventStore(database.db, projections),
+      schema: direct.schema,
+      close: () => database.close(),
+    };
     // No backstop poll: events written by the other instance reach this one's feed only
     // through LISTEN, so the test sees whether the LISTEN connection came back.
     server = await startTestServer(backend, { store: proxied, env: { REALTIME_POLL_MS: '0' } });
     other = await startTestServer(backend, { store: direct });
     manager = await accountWithRole(server, 'manager');
-    categoryId = (await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Faults' } })).body.id;
+    categoryId = (await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Faults' } }))
+      .body.id;
     feed = await connectFeed(server.url, { token: manager.idToken });
     await feed.waitFor((m) => m.some((x) => x.type === 'hello'));
     admin = new pg.Client({ connectionString: backend.url });
@@ -113,7 +119,13 @@ describe.each(serverBackends())('database faults on $name', (backend) => {
     throw new Error(`write ${key} was never acknowledged`);
   }
 
-  async function storm(items: string[], writers: number, keepGoing: () => boolean, prefix: string, outcome = newOutcome()): Promise<Outcome> {
+  async function storm(
+    items: string[],
+    writers: number,
+    keepGoing: () => boolean,
+    prefix: string,
+    outcome = newOutcome(),
+  ): Promise<Outcome> {
     await Promise.all(
       Array.from({ length: writers }, async (_, w) => {
         for (let i = 0; keepGoing() && i < 1000; i++) {
@@ -132,13 +144,17 @@ describe.each(serverBackends())('database faults on $name', (backend) => {
     expect(outcome.retryAfterMissing).toBe(0);
     const db = direct.database.db;
     const streams = items.map((id) => `item-${id}`);
-    const logged = await sql<{ key: string; n: number }>`select metadata->>'idempotencyKey' as key, count(*)::int as n from events
+    const logged = await sql<{
+      key: string;
+      n: number;
+    }>`select metadata->>'idempotencyKey' as key, count(*)::int as n from events
       where stream_id in (${sql.join(streams)}) and type = 'StockAdjusted' group by 1`.execute(db);
     const keys = new Set(outcome.acknowledged.map((a) => a.key));
     expect(logged.rows.length).toBe(keys.size);
     expect(logged.rows.every((r) => r.n === 1)).toBe(true);
     for (const itemId of items) {
-      const expected = start + outcome.acknowledged.filter((a) => a.itemId === itemId).reduce((sum, a) => sum + a.delta, 0);
+      const expected =
+        start + outcome.acknowledged.filter((a) => a.itemId === itemId).reduce((sum, a) => sum + a.delta, 0);
       const res = await other.request('GET', `/api/inventory/${itemId}`, { token: manager.idToken });
       expect(res.body.quantity).toBe(expected);
     }
@@ -148,8 +164,14 @@ describe.each(serverBackends())('database faults on $name', (backend) => {
         from events where stream_id in (${sql.join(streams)})) o where rn <> stream_version`.execute(db);
     if (outOfOrder.rows.length) {
       const s = outOfOrder.rows[0].stream_id;
-      const all = await sql<any>`select stream_version, tx_id::text, position, created_at, data from events where stream_id = ${s} order by stream_version`.execute(db);
-      console.log(JSON.stringify(outOfOrder.rows.slice(0, 6)), all.rows.map((r: any) => `${r.stream_version}:${r.tx_id}:${r.position}`).join(" "));
+      const all =
+        await sql<any>`select stream_version, tx_id::text, position, created_at, data from events where stream_id = ${s} order by stream_version`.execute(
+          db,
+        );
+      console.log(
+        JSON.stringify(outOfOrder.rows.slice(0, 6)),
+        all.rows.map((r: any) => `${r.stream_version}:${r.tx_id}:${r.position}`).join(' '),
+      );
     }
     expect(outOfOrder.rows).toEqual([]);
     expect(await verifyProjections(direct.store)).toEqual([]);
@@ -215,7 +237,10 @@ describe.each(serverBackends())('database faults on $name', (backend) => {
     expect((await server.request('GET', '/api/health')).body).toMatchObject({ status: 'ok', databaseStatus: 'up' });
 
     // The other instance's write reaches this instance's feed only by NOTIFY (no poll here).
-    const elsewhere = await other.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'From the other instance' } });
+    const elsewhere = await other.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: 'From the other instance' },
+    });
     expect(elsewhere.status).toBe(201);
     await feed.waitForMatching((e) => e.stream === `category-${elsewhere.body.id}`, 1, 15_000);
   });
@@ -236,8 +261,10 @@ describe.each(serverBackends())('database faults on $name', (backend) => {
     // The commit did reach PostgreSQL: the change is there although the app could not know.
     // The app hears of the cut before PostgreSQL has finished that COMMIT, so look until it shows.
     const countAdjustments = async () =>
-      (await sql<{ n: number }>`select count(*)::int as n from events
-        where stream_id = ${`item-${item.id}`} and type = 'StockAdjusted'`.execute(direct.database.db)).rows[0]!.n;
+      (
+        await sql<{ n: number }>`select count(*)::int as n from events
+        where stream_id = ${`item-${item.id}`} and type = 'StockAdjusted'`.execute(direct.database.db)
+      ).rows[0]!.n;
     await vi.waitFor(async () => expect(await countAdjustments()).toBe(1), { timeout: 10_000, interval: 100 });
     const retry = await adjust();
     expect(retry.status).toBe(200);

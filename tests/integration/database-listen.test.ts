@@ -20,7 +20,9 @@ describe.each(serverBackends())('LISTEN on $name', (backend) => {
     await waitForHeard(1);
     expect(heard).toBeGreaterThanOrEqual(1);
 
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity where query = ${`listen "${channel}"`}`.execute(t.database.db);
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where query = ${`listen "${channel}"`}`.execute(
+      t.database.db,
+    );
     const before = heard;
     await new Promise((r) => setTimeout(r, 2500)); // reconnect after ~1 s
     await notify();

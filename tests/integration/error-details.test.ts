@@ -13,7 +13,8 @@ describe.each(backends())('error details on $name', (backend) => {
   let manager: TestAccount;
   let categoryId: string;
   let n = 0;
-  const send = (method: string, path: string, body?: unknown) => server.request(method, path, { token: manager.idToken, body });
+  const send = (method: string, path: string, body?: unknown) =>
+    server.request(method, path, { token: manager.idToken, body });
   const itemBody = (over: Record<string, unknown> = {}) => ({
     name: `Widget ${++n}`,
     sku: `ED-${n}-${backend.name}`,
@@ -32,7 +33,11 @@ describe.each(backends())('error details on $name', (backend) => {
   afterAll(() => server.close());
 
   it('says a negative quantity, threshold or price cannot be negative, naming the field, on create and update', async () => {
-    for (const [field, value] of [['quantity', -1], ['threshold', -5], ['price', -0.5]] as const) {
+    for (const [field, value] of [
+      ['quantity', -1],
+      ['threshold', -5],
+      ['price', -0.5],
+    ] as const) {
       const created = await send('POST', '/api/inventory', itemBody({ [field]: value }));
       expect(created, field).toMatchObject({ status: 400, body: { error: `${field} cannot be negative`, field } });
     }
@@ -41,7 +46,10 @@ describe.each(backends())('error details on $name', (backend) => {
     expect(updated).toMatchObject({ status: 400, body: { error: 'quantity cannot be negative', field: 'quantity' } });
     expect((await send('GET', `/api/inventory/${item.id}`)).body.quantity).toBe(4);
     // A fraction is a different mistake, and says so.
-    expect((await send('POST', '/api/inventory', itemBody({ quantity: 2.5 }))).body).toEqual({ error: 'quantity must be integer', field: 'quantity' });
+    expect((await send('POST', '/api/inventory', itemBody({ quantity: 2.5 }))).body).toEqual({
+      error: 'quantity must be integer',
+      field: 'quantity',
+    });
   });
 
   it('adjusting below zero is refused with the stock left as it was; a bad delta names its field', async () => {
@@ -63,20 +71,30 @@ describe.each(backends())('error details on $name', (backend) => {
       field: 'barcode',
     });
     const first = (await send('POST', '/api/inventory', itemBody({ barcode: '4006381333931' }))).body;
-    expect(await send('POST', '/api/inventory', itemBody({ sku: first.sku }))).toMatchObject({ status: 409, body: { error: 'SKU already exists', field: 'sku' } });
-    expect(await send('POST', '/api/inventory', itemBody({ barcode: '4006381333931' }))).toMatchObject({ status: 409, body: { field: 'barcode' } });
+    expect(await send('POST', '/api/inventory', itemBody({ sku: first.sku }))).toMatchObject({
+      status: 409,
+      body: { error: 'SKU already exists', field: 'sku' },
+    });
+    expect(await send('POST', '/api/inventory', itemBody({ barcode: '4006381333931' }))).toMatchObject({
+      status: 409,
+      body: { field: 'barcode' },
+    });
     expect((await send('POST', '/api/inventory', itemBody({ name: 'x'.repeat(201) }))).body).toEqual({
       error: 'name must NOT have more than 200 characters',
       field: 'name',
     });
     const { name: _name, ...nameless } = itemBody();
     expect((await send('POST', '/api/inventory', nameless)).body).toEqual({ error: 'name is required', field: 'name' });
-    expect((await send('POST', '/api/inventory', itemBody({ category_id: '00000000-0000-4000-8000-000000000000' }))).body).toEqual({
+    expect(
+      (await send('POST', '/api/inventory', itemBody({ category_id: '00000000-0000-4000-8000-000000000000' }))).body,
+    ).toEqual({
       error: 'category_id: Category not found',
       field: 'category_id',
     });
     // An unknown field is no input of the form: no field to point at.
-    expect((await send('POST', '/api/inventory', itemBody({ colour: 'red' }))).body).toEqual({ error: 'Unknown field: colour' });
+    expect((await send('POST', '/api/inventory', itemBody({ colour: 'red' }))).body).toEqual({
+      error: 'Unknown field: colour',
+    });
   });
 
   it('names the field of a category name that is taken or too long', async () => {
@@ -88,13 +106,17 @@ describe.each(backends())('error details on $name', (backend) => {
       error: 'name must NOT have more than 100 characters',
       field: 'name',
     });
-    expect((await send('POST', '/api/categories', { name: '   ' })).body).toEqual({ error: 'name is required', field: 'name' });
+    expect((await send('POST', '/api/categories', { name: '   ' })).body).toEqual({
+      error: 'name is required',
+      field: 'name',
+    });
   });
 
-  it("answers a second revert with 409 saying who reverted it and when, as data too", async () => {
+  it('answers a second revert with 409 saying who reverted it and when, as data too', async () => {
     const item = (await send('POST', '/api/inventory', itemBody({ quantity: 10 }))).body;
     const adjusted = (await send('POST', `/api/inventory/${item.id}/adjust`, { delta: -2, reason: 'sale' })).body;
-    const change = (await send('GET', `/api/history/change-at?streamId=item-${item.id}&version=${adjusted.version}`)).body;
+    const change = (await send('GET', `/api/history/change-at?streamId=item-${item.id}&version=${adjusted.version}`))
+      .body;
     const before = Date.now();
     expect((await send('POST', `/api/events/${change.eventId}/revert`, {})).status).toBe(201);
     const second = await send('POST', `/api/events/${change.eventId}/revert`, {});

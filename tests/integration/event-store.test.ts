@@ -35,7 +35,7 @@ describe.each(backends())('event store on $name', (backend) => {
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(49);
     for (const o of lost) expect((o as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedVersionError);
-    expect((o => o)(lost[0] as PromiseRejectedResult).reason.status).toBe(409);
+    expect(((o) => o)(lost[0] as PromiseRejectedResult).reason.status).toBe(409);
     const events = await store.readStream(stream.id);
     expect(events.map((e) => e.streamVersion)).toEqual([1, 2]);
   });
@@ -54,7 +54,9 @@ describe.each(backends())('event store on $name', (backend) => {
     expect(again.events.map((e) => e.eventId)).toEqual(first.events.map((e) => e.eventId));
     expect(concurrent.filter((r) => !r.replayed)).toHaveLength(1);
     expect(await store.readStream(stream.id)).toHaveLength(2);
-    const counts = await sql<{ events: number }>`select events from stream_counts where stream_id = 'idem-1'`.execute(t.database.db);
+    const counts = await sql<{ events: number }>`select events from stream_counts where stream_id = 'idem-1'`.execute(
+      t.database.db,
+    );
     expect(counts.rows[0]!.events).toBe(2);
   });
 
@@ -62,9 +64,9 @@ describe.each(backends())('event store on $name', (backend) => {
     const failing = new EventStore(t.database.db, [
       { name: 'boom', tables: [], handlers: { Exploding: async () => Promise.reject(new Error('projection failed')) } },
     ]);
-    await expect(failing.append({ id: 'boom-1', type: 'test' }, 0, [{ type: 'Exploding', data: {} }], meta())).rejects.toThrow(
-      'projection failed',
-    );
+    await expect(
+      failing.append({ id: 'boom-1', type: 'test' }, 0, [{ type: 'Exploding', data: {} }], meta()),
+    ).rejects.toThrow('projection failed');
     expect(await store.readStream('boom-1')).toHaveLength(0);
   });
 
@@ -87,7 +89,12 @@ describe.each(backends())('event store on $name', (backend) => {
     // 600 events: a replay goes a chunk of them per transaction, so this crosses chunks.
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        store.append({ id: `burst-${i % 8}`, type: 'test' }, 'any', Array.from({ length: 15 }, (_, j) => ({ type: 'Counted', data: { i, j } })), meta()),
+        store.append(
+          { id: `burst-${i % 8}`, type: 'test' },
+          'any',
+          Array.from({ length: 15 }, (_, j) => ({ type: 'Counted', data: { i, j } })),
+          meta(),
+        ),
       ),
     );
     expect(await verifyProjections(store)).toEqual([]);
@@ -95,7 +102,9 @@ describe.each(backends())('event store on $name', (backend) => {
     expect(await verifyProjections(store)).toMatchObject([{ table: 'stream_counts', onlyLive: 1, onlyRebuilt: 1 }]);
     await rebuildProjections(store);
     expect(await verifyProjections(store)).toEqual([]);
-    const row = await sql<{ events: number }>`select events from stream_counts where stream_id = 'burst-3'`.execute(t.database.db);
+    const row = await sql<{ events: number }>`select events from stream_counts where stream_id = 'burst-3'`.execute(
+      t.database.db,
+    );
     expect(row.rows[0]!.events).toBe(75);
   });
 });
@@ -126,9 +135,9 @@ describe.each(serverBackends())('gap-safe reads on $name (concurrent transaction
     await store.append({ id: 'early', type: 'test' }, 0, [{ type: 'Early', data: {} }], meta());
 
     // A naive `position > n` reader sees the second event now and would skip the first forever.
-    const naive = await sql<{ type: string }>`select type from events where position > ${head.position} order by position`.execute(
-      t.database.db,
-    );
+    const naive = await sql<{
+      type: string;
+    }>`select type from events where position > ${head.position} order by position`.execute(t.database.db);
     expect(naive.rows.map((r) => r.type)).toEqual(['Early']);
 
     const between = await store.readAfter(head);

@@ -81,7 +81,8 @@ class Screen {
     const closed = await this.current.closed;
     this.closeCodes.push(closed.code);
     this.events.push(...this.current.events());
-    const cursor = this.lastCursor() ?? (this.current.messages.find((m) => m.type === 'hello') as { cursor: string }).cursor;
+    const cursor =
+      this.lastCursor() ?? (this.current.messages.find((m) => m.type === 'hello') as { cursor: string }).cursor;
     this.current = await connectFeed(url, { token, cursor });
   }
 
@@ -125,7 +126,10 @@ describe.each(serverBackends())('graceful shutdown on $name', (backend) => {
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     for (let i = 0; i < 300; i++) {
-      const up = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+      const up = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) return;
       await sleep(200);
     }
@@ -148,7 +152,14 @@ describe.each(serverBackends())('graceful shutdown on $name', (backend) => {
     const item = await fetch(`${instance}/api/inventory`, {
       method: 'POST',
       headers: { authorization: `Bearer ${manager.idToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Rolling', sku: 'ROLL-1', category_id: created.id, quantity: 100_000, price: 1, threshold: 0 }),
+      body: JSON.stringify({
+        name: 'Rolling',
+        sku: 'ROLL-1',
+        category_id: created.id,
+        quantity: 100_000,
+        price: 1,
+        threshold: 0,
+      }),
     }).then((r) => r.json() as Promise<{ id: string }>);
     const stream = `item-${item.id}`;
     const screens = await Promise.all([1, 2, 3].map(() => Screen.open(instance, manager.idToken)));
@@ -176,7 +187,12 @@ describe.each(serverBackends())('graceful shutdown on $name', (backend) => {
         const key = `deploy-${w}-${i}`;
         for (let attempt = 0; attempt < 20; attempt++) {
           const target = !routable || exited || attempt > 0 ? other.url : instance;
-          const outcome = await post(`${target}/api/inventory/${item.id}/adjust`, manager.idToken, { delta: 1, reason: 'restock' }, key);
+          const outcome = await post(
+            `${target}/api/inventory/${item.id}/adjust`,
+            manager.idToken,
+            { delta: 1, reason: 'restock' },
+            key,
+          );
           outcomes.push(outcome);
           if ('status' in outcome && outcome.status === 200) {
             acknowledged.add(key);
@@ -217,11 +233,16 @@ describe.each(serverBackends())('graceful shutdown on $name', (backend) => {
     expect(final.body.quantity).toBe(100_000 + acknowledged.size);
     for (const screen of screens) {
       await screen.current.waitFor(
-        () => screen.all().filter((e) => e.event.stream === stream && e.event.type === 'StockAdjusted').length >= acknowledged.size,
+        () =>
+          screen.all().filter((e) => e.event.stream === stream && e.event.type === 'StockAdjusted').length >=
+          acknowledged.size,
         30_000,
         'every acknowledged adjustment',
       );
-      const versions = screen.all().filter((e) => e.event.stream === stream && e.event.type === 'StockAdjusted').map((e) => e.event.version);
+      const versions = screen
+        .all()
+        .filter((e) => e.event.stream === stream && e.event.type === 'StockAdjusted')
+        .map((e) => e.event.version);
       expect(new Set(versions).size).toBe(versions.length);
       expect(versions.length).toBe(acknowledged.size);
       await screen.current.close();

@@ -26,7 +26,9 @@ interface Operation {
 
 /** Every operation of the served OpenAPI document, so a route added later is covered too. */
 function operations(server: TestServer): Operation[] {
-  const doc = server.app.swagger() as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; required?: boolean }> }>> };
+  const doc = server.app.swagger() as {
+    paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; required?: boolean }> }>>;
+  };
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
       method: method.toUpperCase(),
@@ -47,8 +49,16 @@ describe.each(backends())('guest sign-in on $name', (backend) => {
 
   /** A request path with its parameters filled in from this store. */
   const fill = (op: Operation) => {
-    const values: Record<string, string> = { from: hourAgo(), streamId: `item-${itemId}`, version: '1', key: 'guest-probe', q: 'a' };
-    const path = op.path.replace(/\{(\w+)\}/g, (_all, name: string) => (name === 'eventId' ? adjustEventId : name === 'code' ? '4006381333931' : itemId));
+    const values: Record<string, string> = {
+      from: hourAgo(),
+      streamId: `item-${itemId}`,
+      version: '1',
+      key: 'guest-probe',
+      q: 'a',
+    };
+    const path = op.path.replace(/\{(\w+)\}/g, (_all, name: string) =>
+      name === 'eventId' ? adjustEventId : name === 'code' ? '4006381333931' : itemId,
+    );
     const query = op.required.map((name) => `${name}=${encodeURIComponent(values[name] ?? 'x')}`).join('&');
     return query ? `${path}?${query}` : path;
   };
@@ -58,13 +68,19 @@ describe.each(backends())('guest sign-in on $name', (backend) => {
     manager = await newMember(server, { name: `Morgan Manager ${randomSuffix()}` });
     staffName = `Sam Staff ${randomSuffix()}`;
     staff = await newMember(server, { name: staffName });
-    const category = await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Guest shelf' } });
+    const category = await server.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: 'Guest shelf' },
+    });
     const item = await server.request('POST', '/api/inventory', {
       token: manager.idToken,
       body: { name: 'Guest Lamp', sku: 'GL-1', category_id: category.body.id, quantity: 10, price: 4, threshold: 2 },
     });
     itemId = item.body.id;
-    const adjusted = await server.request('POST', `/api/inventory/${itemId}/adjust`, { token: staff.idToken, body: { delta: -3, reason: 'sale' } });
+    const adjusted = await server.request('POST', `/api/inventory/${itemId}/adjust`, {
+      token: staff.idToken,
+      body: { delta: -3, reason: 'sale' },
+    });
     expect(adjusted.status, JSON.stringify(adjusted.body)).toBe(200);
     const log = await server.request('GET', '/api/activity', { token: manager.idToken });
     adjustEventId = log.body.entries.find((e: any) => e.userId === staff.uid).eventId;
@@ -75,7 +91,9 @@ describe.each(backends())('guest sign-in on $name', (backend) => {
     expect((await server.request('GET', '/api/client-config')).body.guestSignIn).toBe(false);
     const anonymous = await signInAnonymously();
     const before = await eventCount(server);
-    const signedIn = operations(server).filter((op) => !['/api/health', '/api/client-config', '/api/ws'].includes(op.path));
+    const signedIn = operations(server).filter(
+      (op) => !['/api/health', '/api/client-config', '/api/ws'].includes(op.path),
+    );
     expect(signedIn.length).toBeGreaterThan(40);
     for (const op of signedIn) {
       const body = ['POST', 'PUT', 'PATCH'].includes(op.method) ? {} : undefined;
@@ -92,7 +110,10 @@ describe.each(backends())('guest sign-in on $name', (backend) => {
     const anonymous = await signInAnonymously();
     const byStaff = await server.request('PUT', '/api/settings', { token: staff.idToken, body: { allowGuests: true } });
     expect([byStaff.status, byStaff.body]).toEqual([403, { error: "You don't have permission to manage settings" }]);
-    const byGuest = await server.request('PUT', '/api/settings', { token: anonymous.idToken, body: { allowGuests: true } });
+    const byGuest = await server.request('PUT', '/api/settings', {
+      token: anonymous.idToken,
+      body: { allowGuests: true },
+    });
     expect([byGuest.status, byGuest.body]).toEqual([403, DISABLED]);
     expect((await server.request('GET', '/api/settings', { token: manager.idToken })).body.allowGuests).toBe(false);
   });
@@ -119,24 +140,38 @@ describe.each(backends())('guest sign-in on $name', (backend) => {
       const guestView = await server.request('GET', '/api/activity', { token: guest.idToken });
       expect(guestView.status).toBe(200);
       expect(guestView.body.entries.length).toBe(managerView.body.entries.length);
-      for (const entry of guestView.body.entries) expect([entry.userName, entry.userId]).toEqual(['Staff member', null]);
+      for (const entry of guestView.body.entries)
+        expect([entry.userName, entry.userId]).toEqual(['Staff member', null]);
       // The same sentences, "by Staff member" where the manager reads who it was.
       const anonymous = (entry: any) => entry.details.replace(`, by ${entry.userName}`, ', by Staff member');
       expect(guestView.body.entries.map((e: any) => e.details)).toEqual(managerView.body.entries.map(anonymous));
       expect(JSON.stringify(guestView.body)).not.toContain(staffName);
       // Nor can a guest find a person's entries by name or by uid.
-      expect((await server.request('GET', `/api/activity?q=${encodeURIComponent(staffName)}`, { token: manager.idToken })).body.entries.length).toBeGreaterThan(0);
-      expect((await server.request('GET', `/api/activity?q=${encodeURIComponent(staffName)}`, { token: guest.idToken })).body.entries).toEqual([]);
+      expect(
+        (await server.request('GET', `/api/activity?q=${encodeURIComponent(staffName)}`, { token: manager.idToken }))
+          .body.entries.length,
+      ).toBeGreaterThan(0);
+      expect(
+        (await server.request('GET', `/api/activity?q=${encodeURIComponent(staffName)}`, { token: guest.idToken })).body
+          .entries,
+      ).toEqual([]);
       const byUid = await server.request('GET', `/api/activity?userId=${staff.uid}`, { token: guest.idToken });
-      expect([byUid.status, byUid.body]).toEqual([403, { error: "Guests can't filter the activity log by staff member" }]);
+      expect([byUid.status, byUid.body]).toEqual([
+        403,
+        { error: "Guests can't filter the activity log by staff member" },
+      ]);
       const byUser = await server.request('GET', '/api/activity?sort=user&order=asc', { token: guest.idToken });
       expect(byUser.status).toBe(200);
-      expect(byUser.body.entries.map((e: any) => e.userName)).toEqual(managerView.body.entries.map(() => 'Staff member'));
+      expect(byUser.body.entries.map((e: any) => e.userName)).toEqual(
+        managerView.body.entries.map(() => 'Staff member'),
+      );
     });
 
     it('never answers a guest with a staff name, uid or email, on any route', async () => {
       const people = [staffName, staff.uid, staff.email!, manager.session.user.name, manager.uid, manager.email!];
-      const reads = operations(server).filter((op) => op.method === 'GET' && !['/api/ws', '/api/docs'].includes(op.path));
+      const reads = operations(server).filter(
+        (op) => op.method === 'GET' && !['/api/ws', '/api/docs'].includes(op.path),
+      );
       let answered = 0;
       for (const op of reads) {
         const res = await server.request('GET', fill(op), { token: guest.idToken });
@@ -149,14 +184,21 @@ describe.each(backends())('guest sign-in on $name', (backend) => {
       }
       expect(answered).toBeGreaterThan(10); // the dashboard, display, history, revert plan...
       const history = await server.request('GET', `/api/inventory/${itemId}/history`, { token: guest.idToken });
-      expect(history.body.map((h: any) => h.actor)).toEqual(history.body.map(() => ({ uid: null, name: 'Staff member' })));
+      expect(history.body.map((h: any) => h.actor)).toEqual(
+        history.body.map(() => ({ uid: null, name: 'Staff member' })),
+      );
       const dashboard = await server.request('GET', '/api/dashboard', { token: guest.idToken });
       expect(dashboard.body.recentActivity.length).toBeGreaterThan(0);
-      for (const entry of dashboard.body.recentActivity) expect([entry.userName, entry.userId]).toEqual(['Staff member', null]);
+      for (const entry of dashboard.body.recentActivity)
+        expect([entry.userName, entry.userId]).toEqual(['Staff member', null]);
     });
 
     it('refuses every export to a guest with 403, and still serves it to staff', async () => {
-      for (const path of ['/api/inventory/export.csv', '/api/activity.csv', `/api/changes/export.csv?from=${encodeURIComponent(hourAgo())}`]) {
+      for (const path of [
+        '/api/inventory/export.csv',
+        '/api/activity.csv',
+        `/api/changes/export.csv?from=${encodeURIComponent(hourAgo())}`,
+      ]) {
         const res = await server.request('GET', path, { token: guest.idToken });
         expect([path, res.status, res.body]).toEqual([path, 403, NO_EXPORT]);
         const forStaff = await server.request('GET', path, { token: staff.idToken });
@@ -165,12 +207,21 @@ describe.each(backends())('guest sign-in on $name', (backend) => {
     });
 
     it("sends a guest's live feed events with 'Staff member' for whoever made them", async () => {
-      const [guestFeed, managerFeed] = [await connectFeed(server.url, { token: guest.idToken }), await connectFeed(server.url, { token: manager.idToken })];
+      const [guestFeed, managerFeed] = [
+        await connectFeed(server.url, { token: guest.idToken }),
+        await connectFeed(server.url, { token: manager.idToken }),
+      ];
       try {
-        await Promise.all([guestFeed, managerFeed].map((f) => f.waitFor((m) => m.some((x) => x.type === 'hello'), 20_000, 'hello')));
-        const res = await server.request('POST', `/api/inventory/${itemId}/adjust`, { token: staff.idToken, body: { delta: 2, reason: 'restock' } });
+        await Promise.all(
+          [guestFeed, managerFeed].map((f) => f.waitFor((m) => m.some((x) => x.type === 'hello'), 20_000, 'hello')),
+        );
+        const res = await server.request('POST', `/api/inventory/${itemId}/adjust`, {
+          token: staff.idToken,
+          body: { delta: 2, reason: 'restock' },
+        });
         expect(res.status).toBe(200);
-        const mine = (e: { stream: string; type: string; data: unknown }) => e.stream === `item-${itemId}` && e.type === 'StockAdjusted' && (e.data as { delta: number }).delta === 2;
+        const mine = (e: { stream: string; type: string; data: unknown }) =>
+          e.stream === `item-${itemId}` && e.type === 'StockAdjusted' && (e.data as { delta: number }).delta === 2;
         const [seenByGuest] = await guestFeed.waitForMatching(mine);
         const [seenByManager] = await managerFeed.waitForMatching(mine);
         expect(seenByManager!.event.actor).toEqual({ uid: staff.uid, name: staffName });
@@ -186,7 +237,8 @@ describe.each(backends())('guest sign-in on $name', (backend) => {
 });
 
 describe.each(backends())('the guest-access migration on $name', (backend) => {
-  const migration = async () => splitStatements(await readFile(new URL('../../migrations/018_guest_access_off.sql', import.meta.url), 'utf8'));
+  const migration = async () =>
+    splitStatements(await readFile(new URL('../../migrations/018_guest_access_off.sql', import.meta.url), 'utf8'));
   const meta = () => ({ actor: { uid: 'manager-1', name: 'Morgan' }, correlationId: randomUUID() });
   const silent = { info: () => undefined } as any;
 
@@ -195,7 +247,8 @@ describe.each(backends())('the guest-access migration on $name', (backend) => {
     try {
       const settings = new SettingsService(store.store);
       const db = store.database.db;
-      const allowGuests = async () => (await sql<{ on: boolean }>`select allow_guests as on from settings where id = 1`.execute(db)).rows[0]!.on;
+      const allowGuests = async () =>
+        (await sql<{ on: boolean }>`select allow_guests as on from settings where id = 1`.execute(db)).rows[0]!.on;
       const run = async () => {
         for (const statement of await migration()) await sql.raw(statement).execute(db);
       };

@@ -20,14 +20,37 @@ import type { TestAccount } from '../helpers/emulator-accounts.js';
 type Op =
   | { kind: 'create'; category: number; quantity: number; price: number; threshold: number }
   | { kind: 'adjust'; item: number; delta: number }
-  | { kind: 'edit'; item: number; name: boolean; price: number | null; threshold: number | null; category: number | null }
+  | {
+      kind: 'edit';
+      item: number;
+      name: boolean;
+      price: number | null;
+      threshold: number | null;
+      category: number | null;
+    }
   | { kind: 'delete'; item: number }
   | { kind: 'revert'; pick: number }
   | { kind: 'rename'; category: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('create' as const), category: fc.nat(2), quantity: fc.nat(20), price: fc.integer({ min: 1, max: 5000 }).map((c) => c / 100), threshold: fc.nat(6) }) },
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('adjust' as const), item: fc.nat(), delta: fc.integer({ min: -8, max: 10 }).filter((d) => d !== 0) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      category: fc.nat(2),
+      quantity: fc.nat(20),
+      price: fc.integer({ min: 1, max: 5000 }).map((c) => c / 100),
+      threshold: fc.nat(6),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('adjust' as const),
+      item: fc.nat(),
+      delta: fc.integer({ min: -8, max: 10 }).filter((d) => d !== 0),
+    }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -56,10 +79,23 @@ function replay(events: StoredEvent[], t: Date): Replayed {
   for (const e of events) {
     if (e.createdAt.getTime() > t.getTime()) continue;
     if (e.streamType === 'item') {
-      items.set(e.streamId, evolveItem(items.get(e.streamId) ?? null, { type: e.type, data: e.data } as InventoryEvent, { version: e.streamVersion, at: e.createdAt, streamId: e.streamId }));
+      items.set(
+        e.streamId,
+        evolveItem(items.get(e.streamId) ?? null, { type: e.type, data: e.data } as InventoryEvent, {
+          version: e.streamVersion,
+          at: e.createdAt,
+          streamId: e.streamId,
+        }),
+      );
     } else if (e.streamType === 'category') {
       const id = e.streamId.slice('category-'.length);
-      categories.set(id, evolveCategory(categories.get(id) ?? null, { type: e.type, data: e.data } as CategoryEvent, { version: e.streamVersion, at: e.createdAt }));
+      categories.set(
+        id,
+        evolveCategory(categories.get(id) ?? null, { type: e.type, data: e.data } as CategoryEvent, {
+          version: e.streamVersion,
+          at: e.createdAt,
+        }),
+      );
     }
   }
   const live = new Map<string, ItemState>();
@@ -94,9 +130,11 @@ describe.each(backends())('as-of reads and compare on $name', (backend) => {
   beforeAll(async () => {
     server = await startTestServer(backend);
     manager = await accountWithRole(server, 'manager', 'Asa Manager');
-    const call = (method: string, path: string, body?: unknown) => server.request(method, path, { token: manager.idToken, body });
+    const call = (method: string, path: string, body?: unknown) =>
+      server.request(method, path, { token: manager.idToken, body });
     const categories: string[] = [];
-    for (const name of ['Hardware', 'Paint', 'Garden']) categories.push((await call('POST', '/api/categories', { name, description: `${name} aisle` })).body.id);
+    for (const name of ['Hardware', 'Paint', 'Garden'])
+      categories.push((await call('POST', '/api/categories', { name, description: `${name} aisle` })).body.id);
     const items: string[] = [];
     const changes: string[] = [];
     const ops = fc.sample(fc.array(opArb, { minLength: 70, maxLength: 70 }), { numRuns: 1, seed: 1414 })[0]!;
@@ -105,10 +143,20 @@ describe.each(backends())('as-of reads and compare on $name', (backend) => {
       const item = items.length ? items[('item' in op ? op.item : 0) % items.length]! : null;
       let r: Awaited<ReturnType<typeof call>> | null = null;
       if (op.kind === 'create') {
-        r = await call('POST', '/api/inventory', { name: `Item ${++n}`, sku: `AS-${n}`, category_id: categories[op.category], quantity: op.quantity, price: op.price, threshold: op.threshold });
+        r = await call('POST', '/api/inventory', {
+          name: `Item ${++n}`,
+          sku: `AS-${n}`,
+          category_id: categories[op.category],
+          quantity: op.quantity,
+          price: op.price,
+          threshold: op.threshold,
+        });
         if (r.status === 201) items.push(r.body.id);
       } else if (op.kind === 'adjust' && item) {
-        r = await call('POST', `/api/inventory/${item}/adjust`, { delta: op.delta, reason: op.delta > 0 ? 'restock' : 'sale' });
+        r = await call('POST', `/api/inventory/${item}/adjust`, {
+          delta: op.delta,
+          reason: op.delta > 0 ? 'restock' : 'sale',
+        });
       } else if (op.kind === 'edit' && item) {
         const body: Record<string, unknown> = {};
         if (op.name) body.name = `Renamed ${++n}`;
@@ -130,7 +178,8 @@ describe.each(backends())('as-of reads and compare on $name', (backend) => {
       // Writes a few milliseconds apart: instants between them separate before from after.
       await new Promise((resolve) => setTimeout(resolve, 3));
     }
-    const rows = await sql<any>`select position, tx_id::text as tx_id, stream_id, stream_type, stream_version, event_id::text as event_id,
+    const rows =
+      await sql<any>`select position, tx_id::text as tx_id, stream_id, stream_type, stream_version, event_id::text as event_id,
         type, data, metadata, created_at from events order by position`.execute(server.store.database.db);
     events = rows.rows.map(toStoredEvent);
     first = events[0]!.createdAt.getTime(); // the earliest moment an as-of read shows
@@ -150,7 +199,10 @@ describe.each(backends())('as-of reads and compare on $name', (backend) => {
 
   it('answers items, low stock, categories and dashboard totals as a fresh replay does, at 50 random instants', async () => {
     // Half of the instants fall exactly on an event's time: the edges of the validity ranges.
-    const instant = fc.oneof(fc.integer({ min: first, max: last }), fc.constantFrom(...events.map((e) => e.createdAt.getTime())));
+    const instant = fc.oneof(
+      fc.integer({ min: first, max: last }),
+      fc.constantFrom(...events.map((e) => e.createdAt.getTime())),
+    );
     await fc.assert(
       fc.asyncProperty(instant, async (ms) => {
         const t = new Date(ms);
@@ -158,15 +210,37 @@ describe.each(backends())('as-of reads and compare on $name', (backend) => {
         const expected = replay(events, t);
         const listed = await get(`/api/inventory?asOf=${at}&limit=500`);
         const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
-        expect(listed.map((i: any) => ({ id: i.id, name: i.name, sku: i.sku, description: i.description, categoryId: i.categoryId, category: i.category, quantity: i.quantity, price: i.price, threshold: i.threshold, barcode: i.barcode, expiryDate: i.expiryDate, imageUrl: i.imageUrl })).sort(byId)).toEqual(
-          [...expected.items.values()].map((s) => shape(s, expected.categories)).sort(byId),
-        );
+        expect(
+          listed
+            .map((i: any) => ({
+              id: i.id,
+              name: i.name,
+              sku: i.sku,
+              description: i.description,
+              categoryId: i.categoryId,
+              category: i.category,
+              quantity: i.quantity,
+              price: i.price,
+              threshold: i.threshold,
+              barcode: i.barcode,
+              expiryDate: i.expiryDate,
+              imageUrl: i.imageUrl,
+            }))
+            .sort(byId),
+        ).toEqual([...expected.items.values()].map((s) => shape(s, expected.categories)).sort(byId));
         const low = await get(`/api/inventory/low-stock?asOf=${at}`);
         expect(low.map((i: any) => [i.id, i.quantity, i.threshold]).sort()).toEqual(
-          [...expected.items.values()].filter((i) => i.quantity <= i.threshold).map((i) => [i.id, i.quantity, i.threshold]).sort(),
+          [...expected.items.values()]
+            .filter((i) => i.quantity <= i.threshold)
+            .map((i) => [i.id, i.quantity, i.threshold])
+            .sort(),
         );
         const categories = await get(`/api/categories?asOf=${at}`);
-        expect(categories.map((c: any) => ({ id: c.id, name: c.name, description: c.description, itemCount: c.itemCount })).sort(byId)).toEqual(
+        expect(
+          categories
+            .map((c: any) => ({ id: c.id, name: c.name, description: c.description, itemCount: c.itemCount }))
+            .sort(byId),
+        ).toEqual(
           [...expected.categories.values()]
             .map((c) => ({ ...c, itemCount: [...expected.items.values()].filter((i) => i.categoryId === c.id).length }))
             .sort(byId),
@@ -191,14 +265,29 @@ describe.each(backends())('as-of reads and compare on $name', (backend) => {
         const [from, to] = [new Date(Math.min(x, y)), new Date(Math.max(x, y))];
         const a = replay(events, from).items;
         const b = replay(events, to).items;
-        const report = await get(`/api/changes?from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`);
+        const report = await get(
+          `/api/changes?from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`,
+        );
         const expected = new Map<string, { status: string; stockMovement: number; fields: string[] }>();
         for (const id of new Set([...a.keys(), ...b.keys()])) {
           const before = a.get(id);
           const after = b.get(id);
-          const fields = before && after
-            ? (['name', 'sku', 'description', 'categoryId', 'price', 'threshold', 'imageUrl', 'expiryDate', 'barcode'] as const).filter((f) => before[f] !== after[f])
-            : [];
+          const fields =
+            before && after
+              ? (
+                  [
+                    'name',
+                    'sku',
+                    'description',
+                    'categoryId',
+                    'price',
+                    'threshold',
+                    'imageUrl',
+                    'expiryDate',
+                    'barcode',
+                  ] as const
+                ).filter((f) => before[f] !== after[f])
+              : [];
           const movement = (after?.quantity ?? 0) - (before?.quantity ?? 0);
           const status = !before ? 'created' : !after ? 'deleted' : 'changed';
           if (status === 'changed' && fields.length === 0 && movement === 0) continue;
@@ -206,7 +295,12 @@ describe.each(backends())('as-of reads and compare on $name', (backend) => {
         }
         const got = new Map<string, { status: string; stockMovement: number; fields: string[] }>();
         for (const g of report.groups) {
-          for (const c of g.items) got.set(c.itemId, { status: c.status, stockMovement: c.stockMovement, fields: c.diffs.map((d: any) => d.field).sort() });
+          for (const c of g.items)
+            got.set(c.itemId, {
+              status: c.status,
+              stockMovement: c.stockMovement,
+              fields: c.diffs.map((d: any) => d.field).sort(),
+            });
         }
         expect(Object.fromEntries(got)).toEqual(Object.fromEntries(expected));
         const all = [...expected.values()];

@@ -23,7 +23,15 @@ describe.each(backends())('undo and revert on $name', (backend) => {
     return r.body;
   };
   const newItem = (account: TestAccount, fields: Record<string, unknown> = {}) =>
-    call(account, 'POST', '/api/inventory', { name: `Thing ${++n}`, sku: `T-${n}-${backend.name}`, category_id: categoryId, quantity: 10, price: 5, threshold: 2, ...fields });
+    call(account, 'POST', '/api/inventory', {
+      name: `Thing ${++n}`,
+      sku: `T-${n}-${backend.name}`,
+      category_id: categoryId,
+      quantity: 10,
+      price: 5,
+      threshold: 2,
+      ...fields,
+    });
   const historyOf = (id: string) => call(manager, 'GET', `/api/inventory/${id}/history`);
   /** What a toast's Undo does: the change that left the stream at this version, reverted. */
   const undo = async (account: TestAccount, streamId: string, version: number, status = 201) => {
@@ -48,17 +56,30 @@ describe.each(backends())('undo and revert on $name', (backend) => {
     expect((await call(staff, 'GET', `/api/inventory/${item.id}`)).quantity).toBe(10);
 
     // Edit with a count: both the fields and the count go back.
-    const edited = await call(manager, 'PUT', `/api/inventory/${item.id}`, { name: 'Renamed', price: 7.5, quantity: 4 });
+    const edited = await call(manager, 'PUT', `/api/inventory/${item.id}`, {
+      name: 'Renamed',
+      price: 7.5,
+      quantity: 4,
+    });
     expect(edited).toMatchObject({ name: 'Renamed', price: 7.5, quantity: 4 });
     await undo(manager, `item-${item.id}`, edited.version);
-    expect(await call(manager, 'GET', `/api/inventory/${item.id}`)).toMatchObject({ name: item.name, price: 5, quantity: 10 });
+    expect(await call(manager, 'GET', `/api/inventory/${item.id}`)).toMatchObject({
+      name: item.name,
+      price: 5,
+      quantity: 10,
+    });
 
     // Delete: the item is back, under the same id, its history continuing.
     const before = await call(manager, 'GET', `/api/inventory/${item.id}`);
     await call(manager, 'DELETE', `/api/inventory/${item.id}`, undefined, 204);
     await call(manager, 'GET', `/api/inventory/${item.id}`, undefined, 404);
     await undo(manager, `item-${item.id}`, before.version + 1);
-    expect(await call(manager, 'GET', `/api/inventory/${item.id}`)).toMatchObject({ name: item.name, sku: item.sku, quantity: 10, price: 5 });
+    expect(await call(manager, 'GET', `/api/inventory/${item.id}`)).toMatchObject({
+      name: item.name,
+      sku: item.sku,
+      quantity: 10,
+      price: 5,
+    });
 
     // Create: the item is gone again.
     const created = await newItem(staff);
@@ -66,13 +87,19 @@ describe.each(backends())('undo and revert on $name', (backend) => {
     await call(staff, 'GET', `/api/inventory/${created.id}`, undefined, 404);
 
     // Category create, rename, delete.
-    const category = await call(manager, 'POST', '/api/categories', { name: `Spare ${backend.name}`, description: 'bits' });
+    const category = await call(manager, 'POST', '/api/categories', {
+      name: `Spare ${backend.name}`,
+      description: 'bits',
+    });
     const renamed = await call(manager, 'PUT', `/api/categories/${category.id}`, { name: `Spares ${backend.name}` });
     await undo(manager, `category-${category.id}`, renamed.version);
     expect((await call(manager, 'GET', `/api/categories/${category.id}`)).name).toBe(`Spare ${backend.name}`);
     await call(manager, 'DELETE', `/api/categories/${category.id}`, undefined, 204);
     await undo(manager, `category-${category.id}`, renamed.version + 2);
-    expect(await call(manager, 'GET', `/api/categories/${category.id}`)).toMatchObject({ name: `Spare ${backend.name}`, description: 'bits' });
+    expect(await call(manager, 'GET', `/api/categories/${category.id}`)).toMatchObject({
+      name: `Spare ${backend.name}`,
+      description: 'bits',
+    });
     await undo(manager, `category-${category.id}`, 1);
     await call(manager, 'GET', `/api/categories/${category.id}`, undefined, 404);
 
@@ -83,7 +110,11 @@ describe.each(backends())('undo and revert on $name', (backend) => {
   it("Undo reverts the very write it was offered for, not someone else's later change to the item", async () => {
     // What the client does: send the write with an Idempotency-Key, and Undo by that key.
     const write = async (account: TestAccount, method: string, path: string, key: string, body?: unknown) => {
-      const r = await server.request(method, path, { token: account.idToken, body, headers: { 'idempotency-key': key } });
+      const r = await server.request(method, path, {
+        token: account.idToken,
+        body,
+        headers: { 'idempotency-key': key },
+      });
       expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
       return r.body;
     };
@@ -109,7 +140,11 @@ describe.each(backends())('undo and revert on $name', (backend) => {
     await write(manager, 'PUT', `/api/inventory/${item.id}`, edit, { name: `${item.name} renamed` });
     await call(staff, 'POST', `/api/inventory/${item.id}/adjust`, { delta: 2, reason: 'restock' });
     await undoWrite(manager, edit);
-    expect(await call(manager, 'GET', `/api/inventory/${item.id}`)).toMatchObject({ name: item.name, quantity: 11, price: 6 });
+    expect(await call(manager, 'GET', `/api/inventory/${item.id}`)).toMatchObject({
+      name: item.name,
+      quantity: 11,
+      price: 6,
+    });
 
     // A delete: Undo by its key restores the item.
     const del = `delete-${backend.name}-${n}`;
@@ -130,15 +165,24 @@ describe.each(backends())('undo and revert on $name', (backend) => {
   it('undoes a change once: two undo requests at the same moment, exactly one succeeds', async () => {
     const item = await newItem(manager);
     const adjusted = await call(manager, 'POST', `/api/inventory/${item.id}/adjust`, { delta: -4, reason: 'sale' });
-    const change = await call(manager, 'GET', `/api/history/change-at?streamId=item-${item.id}&version=${adjusted.version}`);
+    const change = await call(
+      manager,
+      'GET',
+      `/api/history/change-at?streamId=item-${item.id}&version=${adjusted.version}`,
+    );
     const attempts = await Promise.all(
-      [0, 1].map(() => server.request('POST', `/api/events/${change.eventId}/revert`, { token: manager.idToken, body: {} })),
+      [0, 1].map(() =>
+        server.request('POST', `/api/events/${change.eventId}/revert`, { token: manager.idToken, body: {} }),
+      ),
     );
     expect(attempts.map((a) => a.status).sort()).toEqual([201, 409]);
     expect(attempts.find((a) => a.status === 409)!.body.error).toMatch(/already reverted/);
     expect((await call(manager, 'GET', `/api/inventory/${item.id}`)).quantity).toBe(10);
     // And later, one more: still refused.
-    const late = await server.request('POST', `/api/events/${change.eventId}/revert`, { token: manager.idToken, body: {} });
+    const late = await server.request('POST', `/api/events/${change.eventId}/revert`, {
+      token: manager.idToken,
+      body: {},
+    });
     expect(late.status).toBe(409);
   });
 
@@ -156,7 +200,11 @@ describe.each(backends())('undo and revert on $name', (backend) => {
       ['price', 5, null],
     ]);
     await call(manager, 'POST', `/api/events/${edit.eventId}/revert`, { reason: 'wrong item' }, 201);
-    expect(await call(manager, 'GET', `/api/inventory/${item.id}`)).toMatchObject({ name: item.name, price: 5, description: 'plain' });
+    expect(await call(manager, 'GET', `/api/inventory/${item.id}`)).toMatchObject({
+      name: item.name,
+      price: 5,
+      description: 'plain',
+    });
 
     // Edit again, then staff... a manager changes the price since.
     await call(manager, 'PUT', `/api/inventory/${item.id}`, { name: 'Second name', price: 11 });
@@ -176,7 +224,10 @@ describe.each(backends())('undo and revert on $name', (backend) => {
     await call(manager, 'PUT', `/api/inventory/${item.id}`, { threshold: 4 });
     const third = (await historyOf(item.id)).filter((h: any) => h.type === 'ItemUpdated').at(-1);
     await call(other, 'PUT', `/api/inventory/${item.id}`, { threshold: 6 });
-    const refused = await server.request('POST', `/api/events/${third.eventId}/revert`, { token: manager.idToken, body: {} });
+    const refused = await server.request('POST', `/api/events/${third.eventId}/revert`, {
+      token: manager.idToken,
+      body: {},
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatch(/threshold \(changed since by Otto Other on/);
     await call(manager, 'POST', `/api/events/${third.eventId}/revert`, { fields: ['threshold'] }, 201);
@@ -190,9 +241,14 @@ describe.each(backends())('undo and revert on $name', (backend) => {
     const restock = (await historyOf(item.id)).find((h: any) => h.reason === 'restock');
     const plan = await call(manager, 'GET', `/api/events/${restock.eventId}/revert`);
     expect(plan.blocked).toMatch(/below 0/);
-    const refused = await server.request('POST', `/api/events/${restock.eventId}/revert`, { token: manager.idToken, body: {} });
+    const refused = await server.request('POST', `/api/events/${restock.eventId}/revert`, {
+      token: manager.idToken,
+      body: {},
+    });
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toBe(`Cannot revert: ${item.name} has 1 in stock now; taking back +5 would leave -4, below 0`);
+    expect(refused.body.error).toBe(
+      `Cannot revert: ${item.name} has 1 in stock now; taking back +5 would leave -4, below 0`,
+    );
     expect((await call(manager, 'GET', `/api/inventory/${item.id}`)).quantity).toBe(1);
     // The sale reverts fine (deltas commute): 1 + 4 = 5.
     const sale = (await historyOf(item.id)).find((h: any) => h.reason === 'sale');
@@ -208,23 +264,39 @@ describe.each(backends())('undo and revert on $name', (backend) => {
     expect(deletion.type).toBe('ItemDeleted');
     await call(manager, 'POST', `/api/events/${deletion.eventId}/revert`, { reason: 'deleted by mistake' }, 201);
 
-    expect(await call(manager, 'GET', `/api/inventory/${item.id}`)).toMatchObject({ id: item.id, name: item.name, quantity: 8 });
+    expect(await call(manager, 'GET', `/api/inventory/${item.id}`)).toMatchObject({
+      id: item.id,
+      name: item.name,
+      quantity: 8,
+    });
     const history = await historyOf(item.id);
     expect(history.map((h: any) => h.type)).toEqual(['ItemCreated', 'StockAdjusted', 'ItemDeleted', 'ItemCreated']);
     expect(history[2].revertedBy).toMatchObject({ name: 'Mona Manager' });
-    expect(history[3].reverts).toEqual({ eventId: deletion.eventId, summary: `Deleted ${item.name}`, reason: 'deleted by mistake' });
+    expect(history[3].reverts).toEqual({
+      eventId: deletion.eventId,
+      summary: `Deleted ${item.name}`,
+      reason: 'deleted by mistake',
+    });
 
     const log = await call(manager, 'GET', `/api/activity?q=${encodeURIComponent(item.name)}`);
     const entry = log.entries.find((e: any) => e.details.startsWith('Reverted'));
-    expect(entry).toMatchObject({ userName: 'Mona Manager', details: `Reverted deletion of ${item.name}, by Mona Manager, why: deleted by mistake` });
-    const deleted = log.entries.find((e: any) => e.details === `Deleted ${item.name} (SKU ${item.sku}), by Mona Manager`);
+    expect(entry).toMatchObject({
+      userName: 'Mona Manager',
+      details: `Reverted deletion of ${item.name}, by Mona Manager, why: deleted by mistake`,
+    });
+    const deleted = log.entries.find(
+      (e: any) => e.details === `Deleted ${item.name} (SKU ${item.sku}), by Mona Manager`,
+    );
     expect(deleted).toMatchObject({ eventId: deletion.eventId, reverted: true });
   });
 
   it("lets only managers and holders of Revert changes revert other people's changes", async () => {
     const item = await newItem(manager);
     const created = (await historyOf(item.id))[0];
-    const refused = await server.request('POST', `/api/events/${created.eventId}/revert`, { token: staff.idToken, body: {} });
+    const refused = await server.request('POST', `/api/events/${created.eventId}/revert`, {
+      token: staff.idToken,
+      body: {},
+    });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: "You don't have permission to revert changes" });
 
@@ -235,11 +307,18 @@ describe.each(backends())('undo and revert on $name', (backend) => {
     });
     const fixer = await accountWithRole(server, role.id, 'Fay Fixer');
     const adjusted = await call(manager, 'POST', `/api/inventory/${item.id}/adjust`, { delta: 1, reason: 'count' });
-    const change = await call(fixer, 'GET', `/api/history/change-at?streamId=item-${item.id}&version=${adjusted.version}`);
+    const change = await call(
+      fixer,
+      'GET',
+      `/api/history/change-at?streamId=item-${item.id}&version=${adjusted.version}`,
+    );
     await call(fixer, 'POST', `/api/events/${change.eventId}/revert`, {}, 201);
     expect((await call(manager, 'GET', `/api/inventory/${item.id}`)).quantity).toBe(10);
     // Low-stock crossings are not changes of their own.
-    const unknown = await server.request('POST', '/api/events/00000000-0000-4000-8000-000000000000/revert', { token: manager.idToken, body: {} });
+    const unknown = await server.request('POST', '/api/events/00000000-0000-4000-8000-000000000000/revert', {
+      token: manager.idToken,
+      body: {},
+    });
     expect(unknown.status).toBe(404);
   });
 });

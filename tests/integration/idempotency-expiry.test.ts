@@ -20,15 +20,23 @@ describe.each(backends())('idempotent answers expire on $name', { timeout: 180_0
   beforeAll(async () => {
     server = await startTestServer(backend);
     manager = await accountWithRole(server, 'manager');
-    categoryId = (await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: `Expiry ${Date.now()}` } })).body.id;
+    categoryId = (
+      await server.request('POST', '/api/categories', {
+        token: manager.idToken,
+        body: { name: `Expiry ${Date.now()}` },
+      })
+    ).body.id;
   });
   afterAll(async () => {
     await server?.close();
   });
 
-  const post = (path: string, body: unknown, key: string) => server.request('POST', path, { token: manager.idToken, body, headers: { 'idempotency-key': key } });
+  const post = (path: string, body: unknown, key: string) =>
+    server.request('POST', path, { token: manager.idToken, body, headers: { 'idempotency-key': key } });
   const age = (key: string, hours: number) =>
-    sql`update http_idempotency set created_at = now() - make_interval(hours => ${hours}) where key = ${key}`.execute(server.store.database.db);
+    sql`update http_idempotency set created_at = now() - make_interval(hours => ${hours}) where key = ${key}`.execute(
+      server.store.database.db,
+    );
 
   it('within the keep period a key answers as before; past it, the key is free for a new request', async () => {
     const key = `cat-${Date.now()}`;
@@ -51,9 +59,16 @@ describe.each(backends())('idempotent answers expire on $name', { timeout: 180_0
   });
 
   it('a stock adjustment (answered by its own batch) is not replayed past the keep period', async () => {
-    const item = (await server.request('POST', '/api/inventory', { token: manager.idToken, body: { name: 'Aged', sku: `AGE-${Date.now()}`, category_id: categoryId, quantity: 10, price: 1, threshold: 0 } })).body;
+    const item = (
+      await server.request('POST', '/api/inventory', {
+        token: manager.idToken,
+        body: { name: 'Aged', sku: `AGE-${Date.now()}`, category_id: categoryId, quantity: 10, price: 1, threshold: 0 },
+      })
+    ).body;
     const key = `adjust-${Date.now()}`;
-    expect((await post(`/api/inventory/${item.id}/adjust`, { delta: 1, reason: 'restock' }, key)).body.quantity).toBe(11);
+    expect((await post(`/api/inventory/${item.id}/adjust`, { delta: 1, reason: 'restock' }, key)).body.quantity).toBe(
+      11,
+    );
     await age(key, 49);
     const later = await post(`/api/inventory/${item.id}/adjust`, { delta: 5, reason: 'restock' }, key);
     expect(later.status).toBe(200);
@@ -72,7 +87,9 @@ describe.each(backends())('idempotent answers expire on $name', { timeout: 180_0
     expect(late.status).toBe(201);
     expect(late.headers.get('idempotent-replayed')).toBeNull();
     expect(late.body).toEqual({ apiToken: first.body.apiToken, token: null, secretShownOnce: true });
-    const listed = (await server.request('GET', '/api/tokens', { token: manager.idToken })).body.tokens.filter((t: { name: string }) => t.name === 'Late retry');
+    const listed = (await server.request('GET', '/api/tokens', { token: manager.idToken })).body.tokens.filter(
+      (t: { name: string }) => t.name === 'Late retry',
+    );
     expect(listed).toHaveLength(1);
   });
 
@@ -86,35 +103,48 @@ describe.each(backends())('idempotent answers expire on $name', { timeout: 180_0
     expect(late.status).toBe(201);
     expect(late.headers.get('idempotent-replayed')).toBeNull();
     expect(late.body).toEqual({ endpoint: first.body.endpoint, secret: null, secretShownOnce: true });
-    const listed = (await server.request('GET', '/api/webhooks', { token: manager.idToken })).body.endpoints.filter((e: { url: string }) => e.url === body.url);
+    const listed = (await server.request('GET', '/api/webhooks', { token: manager.idToken })).body.endpoints.filter(
+      (e: { url: string }) => e.url === body.url,
+    );
     expect(listed).toHaveLength(1);
   });
 });
 
-describe.each(backends())('expired answers are deleted without any writes on $name', { timeout: 120_000 }, (backend) => {
-  let server: TestServer;
+describe.each(backends())(
+  'expired answers are deleted without any writes on $name',
+  { timeout: 120_000 },
+  (backend) => {
+    let server: TestServer;
 
-  beforeAll(async () => {
-    server = await startTestServer(backend, { env: { IDEMPOTENCY_SWEEP_EVERY_MS: '200' } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+    beforeAll(async () => {
+      server = await startTestServer(backend, { env: { IDEMPOTENCY_SWEEP_EVERY_MS: '200' } });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
 
-  it('a timer deletes answers older than the keep period and leaves the younger ones', async () => {
-    const manager = await accountWithRole(server, 'manager');
-    const [old, young] = [`old-${Date.now()}`, `young-${Date.now()}`];
-    for (const key of [old, young]) {
-      const res = await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: key }, headers: { 'idempotency-key': key } });
-      expect(res.status).toBe(201);
-    }
-    const db = server.store.database.db;
-    await sql`update http_idempotency set created_at = now() - interval '49 hours' where key = ${old}`.execute(db);
-    await sql`update http_idempotency set created_at = now() - interval '47 hours' where key = ${young}`.execute(db);
-    // No request from here on: only the timer can delete.
-    const keys = async () => (await sql<{ key: string }>`select key from http_idempotency where key in (${old}, ${young})`.execute(db)).rows.map((r) => r.key);
-    const deadline = Date.now() + 10_000;
-    while ((await keys()).includes(old) && Date.now() < deadline) await sleep(100);
-    expect(await keys()).toEqual([young]);
-  });
-});
+    it('a timer deletes answers older than the keep period and leaves the younger ones', async () => {
+      const manager = await accountWithRole(server, 'manager');
+      const [old, young] = [`old-${Date.now()}`, `young-${Date.now()}`];
+      for (const key of [old, young]) {
+        const res = await server.request('POST', '/api/categories', {
+          token: manager.idToken,
+          body: { name: key },
+          headers: { 'idempotency-key': key },
+        });
+        expect(res.status).toBe(201);
+      }
+      const db = server.store.database.db;
+      await sql`update http_idempotency set created_at = now() - interval '49 hours' where key = ${old}`.execute(db);
+      await sql`update http_idempotency set created_at = now() - interval '47 hours' where key = ${young}`.execute(db);
+      // No request from here on: only the timer can delete.
+      const keys = async () =>
+        (
+          await sql<{ key: string }>`select key from http_idempotency where key in (${old}, ${young})`.execute(db)
+        ).rows.map((r) => r.key);
+      const deadline = Date.now() + 10_000;
+      while ((await keys()).includes(old) && Date.now() < deadline) await sleep(100);
+      expect(await keys()).toEqual([young]);
+    });
+  },
+);

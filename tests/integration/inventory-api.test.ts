@@ -18,7 +18,8 @@ describe.each(backends())('inventory API on $name', (backend) => {
       server.request('POST', path, { token: account.idToken, body, headers }),
     put: (path: string, body: unknown, headers?: Record<string, string>) =>
       server.request('PUT', path, { token: account.idToken, body, headers }),
-    del: (path: string, headers?: Record<string, string>) => server.request('DELETE', path, { token: account.idToken, headers }),
+    del: (path: string, headers?: Record<string, string>) =>
+      server.request('DELETE', path, { token: account.idToken, headers }),
   });
   const newItem = (categoryId: string, over: Record<string, unknown> = {}) => ({
     name: 'Laptop Stand',
@@ -52,15 +53,24 @@ describe.each(backends())('inventory API on $name', (backend) => {
 
     const dup = await as(staff).post('/api/categories', { name: 'office' });
     expect(dup).toMatchObject({ status: 409, body: { error: 'Category already exists' } });
-    expect((await as(staff).post('/api/categories', { name: '   ' })).body).toEqual({ error: 'name is required', field: 'name' });
+    expect((await as(staff).post('/api/categories', { name: '   ' })).body).toEqual({
+      error: 'name is required',
+      field: 'name',
+    });
 
     const renamed = await as(manager).put(`/api/categories/${id}`, { name: 'Office Supplies' });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'Office Supplies', version: 2 });
 
     expect((await as(manager).del(`/api/categories/${id}`)).status).toBe(204);
-    expect(await as(manager).get(`/api/categories/${id}`)).toMatchObject({ status: 404, body: { error: 'Category not found' } });
-    expect(await as(manager).del(`/api/categories/${id}`)).toMatchObject({ status: 404, body: { error: 'Category not found' } });
+    expect(await as(manager).get(`/api/categories/${id}`)).toMatchObject({
+      status: 404,
+      body: { error: 'Category not found' },
+    });
+    expect(await as(manager).del(`/api/categories/${id}`)).toMatchObject({
+      status: 404,
+      body: { error: 'Category not found' },
+    });
 
     const log = await as(manager).get(`/api/activity?resourceType=category&sort=timestamp&order=asc&limit=500`);
     const mine = log.body.entries.filter((e: any) => e.resourceId === id);
@@ -90,11 +100,15 @@ describe.each(backends())('inventory API on $name', (backend) => {
     });
     const id = created.body.id;
     const entry = (await as(manager).get(`/api/activity?q=${encodeURIComponent(body.sku)}`)).body.entries;
-    const log = (await as(manager).get('/api/activity?action=create&resourceType=inventory&limit=500')).body.entries.find(
-      (e: any) => e.resourceId === id,
-    );
+    const log = (
+      await as(manager).get('/api/activity?action=create&resourceType=inventory&limit=500')
+    ).body.entries.find((e: any) => e.resourceId === id);
     expect(entry).toEqual([]); // details mention the name, not the SKU
-    expect(log).toMatchObject({ userId: staff.uid, userName: 'Stan Staff', details: 'Created Laptop Stand in Computers: 12 in stock, price $39.90, threshold 4, by Stan Staff' });
+    expect(log).toMatchObject({
+      userId: staff.uid,
+      userName: 'Stan Staff',
+      details: 'Created Laptop Stand in Computers: 12 in stock, price $39.90, threshold 4, by Stan Staff',
+    });
 
     expect((await as(guest).get(`/api/inventory/${id}`)).body.name).toBe('Laptop Stand');
     expect((await as(manager).get('/api/categories')).body.find((c: any) => c.id === category.id).itemCount).toBe(1);
@@ -110,9 +124,17 @@ describe.each(backends())('inventory API on $name', (backend) => {
       body: { error: 'Category is not empty' },
     });
     expect((await as(manager).del(`/api/inventory/${id}`)).status).toBe(204);
-    expect(await as(manager).get(`/api/inventory/${id}`)).toMatchObject({ status: 404, body: { error: 'Item not found' } });
-    expect(await as(manager).del(`/api/inventory/${id}`)).toMatchObject({ status: 404, body: { error: 'Item not found' } });
-    const deleted = (await as(manager).get('/api/activity?action=delete&limit=500')).body.entries.find((e: any) => e.resourceId === id);
+    expect(await as(manager).get(`/api/inventory/${id}`)).toMatchObject({
+      status: 404,
+      body: { error: 'Item not found' },
+    });
+    expect(await as(manager).del(`/api/inventory/${id}`)).toMatchObject({
+      status: 404,
+      body: { error: 'Item not found' },
+    });
+    const deleted = (await as(manager).get('/api/activity?action=delete&limit=500')).body.entries.find(
+      (e: any) => e.resourceId === id,
+    );
     expect(deleted.details).toBe(`Deleted Laptop Stand (SKU ${body.sku}), by Mia Manager`);
   });
 
@@ -160,7 +182,10 @@ describe.each(backends())('inventory API on $name', (backend) => {
     expect(priced.body).toMatchObject({ price: 42, quantity: 12, version: 2 });
     const stale = await as(manager).put(`/api/inventory/${item.id}`, { price: 50 }, { 'if-match': '1' });
     expect(stale.status).toBe(409);
-    expect(stale.body).toMatchObject({ error: 'This item was changed by someone else', current: { price: 42, version: 2 } });
+    expect(stale.body).toMatchObject({
+      error: 'This item was changed by someone else',
+      current: { price: 42, version: 2 },
+    });
     expect((await as(manager).put(`/api/inventory/${item.id}`, { price: 50, expected_version: 1 })).status).toBe(409);
 
     const counted = await as(staff).put(`/api/inventory/${item.id}`, { quantity: 7 });
@@ -186,15 +211,23 @@ describe.each(backends())('inventory API on $name', (backend) => {
   it('adjusts stock atomically, refuses below zero, and lists low stock', async () => {
     const category = (await as(manager).post('/api/categories', { name: 'Adjust' })).body;
     const item = (await as(manager).post('/api/inventory', newItem(category.id, { quantity: 6, threshold: 4 }))).body;
-    const sold = await as(staff).post(`/api/inventory/${item.id}/adjust`, { delta: -2, reason: 'sale', note: 'till 3' });
+    const sold = await as(staff).post(`/api/inventory/${item.id}/adjust`, {
+      delta: -2,
+      reason: 'sale',
+      note: 'till 3',
+    });
     expect(sold.body).toMatchObject({ quantity: 4 });
     expect((await as(guest).get('/api/inventory/low-stock')).body.map((i: any) => i.id)).toContain(item.id);
     expect(await as(staff).post(`/api/inventory/${item.id}/adjust`, { delta: -5, reason: 'sale' })).toMatchObject({
       status: 409,
       body: { error: 'Insufficient stock' },
     });
-    expect(await as(staff).post(`/api/inventory/${item.id}/adjust`, { delta: 1, reason: 'lost' })).toMatchObject({ status: 400 });
-    expect(await as(staff).post(`/api/inventory/${item.id}/adjust`, { delta: 0, reason: 'sale' })).toMatchObject({ status: 400 });
+    expect(await as(staff).post(`/api/inventory/${item.id}/adjust`, { delta: 1, reason: 'lost' })).toMatchObject({
+      status: 400,
+    });
+    expect(await as(staff).post(`/api/inventory/${item.id}/adjust`, { delta: 0, reason: 'sale' })).toMatchObject({
+      status: 400,
+    });
     expect(await as(guest).post(`/api/inventory/${item.id}/adjust`, { delta: 1, reason: 'restock' })).toMatchObject({
       status: 403,
       body: { error: "You don't have permission to update stock levels" },
@@ -236,7 +269,10 @@ describe.each(backends())('inventory API on $name', (backend) => {
   it("pages, searches and sorts a category's items, 12 a page by default", async () => {
     const category = (await as(manager).post('/api/categories', { name: 'Shelf' })).body;
     for (let i = 0; i < 14; i++) {
-      await as(manager).post('/api/inventory', newItem(category.id, { name: `Box ${String(i).padStart(2, '0')}`, price: 100 - i, quantity: i }));
+      await as(manager).post(
+        '/api/inventory',
+        newItem(category.id, { name: `Box ${String(i).padStart(2, '0')}`, price: 100 - i, quantity: i }),
+      );
     }
     const first = (await as(guest).get(`/api/categories/${category.id}/items`)).body;
     expect(first).toMatchObject({ total: 14, page: 1, pageSize: 12, totalPages: 2 });
@@ -249,7 +285,9 @@ describe.each(backends())('inventory API on $name', (backend) => {
     expect(mostStock.items[0].quantity).toBe(13);
     const found = (await as(guest).get(`/api/categories/${category.id}/items?q=box%2007`)).body;
     expect(found.items.map((i: any) => i.name)).toEqual(['Box 07']);
-    expect(await as(guest).get(`/api/categories/00000000-0000-4000-8000-000000000000/items`)).toMatchObject({ status: 404 });
+    expect(await as(guest).get(`/api/categories/00000000-0000-4000-8000-000000000000/items`)).toMatchObject({
+      status: 404,
+    });
   });
 
   it('renaming a category renames it on its items', async () => {
@@ -274,7 +312,11 @@ describe.each(backends())('inventory API on $name', (backend) => {
     expect((await as(manager).get(`/api/categories/${category.id}`)).body.itemCount).toBe(1);
     const adjust = { 'idempotency-key': 'adjust-1' };
     await as(manager).post(`/api/inventory/${first.body.id}/adjust`, { delta: 1, reason: 'restock' }, adjust);
-    const repeat = await as(manager).post(`/api/inventory/${first.body.id}/adjust`, { delta: 1, reason: 'restock' }, adjust);
+    const repeat = await as(manager).post(
+      `/api/inventory/${first.body.id}/adjust`,
+      { delta: 1, reason: 'restock' },
+      adjust,
+    );
     expect(repeat.body.quantity).toBe(13);
   });
 
@@ -286,7 +328,9 @@ describe.each(backends())('inventory API on $name', (backend) => {
     expect(lines[0]).toBe('timestamp,userName,userId,action,resourceType,resourceId,resourceName,details,id');
     expect(lines.length).toBeGreaterThan(5);
     expect(lines.slice(1).every((l) => l.includes('"create"'))).toBe(true);
-    const byUser = (await as(manager).get('/api/activity?sort=user&order=asc&limit=500')).body.entries.map((e: any) => e.userName);
+    const byUser = (await as(manager).get('/api/activity?sort=user&order=asc&limit=500')).body.entries.map(
+      (e: any) => e.userName,
+    );
     expect(byUser).toEqual([...byUser].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
     const page1 = (await as(manager).get('/api/activity?limit=5')).body;
     const page2 = (await as(manager).get(`/api/activity?limit=5&cursor=${page1.nextCursor}`)).body;
@@ -317,6 +361,8 @@ describe.each(backends())('inventory API on $name', (backend) => {
     ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
-    expect(doc.paths['/api/inventory'].post.requestBody.content['application/json'].schema.required).toContain('category_id');
+    expect(doc.paths['/api/inventory'].post.requestBody.content['application/json'].schema.required).toContain(
+      'category_id',
+    );
   });
 });

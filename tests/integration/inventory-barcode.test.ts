@@ -49,7 +49,10 @@ describe.each(backends())('item barcodes on $name', (backend) => {
 
     const wrongDigit = code.slice(0, 12) + ((Number(code[12]) + 1) % 10);
     const bad = await call(manager, 'POST', '/api/inventory', newItem({ barcode: wrongDigit }));
-    expect(bad).toMatchObject({ status: 400, body: { error: `Barcode check digit is wrong (EAN-13, expected ${code[12]})` } });
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { error: `Barcode check digit is wrong (EAN-13, expected ${code[12]})` },
+    });
     const badUpc = await call(manager, 'PUT', `/api/inventory/${created.body.id}`, { barcode: '036000291453' });
     expect(badUpc).toMatchObject({ status: 400, body: { error: 'Barcode check digit is wrong (UPC-A, expected 2)' } });
 
@@ -92,9 +95,13 @@ describe.each(backends())('item barcodes on $name', (backend) => {
     const changed = await call(manager, 'PUT', `/api/inventory/${item.id}`, { barcode: shelfLabel });
     expect(changed).toMatchObject({ status: 200, body: { barcode: shelfLabel, version: 2 } });
     // Code 128 text is found by its words and as a whole, and the old code names nothing now.
-    expect((await call(manager, 'GET', `/api/inventory/by-barcode/${encodeURIComponent(shelfLabel)}`)).body.id).toBe(item.id);
+    expect((await call(manager, 'GET', `/api/inventory/by-barcode/${encodeURIComponent(shelfLabel)}`)).body.id).toBe(
+      item.id,
+    );
     expect((await call(manager, 'GET', `/api/inventory/by-barcode/${first}`)).status).toBe(404);
-    expect((await call(manager, 'GET', '/api/inventory/search?q=shelf-b7')).body.map((i: any) => i.id)).toContain(item.id);
+    expect((await call(manager, 'GET', '/api/inventory/search?q=shelf-b7')).body.map((i: any) => i.id)).toContain(
+      item.id,
+    );
 
     const cleared = await call(manager, 'PUT', `/api/inventory/${item.id}`, { barcode: '' });
     expect(cleared).toMatchObject({ status: 200, body: { barcode: null, version: 3 } });

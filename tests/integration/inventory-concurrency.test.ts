@@ -24,7 +24,8 @@ describe.each(backends())('concurrent writes on $name', (backend) => {
   beforeAll(async () => {
     server = await startTestServer(backend);
     manager = await accountWithRole(server, 'manager');
-    categoryId = (await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Busy' } })).body.id;
+    categoryId = (await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Busy' } }))
+      .body.id;
   });
   afterAll(() => server.close());
   afterEach(async () => {
@@ -43,8 +44,14 @@ describe.each(backends())('concurrent writes on $name', (backend) => {
   });
   const stockEvents = async (itemId: string) =>
     (
-      await sql<{ type: string; tx: string; delta: number | null }>`select type, tx_id::text as tx, (data ->> 'delta')::int as delta
-        from events where stream_id = ${`item-${itemId}`} and type <> 'ItemCreated' order by stream_version`.execute(server.store.database.db)
+      await sql<{
+        type: string;
+        tx: string;
+        delta: number | null;
+      }>`select type, tx_id::text as tx, (data ->> 'delta')::int as delta
+        from events where stream_id = ${`item-${itemId}`} and type <> 'ItemCreated' order by stream_version`.execute(
+        server.store.database.db,
+      )
     ).rows;
 
   const createItem = (sku: string, quantity: number, key?: string, threshold = 0) =>
@@ -67,13 +74,18 @@ describe.each(backends())('concurrent writes on $name', (backend) => {
     const [first, refused, third] = results;
     expect((first as PromiseFulfilledResult<{ quantity: number }>).value.quantity).toBe(2);
     expect((refused as PromiseRejectedResult).reason).toMatchObject({ status: 409, message: 'Insufficient stock' });
-    expect((third as PromiseFulfilledResult<{ quantity: number; version: number }>).value).toMatchObject({ quantity: 3 });
+    expect((third as PromiseFulfilledResult<{ quantity: number; version: number }>).value).toMatchObject({
+      quantity: 3,
+    });
     const events = await stockEvents(item.id);
     expect(events.filter((e) => e.type === 'StockAdjusted').map((e) => e.delta)).toEqual([-3, 1]);
     // One transaction (one commit) for the batch, low-stock crossings included.
     expect(new Set(events.map((e) => e.tx)).size).toBe(1);
     const now = await server.request('GET', `/api/inventory/${item.id}`, { token: manager.idToken });
-    expect(now.body).toMatchObject({ quantity: 3, version: (third as PromiseFulfilledResult<{ version: number }>).value.version });
+    expect(now.body).toMatchObject({
+      quantity: 3,
+      version: (third as PromiseFulfilledResult<{ version: number }>).value.version,
+    });
   });
 
   it('duplicate idempotency keys inside one batch apply once', async () => {
@@ -92,9 +104,9 @@ describe.each(backends())('concurrent writes on $name', (backend) => {
     // A later retry of the same key writes nothing either.
     expect((await items.adjust(item.id, { delta: 2, reason: 'restock' }, meta('batch-key-1'))).quantity).toBe(13);
     expect(await stockEvents(item.id)).toHaveLength(2);
-    const keys = await sql<{ n: number }>`select count(*)::int as n from event_idempotency where key = 'batch-key-1'`.execute(
-      server.store.database.db,
-    );
+    const keys = await sql<{
+      n: number;
+    }>`select count(*)::int as n from event_idempotency where key = 'batch-key-1'`.execute(server.store.database.db);
     expect(keys.rows[0]!.n).toBe(1);
   });
 
@@ -138,7 +150,10 @@ describe.each(backends())('concurrent writes on $name', (backend) => {
     const first = await send(3);
     expect(first.status).toBe(200);
     // Another adjustment in between: the replay is the first answer, not the item as it now is.
-    await server.request('POST', `/api/inventory/${item.id}/adjust`, { token: manager.idToken, body: { delta: 1, reason: 'restock' } });
+    await server.request('POST', `/api/inventory/${item.id}/adjust`, {
+      token: manager.idToken,
+      body: { delta: 1, reason: 'restock' },
+    });
     const again = await send(3);
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -154,14 +169,20 @@ describe.each(backends())('concurrent writes on $name', (backend) => {
     const items = service();
     // Down through the low-stock threshold and back, twice, and down again, for every item, all at once.
     const deltas = [-4, -2, 5, -5, 6, -5];
-    const results = await Promise.all(ids.flatMap((id) => deltas.map((delta) => items.adjust(id, { delta, reason: delta > 0 ? 'restock' : 'sale' }, meta()))));
+    const results = await Promise.all(
+      ids.flatMap((id) =>
+        deltas.map((delta) => items.adjust(id, { delta, reason: delta > 0 ? 'restock' : 'sale' }, meta())),
+      ),
+    );
     expect(results).toHaveLength(ids.length * deltas.length);
     for (const id of ids) {
       const now = await server.request('GET', `/api/inventory/${id}`, { token: manager.idToken });
       expect(now.body.quantity).toBe(1);
     }
     const tx = await sql<{ n: number }>`select count(distinct tx_id)::int as n from events
-      where stream_id in (${sql.join(ids.map((id) => `item-${id}`))}) and type <> 'ItemCreated'`.execute(server.store.database.db);
+      where stream_id in (${sql.join(ids.map((id) => `item-${id}`))}) and type <> 'ItemCreated'`.execute(
+      server.store.database.db,
+    );
     expect(tx.rows[0]!.n).toBeLessThan(ids.length);
   });
 
@@ -205,7 +226,8 @@ describe.each(backends())('concurrent writes on $name', (backend) => {
   });
 
   it('200 creates, each retried three times with its key, create exactly 200 items', async () => {
-    const before = (await server.request('GET', `/api/categories/${categoryId}`, { token: manager.idToken })).body.itemCount;
+    const before = (await server.request('GET', `/api/categories/${categoryId}`, { token: manager.idToken })).body
+      .itemCount;
     const keys = Array.from({ length: 200 }, (_, i) => `retry-create-${i}`);
     const attempts = keys.flatMap((key, i) => [0, 1, 2].map(() => ({ key, sku: `RETRY-${i}` })));
     // Retries race each other: some run concurrently, some after the first finished.
@@ -215,7 +237,8 @@ describe.each(backends())('concurrent writes on $name', (backend) => {
       statuses.push(...(await Promise.all(batch.map((a) => createItem(a.sku, 1, a.key)))).map((r) => r.status));
     }
     expect(statuses.every((s) => s === 201)).toBe(true);
-    const after = (await server.request('GET', `/api/categories/${categoryId}`, { token: manager.idToken })).body.itemCount;
+    const after = (await server.request('GET', `/api/categories/${categoryId}`, { token: manager.idToken })).body
+      .itemCount;
     expect(after - before).toBe(200);
     const created = await sql<{ n: number }>`select count(*)::int as n from events where type = 'ItemCreated'
       and data->>'sku' like 'RETRY-%'`.execute(server.store.database.db);
@@ -232,7 +255,8 @@ describe.each(backends())('a storm of adjustments on one item on $name', (backen
   beforeAll(async () => {
     server = await startTestServer(backend);
     manager = await accountWithRole(server, 'manager');
-    categoryId = (await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Storm' } })).body.id;
+    categoryId = (await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Storm' } }))
+      .body.id;
   });
   afterAll(() => server.close());
 
@@ -247,36 +271,48 @@ describe.each(backends())('a storm of adjustments on one item on $name', (backen
   const perClient = backend.name === 'pglite' ? 40 : 200;
   const total = 50 * perClient;
 
-  it(`50 clients sending ${perClient / 2} x +1 and ${perClient / 2} x -1 each end at the starting quantity with ${total} adjustments`, { timeout: 300_000 }, async () => {
-    const item = (await createItem('BUSY-1', 100)).body;
-    const started = performance.now();
-    const staff = await Promise.all(Array.from({ length: 5 }, () => accountWithRole(server, 'staff')));
-    const client = async (c: number) => {
-      const token = staff[c % staff.length]!.idToken;
-      for (let i = 0; i < perClient; i++) {
-        const delta = i % 2 === 0 ? 1 : -1;
-        const res = await server.request('POST', `/api/inventory/${item.id}/adjust`, {
-          token,
-          body: { delta, reason: delta > 0 ? 'restock' : 'sale' },
-        });
-        expect(res.status).toBe(200);
-      }
-    };
-    await Promise.all(Array.from({ length: 50 }, (_, c) => client(c)));
-    const after = await server.request('GET', `/api/inventory/${item.id}`, { token: manager.idToken });
-    expect(after.body.quantity).toBe(100);
-    expect(after.body.version).toBe(total + 1);
-    const count = await sql<{ n: number; transactions: number }>`select count(*)::int as n, count(distinct tx_id)::int as transactions
+  it(
+    `50 clients sending ${perClient / 2} x +1 and ${perClient / 2} x -1 each end at the starting quantity with ${total} adjustments`,
+    { timeout: 300_000 },
+    async () => {
+      const item = (await createItem('BUSY-1', 100)).body;
+      const started = performance.now();
+      const staff = await Promise.all(Array.from({ length: 5 }, () => accountWithRole(server, 'staff')));
+      const client = async (c: number) => {
+        const token = staff[c % staff.length]!.idToken;
+        for (let i = 0; i < perClient; i++) {
+          const delta = i % 2 === 0 ? 1 : -1;
+          const res = await server.request('POST', `/api/inventory/${item.id}/adjust`, {
+            token,
+            body: { delta, reason: delta > 0 ? 'restock' : 'sale' },
+          });
+          expect(res.status).toBe(200);
+        }
+      };
+      await Promise.all(Array.from({ length: 50 }, (_, c) => client(c)));
+      const after = await server.request('GET', `/api/inventory/${item.id}`, { token: manager.idToken });
+      expect(after.body.quantity).toBe(100);
+      expect(after.body.version).toBe(total + 1);
+      const count = await sql<{
+        n: number;
+        transactions: number;
+      }>`select count(*)::int as n, count(distinct tx_id)::int as transactions
       from events where stream_id = ${`item-${item.id}`} and type = 'StockAdjusted'`.execute(server.store.database.db);
-    expect(count.rows[0]!.n).toBe(total);
-    // Group commit: adjustments that waited for the item's transaction went together.
-    expect(count.rows[0]!.transactions).toBeLessThan(total);
-    const moves = await sql<{ n: number; sum: number }>`select count(*)::int as n, sum(delta)::int as sum from stock_movements
+      expect(count.rows[0]!.n).toBe(total);
+      // Group commit: adjustments that waited for the item's transaction went together.
+      expect(count.rows[0]!.transactions).toBeLessThan(total);
+      const moves = await sql<{
+        n: number;
+        sum: number;
+      }>`select count(*)::int as n, sum(delta)::int as sum from stock_movements
       where item_id = ${item.id}`.execute(server.store.database.db);
-    expect(moves.rows[0]).toEqual({ n: total, sum: 0 });
-    console.log(`${total} adjustments of one item on ${backend.name}: ${Math.round(total / ((performance.now() - started) / 1000))}/s`);
-    expect(await verifyProjections(server.store.store)).toEqual([]);
-  });
+      expect(moves.rows[0]).toEqual({ n: total, sum: 0 });
+      console.log(
+        `${total} adjustments of one item on ${backend.name}: ${Math.round(total / ((performance.now() - started) / 1000))}/s`,
+      );
+      expect(await verifyProjections(server.store.store)).toEqual([]);
+    },
+  );
 });
 
 // PostgreSQL only: on PGlite one connection runs one thing at a time, so no writer can hold the row meanwhile.
@@ -292,7 +328,10 @@ describe.each(serverBackends())('a batch meeting another writer on the row on $n
   afterAll(() => server.close());
 
   it('waits for the row and decides on what the other writer left', async () => {
-    const category = await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Slip' } });
+    const category = await server.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: 'Slip' },
+    });
     const created = await server.request('POST', '/api/inventory', {
       token: manager.idToken,
       body: { name: 'Slipper', sku: 'SLIP-1', category_id: category.body.id, quantity: 10, price: 3, threshold: 0 },
@@ -309,10 +348,17 @@ describe.each(serverBackends())('a batch meeting another writer on the row on $n
     const go = new Promise<void>((resolve) => (release = resolve));
     // Another writer: locks the row, then (after the batch has read the item) appends +5.
     const other = store.transact(async (trx, append) => {
-      const row = (await sql<ItemRow>`select ${sql.raw(itemColumns)} from items where id = ${id} for update`.execute(trx)).rows[0]!;
+      const row = (
+        await sql<ItemRow>`select ${sql.raw(itemColumns)} from items where id = ${id} for update`.execute(trx)
+      ).rows[0]!;
       locked();
       await go;
-      await append(itemStream(id), Number(row.version), adjustStock({ delta: 5, reason: 'restock', note: null }, rowToState(row)), meta);
+      await append(
+        itemStream(id),
+        Number(row.version),
+        adjustStock({ delta: 5, reason: 'restock', note: null }, rowToState(row)),
+        meta,
+      );
     });
     await rowLocked;
     const adjusted = items.adjust(id, { delta: 1, reason: 'sale' }, meta);
@@ -320,15 +366,20 @@ describe.each(serverBackends())('a batch meeting another writer on the row on $n
     await expect
       .poll(async () =>
         Number(
-          (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-            where wait_event_type = 'Lock' and query like '%from items%for update%'`.execute(db)).rows[0]!.n,
+          (
+            await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and query like '%from items%for update%'`.execute(db)
+          ).rows[0]!.n,
         ),
       )
       .toBe(1);
     release();
     await other;
     expect((await adjusted).quantity).toBe(16);
-    const events = await sql<{ delta: number; v: number }>`select (data ->> 'delta')::int as delta, stream_version as v from events
+    const events = await sql<{
+      delta: number;
+      v: number;
+    }>`select (data ->> 'delta')::int as delta, stream_version as v from events
       where stream_id = ${`item-${id}`} and type = 'StockAdjusted' order by stream_version`.execute(db);
     expect(events.rows).toEqual([
       { delta: 5, v: 2 },

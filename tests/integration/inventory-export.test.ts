@@ -10,7 +10,19 @@ import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { exportedItems } from '../../server/inventory/item-export.js';
 
-const HEADER = ['name', 'sku', 'barcode', 'category', 'quantity', 'price', 'threshold', 'description', 'expiry_date', 'image_url', 'currency'];
+const HEADER = [
+  'name',
+  'sku',
+  'barcode',
+  'category',
+  'quantity',
+  'price',
+  'threshold',
+  'description',
+  'expiry_date',
+  'image_url',
+  'currency',
+];
 
 describe.each(backends())('item CSV export on $name', (backend) => {
   let server: TestServer;
@@ -57,7 +69,11 @@ describe.each(backends())('item CSV export on $name', (backend) => {
       expiry_date: '2031-02-03',
       image_url: 'https://example.com/hammer.png',
     });
-    await add(tools, '=HYPERLINK("http://evil.example","Click")', { sku: 'T-EVIL', price: 1, description: '@SUM(A1:A2)' });
+    await add(tools, '=HYPERLINK("http://evil.example","Click")', {
+      sku: 'T-EVIL',
+      price: 1,
+      description: '@SUM(A1:A2)',
+    });
     await add(tools, 'Spirit Level', { sku: '-T-LEVEL', price: 30, description: '+ tab\tinside' });
     await add(paint, 'White Paint', { sku: 'P-WHITE', price: 25, description: 'Matt white, 5 l' });
   });
@@ -68,7 +84,12 @@ describe.each(backends())('item CSV export on $name', (backend) => {
     expect(rows[0]).toEqual(HEADER);
     // By category, then name (where '=' sorts among letters depends on the database's collation).
     expect(rows[1]![0]).toBe('White Paint');
-    expect(rows.slice(2).map((r) => r[0]).sort()).toEqual([`'=HYPERLINK("http://evil.example","Click")`, 'Claw Hammer', 'Spirit Level']);
+    expect(
+      rows
+        .slice(2)
+        .map((r) => r[0])
+        .sort(),
+    ).toEqual([`'=HYPERLINK("http://evil.example","Click")`, 'Claw Hammer', 'Spirit Level']);
     expect(rows.find((r) => r[0] === 'Claw Hammer')).toEqual([
       'Claw Hammer',
       'T-HAMMER',
@@ -94,7 +115,11 @@ describe.each(backends())('item CSV export on $name', (backend) => {
 
   it("exports a category page's filters and sort, and the Inventory page's search", async () => {
     const inTools = await csvOf(`/api/inventory/export.csv?categoryId=${tools}&sort=price&order=desc`);
-    expect(inTools.rows.slice(1).map((r) => r[0])).toEqual(['Spirit Level', 'Claw Hammer', `'=HYPERLINK("http://evil.example","Click")`]);
+    expect(inTools.rows.slice(1).map((r) => r[0])).toEqual([
+      'Spirit Level',
+      'Claw Hammer',
+      `'=HYPERLINK("http://evil.example","Click")`,
+    ]);
     const searched = await csvOf(`/api/inventory/export.csv?categoryId=${tools}&q=grip`);
     expect(searched.rows.slice(1).map((r) => r[0])).toEqual(['Claw Hammer']);
     const acrossStore = await csvOf('/api/inventory/export.csv?q=white%20matt');
@@ -104,25 +129,39 @@ describe.each(backends())('item CSV export on $name', (backend) => {
     const none = await csvOf(`/api/inventory/export.csv?categoryId=${paint}&q=hammer`);
     expect(none.rows).toEqual([HEADER]);
 
-    expect(await call(reader, 'GET', '/api/inventory/export.csv?categoryId=00000000-0000-4000-8000-000000000000')).toMatchObject({
+    expect(
+      await call(reader, 'GET', '/api/inventory/export.csv?categoryId=00000000-0000-4000-8000-000000000000'),
+    ).toMatchObject({
       status: 404,
       body: { error: 'Category not found' },
     });
     expect((await call(null, 'GET', '/api/inventory/export.csv')).status).toBe(401);
     const guest = await accountWithRole(server, 'guest');
-    expect(await call(guest, 'GET', '/api/inventory/export.csv')).toMatchObject({ status: 403, body: { error: "Guests can't export data" } });
+    expect(await call(guest, 'GET', '/api/inventory/export.csv')).toMatchObject({
+      status: 403,
+      body: { error: "Guests can't export data" },
+    });
   });
 
   it('reads page after page without losing or repeating items that share a sort key', async () => {
     const shelf = (await call(manager, 'POST', '/api/categories', { name: 'Shelf' })).body.id;
     for (let i = 0; i < 5; i++) await add(shelf, 'Same Name', { price: i % 2 ? 4 : 2 });
-    for (const [sort, order] of [['name', 'asc'], ['price', 'desc'], ['stock', 'asc']] as const) {
+    for (const [sort, order] of [
+      ['name', 'asc'],
+      ['price', 'desc'],
+      ['stock', 'asc'],
+    ] as const) {
       const rows = [];
-      for await (const row of await exportedItems(server.store.database.db, { categoryId: shelf, sort, order }, 2)) rows.push(row.sku);
+      for await (const row of await exportedItems(server.store.database.db, { categoryId: shelf, sort, order }, 2))
+        rows.push(row.sku);
       expect(new Set(rows).size, `${sort} ${order}`).toBe(5);
     }
     const prices = [];
-    for await (const row of await exportedItems(server.store.database.db, { categoryId: shelf, sort: 'price', order: 'desc' }, 2)) {
+    for await (const row of await exportedItems(
+      server.store.database.db,
+      { categoryId: shelf, sort: 'price', order: 'desc' },
+      2,
+    )) {
       prices.push(Number(row.price));
     }
     expect(prices).toEqual([4, 4, 2, 2, 2]);

@@ -42,7 +42,11 @@ describe.each(backends())('item history on $name', (backend) => {
     await mark(); // 1: after the first edit
     await call(manager.idToken, 'PUT', `/api/inventory/${item.id}`, { name: 'Garden Hose' });
     await mark(); // 2: after the second edit
-    await call(staff.idToken, 'POST', `/api/inventory/${item.id}/adjust`, { delta: -4, reason: 'sale', note: 'weekend' });
+    await call(staff.idToken, 'POST', `/api/inventory/${item.id}/adjust`, {
+      delta: -4,
+      reason: 'sale',
+      note: 'weekend',
+    });
     await mark(); // 3
     await call(staff.idToken, 'POST', `/api/inventory/${item.id}/adjust`, { delta: -4, reason: 'damage' });
     await mark(); // 4: now low (2 <= 3)
@@ -68,7 +72,8 @@ describe.each(backends())('item history on $name', (backend) => {
     expect(history[0].actor.uid).toBe(manager.uid);
     for (let i = 1; i < history.length; i++) expect(history[i].timestamp >= history[i - 1].timestamp).toBe(true);
 
-    const asOf = (i: number) => call(manager.idToken, 'GET', `/api/inventory/${item.id}?asOf=${encodeURIComponent(moments[i]!)}`);
+    const asOf = (i: number) =>
+      call(manager.idToken, 'GET', `/api/inventory/${item.id}?asOf=${encodeURIComponent(moments[i]!)}`);
     expect(await asOf(0)).toMatchObject({ name: 'Hose', price: 20, quantity: 10, description: '' });
     expect(await asOf(1)).toMatchObject({ name: 'Hose', price: 22.5, description: '15 m' });
     expect(await asOf(2)).toMatchObject({ name: 'Garden Hose', quantity: 10 });
@@ -79,10 +84,17 @@ describe.each(backends())('item history on $name', (backend) => {
     // Before the item was created (the store's first record is older: the manager's account).
     const { firstRecordAt } = await call(manager.idToken, 'GET', '/api/history/counts');
     expect(Date.parse(firstRecordAt)).toBeLessThan(Date.parse(moments[0]!));
-    const before = await server.request('GET', `/api/inventory/${item.id}?asOf=${encodeURIComponent(firstRecordAt)}`, { token: manager.idToken });
+    const before = await server.request('GET', `/api/inventory/${item.id}?asOf=${encodeURIComponent(firstRecordAt)}`, {
+      token: manager.idToken,
+    });
     expect(before).toMatchObject({ status: 404, body: { error: 'Item not found' } });
-    const beforeHistory = await server.request('GET', `/api/inventory/${item.id}?asOf=2000-01-01T00:00:00Z`, { token: manager.idToken });
-    expect(beforeHistory).toMatchObject({ status: 400, body: { error: expect.stringContaining("before the store's first record") } });
+    const beforeHistory = await server.request('GET', `/api/inventory/${item.id}?asOf=2000-01-01T00:00:00Z`, {
+      token: manager.idToken,
+    });
+    expect(beforeHistory).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining("before the store's first record") },
+    });
     const bad = await server.request('GET', `/api/inventory/${item.id}?asOf=yesterday`, { token: manager.idToken });
     expect(bad.status).toBe(400);
   });

@@ -32,7 +32,10 @@ describe.each(serverBackends())('kill -9 during batched adjustments on $name', {
     setup = await startTestServer(backend, { store });
     const manager = await accountWithRole(setup, 'manager');
     staff = await accountWithRole(setup, 'staff');
-    const category = await setup.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Killed' } });
+    const category = await setup.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: 'Killed' },
+    });
     const item = await setup.request('POST', '/api/inventory', {
       token: manager.idToken,
       body: { name: 'Survivor', sku: 'KILL-1', category_id: category.body.id, quantity: 0, price: 4.5, threshold: 0 },
@@ -82,7 +85,11 @@ describe.each(serverBackends())('kill -9 during batched adjustments on $name', {
         try {
           res = await fetch(`${address}/api/inventory/${itemId}/adjust`, {
             method: 'POST',
-            headers: { authorization: `Bearer ${staff.idToken}`, 'content-type': 'application/json', 'x-request-id': id },
+            headers: {
+              authorization: `Bearer ${staff.idToken}`,
+              'content-type': 'application/json',
+              'x-request-id': id,
+            },
             body: JSON.stringify({ delta: 1, reason: 'restock' }),
           });
         } catch (error) {
@@ -117,8 +124,10 @@ describe.each(serverBackends())('kill -9 during batched adjustments on $name', {
       .poll(
         async () =>
           Number(
-            (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-              where application_name = ${APP_NAME}`.execute(db)).rows[0]!.n,
+            (
+              await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+              where application_name = ${APP_NAME}`.execute(db)
+            ).rows[0]!.n,
           ),
         { timeout: 30_000 },
       )
@@ -140,7 +149,9 @@ describe.each(serverBackends())('kill -9 during batched adjustments on $name', {
     expect(new Set(stored.map((r) => r.tx)).size).toBeLessThan(stored.length);
 
     const item = await setup.request('GET', `/api/inventory/${itemId}`, { token: staff.idToken });
-    const head = await sql<{ v: number }>`select max(stream_version) as v from events where stream_id = ${`item-${itemId}`}`.execute(db);
+    const head = await sql<{
+      v: number;
+    }>`select max(stream_version) as v from events where stream_id = ${`item-${itemId}`}`.execute(db);
     expect(item.body.quantity).toBe(stored.length);
     expect(item.body.version).toBe(Number(head.rows[0]!.v));
     expect(await verifyProjections(store.store)).toEqual([]);

@@ -22,16 +22,30 @@ describe.each(backends())('search with typos on $name', (backend) => {
     return res.body;
   };
   const search = async (q: string): Promise<string[]> =>
-    ((await call('GET', `/api/inventory/search?q=${encodeURIComponent(q)}`)) as Array<{ name: string }>).map((i) => i.name);
+    ((await call('GET', `/api/inventory/search?q=${encodeURIComponent(q)}`)) as Array<{ name: string }>).map(
+      (i) => i.name,
+    );
   const words = async (): Promise<string[]> =>
-    (await sql<{ word: string }>`select word from search_words order by word`.execute(server.store.database.db)).rows.map((r) => r.word);
+    (
+      await sql<{ word: string }>`select word from search_words order by word`.execute(server.store.database.db)
+    ).rows.map((r) => r.word);
 
   beforeAll(async () => {
     server = await startTestServer(backend);
     manager = await accountWithRole(server, 'manager');
     const lighting = await call('POST', '/api/categories', { name: 'Lighting' });
     const add = async (name: string, sku: string, description = '') => {
-      ids[name] = (await call('POST', '/api/inventory', { name, sku, description, category_id: lighting.id, quantity: 5, price: 9, threshold: 1 })).id;
+      ids[name] = (
+        await call('POST', '/api/inventory', {
+          name,
+          sku,
+          description,
+          category_id: lighting.id,
+          quantity: 5,
+          price: 9,
+          threshold: 1,
+        })
+      ).id;
     };
     await add('Desk Lamp', 'L-DESK', 'Warm white, adjustable arm');
     await add('Floor Lamp', 'L-FLOOR');
@@ -40,7 +54,20 @@ describe.each(backends())('search with typos on $name', (backend) => {
   afterAll(() => server.close());
 
   it('keeps the words of names, descriptions, SKUs and category names', async () => {
-    expect(await words()).toEqual(expect.arrayContaining(['adjustable', 'arm', 'desk', 'floor', 'keyboard', 'lamp', 'light', 'lighting', 'warm', 'white']));
+    expect(await words()).toEqual(
+      expect.arrayContaining([
+        'adjustable',
+        'arm',
+        'desk',
+        'floor',
+        'keyboard',
+        'lamp',
+        'light',
+        'lighting',
+        'warm',
+        'white',
+      ]),
+    );
     // Letters only, three or more: 'l' (from the SKUs) is no word.
     expect(await words()).not.toContain('l');
   });
@@ -71,9 +98,9 @@ describe.each(backends())('search with typos on $name', (backend) => {
     expect(await words()).toEqual(before);
 
     const db = server.store.database.db;
-    const backfill = splitStatements(readFileSync(new URL('../../migrations/007_search_words.sql', import.meta.url), 'utf8')).filter((s) =>
-      s.startsWith('insert into'),
-    );
+    const backfill = splitStatements(
+      readFileSync(new URL('../../migrations/007_search_words.sql', import.meta.url), 'utf8'),
+    ).filter((s) => s.startsWith('insert into'));
     expect(backfill).toHaveLength(1);
     await sql`delete from search_words`.execute(db);
     expect(await search('lanturn')).toEqual([]);

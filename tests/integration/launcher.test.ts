@@ -75,7 +75,11 @@ describe('npm start launcher', () => {
     expect(output).toContain('manager@stockroom.test');
     expect(output).toContain('must not be exposed');
 
-    const made = await auth('accounts:signUp', { email: 'newcomer@stockroom.test', password: 'newcomer1', returnSecureToken: true });
+    const made = await auth('accounts:signUp', {
+      email: 'newcomer@stockroom.test',
+      password: 'newcomer1',
+      returnSecureToken: true,
+    });
     expect(made.idToken).toBeTruthy();
     const categories = async () => {
       const login = await auth('accounts:signInWithPassword', {
@@ -83,7 +87,9 @@ describe('npm start launcher', () => {
         password: 'manager123',
         returnSecureToken: true,
       });
-      const res = await fetch(`http://127.0.0.1:${port}/api/categories`, { headers: { authorization: `Bearer ${login.idToken}` } });
+      const res = await fetch(`http://127.0.0.1:${port}/api/categories`, {
+        headers: { authorization: `Bearer ${login.idToken}` },
+      });
       return ((await res.json()) as { name: string }[]).map((c) => c.name).sort();
     };
     expect(await categories()).toEqual(['Clothing', 'Electronics', 'Food & Beverages']);

@@ -31,7 +31,18 @@ const CATEGORY_ROUTES: Route[] = [
 ];
 
 /** Ids that cannot name anything: the ones people type (abc, foo), near-misses of a uuid, and odd characters. */
-const MALFORMED = ['abc', 'foo', '123', 'not-a-uuid', `${randomUUID()}x`, randomUUID().slice(0, 35), '%20', 'a.b', "1'%20or%20'1'='1", 'x'.repeat(200)];
+const MALFORMED = [
+  'abc',
+  'foo',
+  '123',
+  'not-a-uuid',
+  `${randomUUID()}x`,
+  randomUUID().slice(0, 35),
+  '%20',
+  'a.b',
+  "1'%20or%20'1'='1",
+  'x'.repeat(200),
+];
 
 describe.each(backends())('not-found ids on $name', (backend) => {
   let server: TestServer;
@@ -39,13 +50,21 @@ describe.each(backends())('not-found ids on $name', (backend) => {
   let deletedItemId: string;
   let deletedCategoryId: string;
 
-  const call = (method: string, path: string, body?: unknown) => server.request(method, path, { token: manager.idToken, body });
+  const call = (method: string, path: string, body?: unknown) =>
+    server.request(method, path, { token: manager.idToken, body });
 
   beforeAll(async () => {
     server = await startTestServer(backend);
     manager = await accountWithRole(server, 'manager', 'Nora Notfound');
     const category = await call('POST', '/api/categories', { name: 'Short-lived' });
-    const item = await call('POST', '/api/inventory', { name: 'Ghost', sku: 'GH-1', category_id: category.body.id, quantity: 1, price: 1, threshold: 0 });
+    const item = await call('POST', '/api/inventory', {
+      name: 'Ghost',
+      sku: 'GH-1',
+      category_id: category.body.id,
+      quantity: 1,
+      price: 1,
+      threshold: 0,
+    });
     expect(item.status).toBe(201);
     expect((await call('DELETE', `/api/inventory/${item.body.id}`)).status).toBe(204);
     expect((await call('DELETE', `/api/categories/${category.body.id}`)).status).toBe(204);

@@ -7,7 +7,10 @@ import { scheduleHistoryVacuum, VACUUMED_TABLES } from '../../server/db/pglite-v
 import { backends, openTestStore, type TestStore } from '../helpers/backends.js';
 
 async function vacuumCounts(t: TestStore): Promise<Record<string, number>> {
-  const rows = await sql<{ relname: string; vacuums: number }>`select relname, vacuum_count::int as vacuums from pg_stat_user_tables
+  const rows = await sql<{
+    relname: string;
+    vacuums: number;
+  }>`select relname, vacuum_count::int as vacuums from pg_stat_user_tables
     where relname in (${sql.join(VACUUMED_TABLES)}) and schemaname = current_schema()`.execute(t.database.db);
   return Object.fromEntries(rows.rows.map((r) => [r.relname, Number(r.vacuums)]));
 }
@@ -19,23 +22,32 @@ describe.each(backends())('history vacuum on $name', (backend) => {
   });
   afterAll(() => t.close());
 
-  it(backend.url ? 'schedules nothing: autovacuum does it' : 'vacuums item_versions and category_versions on its schedule', async () => {
-    const before = await vacuumCounts(t);
-    const warnings: string[] = [];
-    const stop = scheduleHistoryVacuum(t.database, 50, (w) => warnings.push(w));
-    try {
-      if (backend.url) {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(await vacuumCounts(t)).toEqual(before);
-      } else {
-        await vi.waitFor(async () => {
-          const after = await vacuumCounts(t);
-          for (const table of VACUUMED_TABLES) expect(after[table]).toBeGreaterThanOrEqual((before[table] ?? 0) + 2);
-        }, { timeout: 10_000, interval: 50 });
+  it(
+    backend.url
+      ? 'schedules nothing: autovacuum does it'
+      : 'vacuums item_versions and category_versions on its schedule',
+    async () => {
+      const before = await vacuumCounts(t);
+      const warnings: string[] = [];
+      const stop = scheduleHistoryVacuum(t.database, 50, (w) => warnings.push(w));
+      try {
+        if (backend.url) {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          expect(await vacuumCounts(t)).toEqual(before);
+        } else {
+          await vi.waitFor(
+            async () => {
+              const after = await vacuumCounts(t);
+              for (const table of VACUUMED_TABLES)
+                expect(after[table]).toBeGreaterThanOrEqual((before[table] ?? 0) + 2);
+            },
+            { timeout: 10_000, interval: 50 },
+          );
+        }
+      } finally {
+        await stop();
       }
-    } finally {
-      await stop();
-    }
-    expect(warnings).toEqual([]);
-  });
+      expect(warnings).toEqual([]);
+    },
+  );
 });

@@ -53,12 +53,25 @@ describe.each(backends())('cached principals across instances on $name', { timeo
       },
     });
     a = await startTestServer(backend, { store: storeA });
-    b = await startTestServer(backend, { store: storeB, context: { resolvePrincipal: cacheB, subscriptions: subscriptionsB } });
+    b = await startTestServer(backend, {
+      store: storeB,
+      context: { resolvePrincipal: cacheB, subscriptions: subscriptionsB },
+    });
     manager = await newMember(a, { name: 'Morgan Manager' });
-    const category = await a.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Cache aisle' } });
+    const category = await a.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: 'Cache aisle' },
+    });
     const item = await a.request('POST', '/api/inventory', {
       token: manager.idToken,
-      body: { name: 'Cached Widget', sku: 'CW-1', category_id: category.body.id, quantity: 100, price: 2, threshold: 1 },
+      body: {
+        name: 'Cached Widget',
+        sku: 'CW-1',
+        category_id: category.body.id,
+        quantity: 100,
+        price: 2,
+        threshold: 1,
+      },
     });
     expect(item.status).toBe(201);
     itemId = item.body.id;
@@ -73,9 +86,15 @@ describe.each(backends())('cached principals across instances on $name', { timeo
 
   const read = (member: SignedIn) => b.request('GET', `/api/inventory/${itemId}`, { token: member.idToken });
   const adjust = (member: SignedIn) =>
-    b.request('POST', `/api/inventory/${itemId}/adjust`, { token: member.idToken, body: { delta: 1, reason: 'restock' } });
+    b.request('POST', `/api/inventory/${itemId}/adjust`, {
+      token: member.idToken,
+      body: { delta: 1, reason: 'restock' },
+    });
   const quantity = async () =>
-    Number((await sql<{ q: number }>`select quantity as q from items where id = ${itemId}`.execute(storeA.database.db)).rows[0]!.q);
+    Number(
+      (await sql<{ q: number }>`select quantity as q from items where id = ${itemId}`.execute(storeA.database.db))
+        .rows[0]!.q,
+    );
 
   /** Both cached routes work on B, and B now answers them from its cache. */
   async function warmOnB(member: SignedIn) {
@@ -116,7 +135,10 @@ describe.each(backends())('cached principals across instances on $name', { timeo
     expect(role.status).toBe(201);
     await warmOnB(member);
     await whileBHasNotHeard(async () => {
-      const demoted = await a.request('PUT', `/api/users/${member.uid}/role`, { token: manager.idToken, body: { role: role.body.id } });
+      const demoted = await a.request('PUT', `/api/users/${member.uid}/role`, {
+        token: manager.idToken,
+        body: { role: role.body.id },
+      });
       expect(demoted.status).toBe(200);
       const stock = await quantity();
       expect((await read(member)).status).toBe(403);
@@ -124,7 +146,10 @@ describe.each(backends())('cached principals across instances on $name', { timeo
       expect(await quantity()).toBe(stock);
 
       // And back: a cached principal without the permission asks afresh before refusing.
-      expect((await a.request('PUT', `/api/users/${member.uid}/role`, { token: manager.idToken, body: { role: 'staff' } })).status).toBe(200);
+      expect(
+        (await a.request('PUT', `/api/users/${member.uid}/role`, { token: manager.idToken, body: { role: 'staff' } }))
+          .status,
+      ).toBe(200);
       expect((await read(member)).status).toBe(200);
       expect((await adjust(member)).status).toBe(200);
       expect(await quantity()).toBe(stock + 1);
@@ -137,7 +162,14 @@ describe.each(backends())('cached principals across instances on $name', { timeo
       body: { name: 'Counter', description: 'Counts stock', permissions: ['inventory:view', 'stock:update'] },
     });
     const member = await newMember(a, { name: 'Cora Counter' });
-    expect((await a.request('PUT', `/api/users/${member.uid}/role`, { token: manager.idToken, body: { role: role.body.id } })).status).toBe(200);
+    expect(
+      (
+        await a.request('PUT', `/api/users/${member.uid}/role`, {
+          token: manager.idToken,
+          body: { role: role.body.id },
+        })
+      ).status,
+    ).toBe(200);
     await warmOnB(member);
     await whileBHasNotHeard(async () => {
       const narrowed = await a.request('PUT', `/api/roles/${role.body.id}`, {
@@ -158,7 +190,9 @@ describe.each(backends())('cached principals across instances on $name', { timeo
     const member = await newMember(a, { name: 'Dana Disabled' });
     await warmOnB(member);
     await whileBHasNotHeard(async () => {
-      expect((await a.request('POST', `/api/users/${member.uid}/disable`, { token: manager.idToken })).status).toBe(200);
+      expect((await a.request('POST', `/api/users/${member.uid}/disable`, { token: manager.idToken })).status).toBe(
+        200,
+      );
       const stock = await quantity();
       const readRefused = await read(member);
       expect(readRefused.status).toBe(403);
@@ -166,7 +200,9 @@ describe.each(backends())('cached principals across instances on $name', { timeo
       expect((await adjust(member)).status).toBe(403);
       expect(await quantity()).toBe(stock);
 
-      expect((await a.request('POST', `/api/users/${member.uid}/enable`, { token: manager.idToken, body: {} })).status).toBe(200);
+      expect(
+        (await a.request('POST', `/api/users/${member.uid}/enable`, { token: manager.idToken, body: {} })).status,
+      ).toBe(200);
       expect((await read(member)).status).toBe(200);
     });
   });
@@ -177,7 +213,10 @@ describe.each(backends())('cached principals across instances on $name', { timeo
     expect(cacheB.has(member.uid)).toBe(true);
     // No further request from the member: only the event, read by B's subscriptions after
     // A's NOTIFY (or its poll), can remove the entry.
-    expect((await a.request('PUT', `/api/users/${member.uid}/role`, { token: manager.idToken, body: { role: 'manager' } })).status).toBe(200);
+    expect(
+      (await a.request('PUT', `/api/users/${member.uid}/role`, { token: manager.idToken, body: { role: 'manager' } }))
+        .status,
+    ).toBe(200);
     await expect.poll(() => cacheB.has(member.uid), { timeout: 10_000 }).toBe(false);
   });
 });

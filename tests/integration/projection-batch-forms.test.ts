@@ -14,7 +14,8 @@ import { historyArb, ItemHistoryWriter } from '../helpers/random-item-history.js
 
 const RUNS = 20;
 
-const formsOf = (p: Projection): BatchProjection[] => (p.batch === undefined ? [] : Array.isArray(p.batch) ? p.batch : [p.batch]);
+const formsOf = (p: Projection): BatchProjection[] =>
+  p.batch === undefined ? [] : Array.isArray(p.batch) ? p.batch : [p.batch];
 
 /** The form an append with these event types runs for `p`, as the event store picks it (the first that covers them). */
 function formRun(p: Projection, types: Set<string>): number {
@@ -43,7 +44,9 @@ describe.each(backends())('set-based projection forms on $name', (backend) => {
     const withForms = test.store.projections.filter((p) => formsOf(p).length > 0);
     expect(withForms.map((p) => p.name).sort()).toEqual(['activity', 'alerts', 'dashboard', 'history', 'items']);
     // How often each form ran, so the property is known to have exercised every one.
-    const ran = new Map<string, number>(withForms.flatMap((p) => formsOf(p).map((_, i) => [`${p.name}[${i}]`, 0] as const)));
+    const ran = new Map<string, number>(
+      withForms.flatMap((p) => formsOf(p).map((_, i) => [`${p.name}[${i}]`, 0] as const)),
+    );
     const onAppend = (types: Set<string>) => {
       for (const p of withForms) {
         const form = formRun(p, types);

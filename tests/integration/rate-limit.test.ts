@@ -28,7 +28,11 @@ function call(base: string, urlPath: string, headers: Record<string, string> = {
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body: Buffer.concat(chunks).toString('utf8') }),
+        resolve({
+          status: res.statusCode ?? 0,
+          retryAfter: res.headers['retry-after'] as string | undefined,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
       );
     });
     req.on('error', reject);
@@ -72,14 +76,19 @@ describe('rate limits', () => {
 
     it('1,300 page-load requests from one address pass; 1,300 API calls from it are cut at 1,200', async () => {
       // RATE_LIMIT_PER_MINUTE unset: the shipped default.
-      server = await startTestServer({ name: 'pglite' }, { env: { RATE_LIMIT_PER_MINUTE: '' }, context: { clientDir } });
+      server = await startTestServer(
+        { name: 'pglite' },
+        { env: { RATE_LIMIT_PER_MINUTE: '' }, context: { clientDir } },
+      );
       expect(server.config.rateLimitPerMinute).toBe(1200);
       const html = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
       const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!);
       expect(assets.some((a) => a.startsWith('/assets/'))).toBe(true);
       const pageLoad = [...assets, '/', '/inventory', '/dashboard', '/robots.txt', '/favicon.svg', '/api/health'];
 
-      const loads = await many(1300, (i) => call(server!.url, pageLoad[i % pageLoad.length]!, { 'accept-encoding': 'br' }));
+      const loads = await many(1300, (i) =>
+        call(server!.url, pageLoad[i % pageLoad.length]!, { 'accept-encoding': 'br' }),
+      );
       expect(statuses(loads)).toEqual({ 200: 1300 });
 
       const api = await many(1300, () => call(server!.url, '/api/client-config'));
@@ -95,7 +104,10 @@ describe('rate limits', () => {
 
     it('two signed-in users on one address each get their own 1,200, apart from the address', async () => {
       server = await startTestServer({ name: 'pglite' }, { env: { RATE_LIMIT_PER_MINUTE: '' } });
-      const [ana, ben] = await Promise.all([accountWithRole(server, 'staff', 'Ana Staff'), accountWithRole(server, 'staff', 'Ben Staff')]);
+      const [ana, ben] = await Promise.all([
+        accountWithRole(server, 'staff', 'Ana Staff'),
+        accountWithRole(server, 'staff', 'Ben Staff'),
+      ]);
       const as = (token: string) => () => call(server!.url, '/api/me', { authorization: `Bearer ${token}` });
 
       expect(statuses(await many(1201, as(ana.idToken)))).toEqual({ 200: 1200, 429: 1 });
@@ -124,7 +136,10 @@ describe('rate limits', () => {
   it('with TRUST_PROXY, takes the client address from X-Forwarded-For; without it, ignores the header', async () => {
     const from = (ip: string) => () => call(server!.url, '/api/client-config', { 'x-forwarded-for': ip });
 
-    server = await startTestServer({ name: 'pglite' }, { env: { RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: '127.0.0.1' } });
+    server = await startTestServer(
+      { name: 'pglite' },
+      { env: { RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: '127.0.0.1' } },
+    );
     expect(statuses(await many(4, from('203.0.113.7')))).toEqual({ 200: 3, 429: 1 });
     expect(statuses(await many(3, from('203.0.113.8')))).toEqual({ 200: 3 });
     await server.close();
@@ -135,7 +150,11 @@ describe('rate limits', () => {
   });
 
   it('reads TRUST_PROXY as false, true, a hop count or proxy addresses, and refuses anything else', () => {
-    const env = (TRUST_PROXY?: string) => ({ FIREBASE_PROJECT_ID: 'demo-x', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', TRUST_PROXY });
+    const env = (TRUST_PROXY?: string) => ({
+      FIREBASE_PROJECT_ID: 'demo-x',
+      FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+      TRUST_PROXY,
+    });
     expect(loadConfig(env()).trustProxy).toBe(false);
     expect(loadConfig(env('false')).trustProxy).toBe(false);
     expect(loadConfig(env('true')).trustProxy).toBe(true);

@@ -38,7 +38,12 @@ describe('feed access', { timeout: 120_000 }, () => {
 
   describe('tokens', () => {
     it.each([
-      ['an expired token', () => forgeToken({ exp: now() - 60, iat: now() - 3700 }), CLOSE_CODES.tokenExpired, 'Token expired'],
+      [
+        'an expired token',
+        () => forgeToken({ exp: now() - 60, iat: now() - 3700 }),
+        CLOSE_CODES.tokenExpired,
+        'Token expired',
+      ],
       [
         'a token for another project',
         () => forgeToken({ aud: 'demo-other', iss: 'https://securetoken.google.com/demo-other' }),
@@ -69,7 +74,9 @@ describe('feed access', { timeout: 120_000 }, () => {
       expect(client.ws.protocol).toBe(FEED_PROTOCOL); // never the token back
       await client.waitFor(hasHello);
       await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Header auth' } });
-      const [event] = await client.waitForMatching((e) => e.type === 'CategoryCreated' && (e.data as { name: string }).name === 'Header auth');
+      const [event] = await client.waitForMatching(
+        (e) => e.type === 'CategoryCreated' && (e.data as { name: string }).name === 'Header auth',
+      );
       expect(event!.event).toMatchObject({ type: 'CategoryCreated', streamType: 'category' });
     });
 
@@ -89,7 +96,10 @@ describe('feed access', { timeout: 120_000 }, () => {
     it('closes when a refreshed token belongs to someone else', async () => {
       const client = await feed(staff.idToken);
       client.send({ type: 'reauth', token: manager.idToken });
-      expect(await client.closed).toEqual({ code: CLOSE_CODES.forbidden, reason: 'The refreshed token is for another user' });
+      expect(await client.closed).toEqual({
+        code: CLOSE_CODES.forbidden,
+        reason: 'The refreshed token is for another user',
+      });
     });
   });
 
@@ -129,26 +139,45 @@ describe('feed access', { timeout: 120_000 }, () => {
 
   describe('what each role sees', () => {
     it('a guest, and staff without users:view, never receive user events; a manager does', async () => {
-      const [managerFeed, staffFeed, guestFeed] = [await feed(manager.idToken), await feed(staff.idToken), await feed(guest.idToken)];
+      const [managerFeed, staffFeed, guestFeed] = [
+        await feed(manager.idToken),
+        await feed(staff.idToken),
+        await feed(guest.idToken),
+      ];
       const email = uniqueEmail('feed-secret');
       const created = await server.request('POST', '/api/users', {
         token: manager.idToken,
         body: { name: 'Secret Person', email, password: 'secret123', role: 'staff' },
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const role = await server.request('PUT', `/api/users/${created.body.id}/role`, { token: manager.idToken, body: { role: 'manager' } });
+      const role = await server.request('PUT', `/api/users/${created.body.id}/role`, {
+        token: manager.idToken,
+        body: { role: 'manager' },
+      });
       expect(role.status, JSON.stringify(role.body)).toBe(200);
-      const settings = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { storeName: 'Feed Store' } });
+      const settings = await server.request('PUT', '/api/settings', {
+        token: manager.idToken,
+        body: { storeName: 'Feed Store' },
+      });
       expect(settings.status).toBe(200);
       // A fence: everything above was committed before this event.
       await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Fence' } });
-      const fenced = (c: FeedClient) => c.waitFor((m) => m.some((x) => x.type === 'event' && x.event.type === 'CategoryCreated' && (x.event.data as any).name === 'Fence'));
+      const fenced = (c: FeedClient) =>
+        c.waitFor((m) =>
+          m.some(
+            (x) => x.type === 'event' && x.event.type === 'CategoryCreated' && (x.event.data as any).name === 'Fence',
+          ),
+        );
       await Promise.all([fenced(managerFeed), fenced(staffFeed), fenced(guestFeed)]);
 
       const types = (c: FeedClient) => c.events().map((e) => e.event.type);
-      expect(types(managerFeed)).toEqual(expect.arrayContaining(['UserRegistered', 'UserRoleChanged', 'SettingsChanged', 'CategoryCreated']));
+      expect(types(managerFeed)).toEqual(
+        expect.arrayContaining(['UserRegistered', 'UserRoleChanged', 'SettingsChanged', 'CategoryCreated']),
+      );
       for (const client of [guestFeed, staffFeed]) {
-        expect(client.events().filter((e) => e.event.streamType === 'user' || e.event.streamType === 'role')).toEqual([]);
+        expect(client.events().filter((e) => e.event.streamType === 'user' || e.event.streamType === 'role')).toEqual(
+          [],
+        );
         expect(types(client)).toEqual(['SettingsChanged', 'CategoryCreated']);
         expect(JSON.stringify(client.messages)).not.toContain(email);
       }
@@ -163,11 +192,19 @@ describe('feed access', { timeout: 120_000 }, () => {
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const own = await signIn(email, 'secret123');
       const [ownFeed, staffFeed] = [await feed(own.idToken), await feed(staff.idToken)];
-      const role = await server.request('PUT', `/api/users/${created.body.id}/role`, { token: manager.idToken, body: { role: 'manager' } });
+      const role = await server.request('PUT', `/api/users/${created.body.id}/role`, {
+        token: manager.idToken,
+        body: { role: 'manager' },
+      });
       expect(role.status, JSON.stringify(role.body)).toBe(200);
       await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Own Fence' } });
       const fenced = (c: FeedClient) =>
-        c.waitFor((m) => m.some((x) => x.type === 'event' && x.event.type === 'CategoryCreated' && (x.event.data as any).name === 'Own Fence'));
+        c.waitFor((m) =>
+          m.some(
+            (x) =>
+              x.type === 'event' && x.event.type === 'CategoryCreated' && (x.event.data as any).name === 'Own Fence',
+          ),
+        );
       await Promise.all([fenced(ownFeed), fenced(staffFeed)]);
       const roleChanges = (c: FeedClient) => c.events().filter((e) => e.event.type === 'UserRoleChanged');
       expect(roleChanges(ownFeed).map((e) => e.event.stream)).toEqual([`user-${created.body.id}`]);
@@ -179,21 +216,40 @@ describe('feed access', { timeout: 120_000 }, () => {
 
     it('a guest sees low-stock alerts like everyone else', async () => {
       const guestFeed = await feed(guest.idToken);
-      const category = await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Alerting' } });
+      const category = await server.request('POST', '/api/categories', {
+        token: manager.idToken,
+        body: { name: 'Alerting' },
+      });
       const item = await server.request('POST', '/api/inventory', {
         token: manager.idToken,
-        body: { name: 'Cable Ties', sku: `CT-${Date.now()}`, category_id: category.body.id, quantity: 6, price: 2, threshold: 5 },
+        body: {
+          name: 'Cable Ties',
+          sku: `CT-${Date.now()}`,
+          category_id: category.body.id,
+          quantity: 6,
+          price: 2,
+          threshold: 5,
+        },
       });
       expect(item.status).toBe(201);
       const adjust = (delta: number) =>
-        server.request('POST', `/api/inventory/${item.body.id}/adjust`, { token: staff.idToken, body: { delta, reason: delta < 0 ? 'sale' : 'restock' } });
+        server.request('POST', `/api/inventory/${item.body.id}/adjust`, {
+          token: staff.idToken,
+          body: { delta, reason: delta < 0 ? 'sale' : 'restock' },
+        });
       expect((await adjust(-2)).status).toBe(200); // 4 <= 5: low
       expect((await adjust(-1)).status).toBe(200); // still low: no second alert
       expect((await adjust(+5)).status).toBe(200); // 8 > 5: recovered
       await guestFeed.waitFor((m) => m.some((x) => x.type === 'alert-cleared'));
       const alerts = guestFeed.messages.filter((m) => m.type === 'alert' || m.type === 'alert-cleared');
       expect(alerts).toEqual([
-        { type: 'alert', cursor: expect.any(String), item: { id: item.body.id, name: 'Cable Ties', sku: item.body.sku }, quantity: 4, threshold: 5 },
+        {
+          type: 'alert',
+          cursor: expect.any(String),
+          item: { id: item.body.id, name: 'Cable Ties', sku: item.body.sku },
+          quantity: 4,
+          threshold: 5,
+        },
         { type: 'alert-cleared', cursor: expect.any(String), itemId: item.body.id, quantity: 8, threshold: 5 },
       ]);
       // Each alert rides with its event and shares its cursor.
@@ -218,7 +274,10 @@ describe('feed access', { timeout: 120_000 }, () => {
     it('closes guest connections as soon as guests are turned off', async () => {
       const guestFeed = await feed(guest.idToken);
       const managerFeed = await feed(manager.idToken);
-      const res = await server.request('PUT', '/api/settings', { token: manager.idToken, body: { allowGuests: false } });
+      const res = await server.request('PUT', '/api/settings', {
+        token: manager.idToken,
+        body: { allowGuests: false },
+      });
       expect(res.status).toBe(200);
       expect(await guestFeed.closed).toEqual({ code: CLOSE_CODES.guestsDisabled, reason: 'Guest access is disabled' });
       const newcomer = await connectFeed(server.url, { token: (await signInAnonymously()).idToken });

@@ -65,13 +65,23 @@ describe.each(backends())('feed catch-up on $name', { timeout: 180_000 }, (backe
     server = await startTestServer(backend);
     manager = await accountWithRole(server, 'manager');
     staff = await accountWithRole(server, 'staff');
-    const category = await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Feed tests' } });
+    const category = await server.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: 'Feed tests' },
+    });
     expect(category.status).toBe(201);
     itemIds = [];
     for (let i = 0; i < WRITERS; i++) {
       const item = await server.request('POST', '/api/inventory', {
         token: manager.idToken,
-        body: { name: `Feed item ${i}`, sku: `FEED-${i}-${Date.now()}`, category_id: category.body.id, quantity: 1000, price: 1, threshold: 0 },
+        body: {
+          name: `Feed item ${i}`,
+          sku: `FEED-${i}-${Date.now()}`,
+          category_id: category.body.id,
+          quantity: 1000,
+          price: 1,
+          threshold: 0,
+        },
       });
       expect(item.status).toBe(201);
       itemIds.push(item.body.id);
@@ -160,7 +170,10 @@ describe.each(backends())('feed catch-up on $name', { timeout: 180_000 }, (backe
       await client.close();
       const late = await connectFeed(strict.url, { token: staff.idToken, cursor: hello.cursor });
       await late.waitFor((m) => m.some((x) => x.type === 'snapshot-required'));
-      expect(late.messages[1]).toEqual({ type: 'snapshot-required', reason: 'Cursor too old: more than 3 events were missed' });
+      expect(late.messages[1]).toEqual({
+        type: 'snapshot-required',
+        reason: 'Cursor too old: more than 3 events were missed',
+      });
       expect(late.events()).toEqual([]);
       await late.close();
 

@@ -36,10 +36,20 @@ describe.each(serverBackends())('feed across instances on $name', { timeout: 120
     b = await startTestServer(backend, { store: storeB, env: NO_POLL });
     const manager = await accountWithRole(a, 'manager');
     staff = await accountWithRole(a, 'staff');
-    const category = await a.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Two instances' } });
+    const category = await a.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: 'Two instances' },
+    });
     const item = await a.request('POST', '/api/inventory', {
       token: manager.idToken,
-      body: { name: 'Shared Widget', sku: `SW-${Date.now()}`, category_id: category.body.id, quantity: 10, price: 3, threshold: 2 },
+      body: {
+        name: 'Shared Widget',
+        sku: `SW-${Date.now()}`,
+        category_id: category.body.id,
+        quantity: 10,
+        price: 3,
+        threshold: 2,
+      },
     });
     expect(item.status).toBe(201);
     itemId = item.body.id;
@@ -53,17 +63,28 @@ describe.each(serverBackends())('feed across instances on $name', { timeout: 120
   });
 
   /** This item's stock events, not the setup's ItemCreated, which may arrive late. */
-  const isStockEvent = (e: { stream: string; type: string }) => e.stream === `item-${itemId}` && e.type !== 'ItemCreated';
+  const isStockEvent = (e: { stream: string; type: string }) =>
+    e.stream === `item-${itemId}` && e.type !== 'ItemCreated';
 
   it('an adjustment through instance A reaches a client on instance B, and the other way round', async () => {
     const onB = await feed(b);
     const onA = await feed(a);
-    const viaA = await a.request('POST', `/api/inventory/${itemId}/adjust`, { token: staff.idToken, body: { delta: -3, reason: 'sale' } });
+    const viaA = await a.request('POST', `/api/inventory/${itemId}/adjust`, {
+      token: staff.idToken,
+      body: { delta: -3, reason: 'sale' },
+    });
     expect(viaA.status).toBe(200);
     const [event] = await onB.waitForMatching(isStockEvent);
-    expect(event!.event).toMatchObject({ type: 'StockAdjusted', stream: `item-${itemId}`, data: { delta: -3, quantity: 7 } });
+    expect(event!.event).toMatchObject({
+      type: 'StockAdjusted',
+      stream: `item-${itemId}`,
+      data: { delta: -3, quantity: 7 },
+    });
 
-    const viaB = await b.request('POST', `/api/inventory/${itemId}/adjust`, { token: staff.idToken, body: { delta: 1, reason: 'restock' } });
+    const viaB = await b.request('POST', `/api/inventory/${itemId}/adjust`, {
+      token: staff.idToken,
+      body: { delta: 1, reason: 'restock' },
+    });
     expect(viaB.status).toBe(200);
     const onAEvents = await onA.waitForMatching(isStockEvent, 2);
     expect(onAEvents.map((e) => (e.event.data as { quantity: number }).quantity)).toEqual([7, 8]);
@@ -74,10 +95,17 @@ describe.each(serverBackends())('feed across instances on $name', { timeout: 120
   it('a low-stock alert raised through A is pushed by B; a client resumes on B with a cursor from A', async () => {
     const onA = await feed(a);
     const onB = await feed(b);
-    const res = await a.request('POST', `/api/inventory/${itemId}/adjust`, { token: staff.idToken, body: { delta: -7, reason: 'sale' } });
+    const res = await a.request('POST', `/api/inventory/${itemId}/adjust`, {
+      token: staff.idToken,
+      body: { delta: -7, reason: 'sale' },
+    });
     expect(res.status).toBe(200); // 8 - 7 = 1 <= threshold 2
     await onB.waitFor((m) => m.some((x) => x.type === 'alert'));
-    expect(onB.messages.find((m) => m.type === 'alert')).toMatchObject({ item: { id: itemId, name: 'Shared Widget' }, quantity: 1, threshold: 2 });
+    expect(onB.messages.find((m) => m.type === 'alert')).toMatchObject({
+      item: { id: itemId, name: 'Shared Widget' },
+      quantity: 1,
+      threshold: 2,
+    });
 
     const seenOnA = await onA.waitForMatching(isStockEvent, 2); // StockAdjusted, ItemWentLow
     expect(seenOnA.map((e) => e.event.type)).toEqual(['StockAdjusted', 'ItemWentLow']);

@@ -29,7 +29,10 @@ describe('a feed client that cannot keep up', { timeout: 120_000 }, () => {
     const padding = 'x'.repeat(8 * 1024);
     const meta = { actor: { uid: staff.uid, name: 'Staff' }, correlationId: 'slow-client' };
     for (let batch = 0; batch < 30; batch++) {
-      const events = Array.from({ length: 50 }, (_, i) => ({ type: 'BulkNoted', data: { i: batch * 50 + i, padding } }));
+      const events = Array.from({ length: 50 }, (_, i) => ({
+        type: 'BulkNoted',
+        data: { i: batch * 50 + i, padding },
+      }));
       await server.store.store.append({ id: `item-${randomUUID()}`, type: 'item' }, 0, events, meta);
       // Paced like a busy store, not a bulk load: the reading client gets each batch before the next.
       await brisk.waitForEvents((batch + 1) * 50);
@@ -41,9 +44,14 @@ describe('a feed client that cannot keep up', { timeout: 120_000 }, () => {
     const got = slow.events();
     expect(got.length).toBeLessThan(1500);
 
-    const total = await sql<{ n: number }>`select count(*)::int as n from events where type = 'BulkNoted'`.execute(server.store.database.db);
+    const total = await sql<{ n: number }>`select count(*)::int as n from events where type = 'BulkNoted'`.execute(
+      server.store.database.db,
+    );
     expect(total.rows[0]!.n).toBe(1500);
-    const back = await connectFeed(server.url, { token: staff.idToken, cursor: got[got.length - 1]?.cursor ?? (slow.messages[0] as { cursor: string }).cursor });
+    const back = await connectFeed(server.url, {
+      token: staff.idToken,
+      cursor: got[got.length - 1]?.cursor ?? (slow.messages[0] as { cursor: string }).cursor,
+    });
     const rest = await back.waitForEvents(1500 - got.length);
     expect([...got, ...rest].map((e) => e.cursor)).toEqual(brisk.events().map((e) => e.cursor));
     await Promise.all([back.close(), brisk.close()]);

@@ -65,7 +65,10 @@ describe('serving the client and the API like production', () => {
 
   it('the build writes a brotli and a gzip copy of each script, stylesheet and index.html', () => {
     const assets = readFileSync(path.join(clientDir, '.vite', 'manifest.json'), 'utf8');
-    const files = Object.values(JSON.parse(assets) as Record<string, { file: string; css?: string[] }>).flatMap((c) => [c.file, ...(c.css ?? [])]);
+    const files = Object.values(JSON.parse(assets) as Record<string, { file: string; css?: string[] }>).flatMap((c) => [
+      c.file,
+      ...(c.css ?? []),
+    ]);
     for (const file of [...new Set(files)].concat('index.html')) {
       const original = readFileSync(path.join(clientDir, file));
       const br = readFileSync(path.join(clientDir, `${file}.br`));
@@ -106,7 +109,10 @@ describe('serving the client and the API like production', () => {
       expect(res.headers.vary, route).toMatch(/accept-encoding/i);
       expect(res.body.equals(indexHtml), route).toBe(true);
 
-      const again = await get(server.url, route, { 'accept-encoding': 'br, gzip', 'if-none-match': String(res.headers.etag) });
+      const again = await get(server.url, route, {
+        'accept-encoding': 'br, gzip',
+        'if-none-match': String(res.headers.etag),
+      });
       expect(again.status, `${route} revalidated`).toBe(304);
     }
     const gzip = await get(server.url, '/inventory', { 'accept-encoding': 'gzip' });
@@ -122,10 +128,12 @@ describe('serving the client and the API like production', () => {
     const html = indexHtml.toString('utf8');
     const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(([, body]) => body!);
     expect(inline).toHaveLength(1);
-    expect(inline[0]).toContain("document.documentElement.classList.add(theme)");
+    expect(inline[0]).toContain('document.documentElement.classList.add(theme)');
     expect(html).not.toContain('theme-init.js'); // no render-blocking request of its own
     const res = await get(server.url, '/inventory');
-    const scriptSrc = String(res.headers['content-security-policy']).split(';').find((d) => d.trim().startsWith('script-src'))!;
+    const scriptSrc = String(res.headers['content-security-policy'])
+      .split(';')
+      .find((d) => d.trim().startsWith('script-src'))!;
     const hash = createHash('sha256').update(inline[0]!, 'utf8').digest('base64');
     expect(scriptSrc).toContain(`'sha256-${hash}'`);
     expect(scriptSrc).not.toContain("'unsafe-inline'");
@@ -167,9 +175,16 @@ describe('serving the client and the API like production', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/manifest\+json/);
     expect(res.headers['cache-control']).toBe('no-cache');
-    const manifest = JSON.parse(res.body.toString('utf8')) as { name: string; icons: { src: string; sizes: string; purpose: string }[] };
+    const manifest = JSON.parse(res.body.toString('utf8')) as {
+      name: string;
+      icons: { src: string; sizes: string; purpose: string }[];
+    };
     expect(manifest.name).toBe('Stockroom');
-    expect(manifest.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
+    expect(manifest.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual([
+      '192x192 any',
+      '512x512 any',
+      '512x512 maskable',
+    ]);
     for (const icon of manifest.icons) {
       const png = await get(server.url, icon.src);
       expect(png.status, icon.src).toBe(200);
@@ -178,7 +193,10 @@ describe('serving the client and the API like production', () => {
   });
 
   it('compresses a large API response by Accept-Encoding and leaves small ones alone', async () => {
-    const category = await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Serving shelf' } });
+    const category = await server.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: 'Serving shelf' },
+    });
     expect(category.status).toBe(201);
     for (let i = 0; i < 12; i++) {
       const created = await server.request('POST', '/api/inventory', {

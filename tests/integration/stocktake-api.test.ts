@@ -19,20 +19,39 @@ describe.each(backends())('stocktakes on $name', (backend) => {
   let staff: TestAccount;
   let n = 0;
 
-  const call = async (account: TestAccount, method: string, path: string, body?: unknown, status?: number, headers?: Record<string, string>) => {
+  const call = async (
+    account: TestAccount,
+    method: string,
+    path: string,
+    body?: unknown,
+    status?: number,
+    headers?: Record<string, string>,
+  ) => {
     const r = await server.request(method, path, { token: account.idToken, body, headers });
     if (status !== undefined) expect(r.status, JSON.stringify(r.body)).toBe(status);
     else expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
     return r.body;
   };
-  const newCategory = async () => (await call(manager, 'POST', '/api/categories', { name: `Shelf ${++n} ${backend.name}` })).id as string;
+  const newCategory = async () =>
+    (await call(manager, 'POST', '/api/categories', { name: `Shelf ${++n} ${backend.name}` })).id as string;
   const newItem = async (categoryId: string, quantity = 10, price = 4) =>
-    call(manager, 'POST', '/api/inventory', { name: `Thing ${++n}`, sku: `ST-${n}-${backend.name}`, category_id: categoryId, quantity, price, threshold: 0 });
+    call(manager, 'POST', '/api/inventory', {
+      name: `Thing ${++n}`,
+      sku: `ST-${n}-${backend.name}`,
+      category_id: categoryId,
+      quantity,
+      price,
+      threshold: 0,
+    });
   const quantityOf = async (id: string) => (await call(manager, 'GET', `/api/inventory/${id}`)).quantity as number;
-  const sell = (id: string, units: number) => call(staff, 'POST', `/api/inventory/${id}/adjust`, { delta: -units, reason: 'sale' });
-  const startFor = (categoryId: string) => call(manager, 'POST', '/api/stocktakes', { scope: 'category', categoryId }, 201);
+  const sell = (id: string, units: number) =>
+    call(staff, 'POST', `/api/inventory/${id}/adjust`, { delta: -units, reason: 'sale' });
+  const startFor = (categoryId: string) =>
+    call(manager, 'POST', '/api/stocktakes', { scope: 'category', categoryId }, 201);
   const count = (id: string, itemId: string, counted: number, countedAt: Date, who = staff, status = 201) =>
-    call(who, 'POST', `/api/stocktakes/${id}/counts`, { itemId, counted, countedAt: countedAt.toISOString() }, status, { 'idempotency-key': randomUUID() });
+    call(who, 'POST', `/api/stocktakes/${id}/counts`, { itemId, counted, countedAt: countedAt.toISOString() }, status, {
+      'idempotency-key': randomUUID(),
+    });
   const lineOf = (session: any, itemId: string) => session.lines.find((l: any) => l.itemId === itemId);
 
   beforeAll(async () => {
@@ -57,7 +76,13 @@ describe.each(backends())('stocktakes on $name', (backend) => {
 
     const shown = await call(manager, 'GET', `/api/stocktakes/${session.id}`);
     expect(shown).toMatchObject({ counted: 1, toCount: 1, conflicts: 0 });
-    expect(lineOf(shown, item.id)).toMatchObject({ status: 'counted', expected: 10, counted: 8, difference: -2, value: -5 });
+    expect(lineOf(shown, item.id)).toMatchObject({
+      status: 'counted',
+      expected: 10,
+      counted: 8,
+      difference: -2,
+      value: -5,
+    });
     expect(shown.totals).toEqual({ expected: 10, counted: 8, difference: -2, value: -5 });
     // Nothing posts before approval.
     expect(await quantityOf(item.id)).toBe(8);
@@ -74,7 +99,9 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     expect(posted.note).toMatch(/Stocktake Count: Shelf/);
     // The log says what the approval posted, line by line, and the adjustment it made.
     const log = (await call(manager, 'GET', `/api/activity?limit=20`)).entries.map((e: any) => e.details);
-    expect(log).toContain(`Approved stocktake ${session.name}: ${item.name} -2, counted by Stan Staff, by Mona Manager`);
+    expect(log).toContain(
+      `Approved stocktake ${session.name}: ${item.name} -2, counted by Stan Staff, by Mona Manager`,
+    );
     expect(log).toContain(`-2 (count) ${item.name}, counted by Stan Staff, by Mona Manager, note: ${posted.note}`);
     expect(log).toContain(`Closed stocktake ${session.name} (1 line approved), by Mona Manager`);
 
@@ -91,12 +118,20 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     const T = new Date();
     await count(session.id, item.id, 8, T);
     const sale = { delta: -2, reason: 'sale', occurredAt: new Date(T.getTime() - 5 * 60_000).toISOString() };
-    const sold = await call(staff, 'POST', `/api/inventory/${item.id}/adjust`, sale, 200, { 'idempotency-key': randomUUID() });
+    const sold = await call(staff, 'POST', `/api/inventory/${item.id}/adjust`, sale, 200, {
+      'idempotency-key': randomUUID(),
+    });
     expect(sold.quantity).toBe(8);
     expect(new Date(sold.updatedAt).getTime()).toBeGreaterThan(T.getTime());
 
     const shown = await call(manager, 'GET', `/api/stocktakes/${session.id}`);
-    expect(lineOf(shown, item.id)).toMatchObject({ status: 'counted', expected: 8, counted: 8, difference: 0, value: 0 });
+    expect(lineOf(shown, item.id)).toMatchObject({
+      status: 'counted',
+      expected: 8,
+      counted: 8,
+      difference: 0,
+      value: 0,
+    });
     const approved = await call(manager, 'POST', `/api/stocktakes/${session.id}/approve`, {});
     expect(lineOf(approved, item.id)).toMatchObject({ status: 'approved', expected: 8, difference: 0 });
     expect(await quantityOf(item.id)).toBe(8);
@@ -108,7 +143,13 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     expect((await refuse(new Date(Date.now() - 8 * 86_400_000).toISOString(), 422)).error).toMatch(/7 days/);
     await refuse('yesterday', 400);
     expect(await quantityOf(item.id)).toBe(8);
-    const ahead = await call(staff, 'POST', `/api/inventory/${item.id}/adjust`, { delta: -1, reason: 'sale', occurredAt: new Date(Date.now() + 10 * 60_000).toISOString() }, 200);
+    const ahead = await call(
+      staff,
+      'POST',
+      `/api/inventory/${item.id}/adjust`,
+      { delta: -1, reason: 'sale', occurredAt: new Date(Date.now() + 10 * 60_000).toISOString() },
+      200,
+    );
     expect(ahead.quantity).toBe(7);
   });
 
@@ -168,13 +209,17 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     await call(manager, 'POST', `/api/stocktakes/${session.id}/lines/${a.id}/approve`, {}, 409);
     const one = await call(manager, 'POST', `/api/stocktakes/${session.id}/lines/${b.id}/approve`, {});
     expect(one).toMatchObject({ status: 'open', approved: 1 });
-    expect((await call(manager, 'GET', '/api/stocktakes')).stocktakes.find((s: any) => s.id === session.id)).toMatchObject({ approved: 1, conflicts: 1 });
+    expect(
+      (await call(manager, 'GET', '/api/stocktakes')).stocktakes.find((s: any) => s.id === session.id),
+    ).toMatchObject({ approved: 1, conflicts: 1 });
     expect([await quantityOf(a.id), await quantityOf(b.id), await quantityOf(c.id)]).toEqual([10, 12, 10]);
     await call(manager, 'POST', `/api/stocktakes/${session.id}/lines/${b.id}/approve`, {}, 409);
     await count(session.id, b.id, 11, new Date(), staff, 409);
 
     // The manager picks the second count of the disputed item.
-    const picked = await call(manager, 'POST', `/api/stocktakes/${session.id}/lines/${a.id}/approve`, { countId: second.id });
+    const picked = await call(manager, 'POST', `/api/stocktakes/${session.id}/lines/${a.id}/approve`, {
+      countId: second.id,
+    });
     expect(lineOf(picked, a.id)).toMatchObject({ status: 'approved', counted: 7, difference: -3 });
     expect(first.id).not.toBe(second.id);
     expect(await quantityOf(a.id)).toBe(7);
@@ -187,7 +232,9 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     await allowGuestSignIn(server);
     const guestFeed = await connectFeed(server.url, { token: (await signInAnonymously()).idToken });
     try {
-      await Promise.all([staffFeed, guestFeed].map((f) => f.waitFor((m) => m.some((x) => x.type === 'hello'), 20_000, 'hello')));
+      await Promise.all(
+        [staffFeed, guestFeed].map((f) => f.waitFor((m) => m.some((x) => x.type === 'hello'), 20_000, 'hello')),
+      );
       const session = await startFor(categoryId);
       await count(session.id, item.id, 7, new Date());
       await call(manager, 'POST', `/api/stocktakes/${session.id}/lines/${item.id}/approve`, {});
@@ -196,7 +243,8 @@ describe.each(backends())('stocktakes on $name', (backend) => {
       await staffFeed.waitForMatching((e) => e.stream === stream && e.type === 'StocktakeLinesApproved');
       expect(seen.map((e) => e.event.type).slice(0, 2)).toEqual(['StocktakeStarted', 'StockCounted']);
       // The approval's own adjustment (item stream, same commit) closes what each feed gets.
-      const posted = (e: { stream: string; type: string }) => e.stream === `item-${item.id}` && e.type === 'StockAdjusted';
+      const posted = (e: { stream: string; type: string }) =>
+        e.stream === `item-${item.id}` && e.type === 'StockAdjusted';
       await staffFeed.waitForMatching(posted);
       await guestFeed.waitForMatching(posted);
       const staffSees = staffFeed.events().filter((e) => e.event.stream === stream);
@@ -207,7 +255,13 @@ describe.each(backends())('stocktakes on $name', (backend) => {
       expect(guestFeed.events().filter((e) => e.event.streamType === 'stocktake')).toEqual([]);
       // The manager still sees what was posted against what.
       const shown = await call(manager, 'GET', `/api/stocktakes/${session.id}`);
-      expect(lineOf(shown, item.id)).toMatchObject({ status: 'approved', counted: 7, expected: 10, difference: -3, value: -12 });
+      expect(lineOf(shown, item.id)).toMatchObject({
+        status: 'approved',
+        counted: 7,
+        expected: 10,
+        difference: -3,
+        value: -12,
+      });
       expect(await quantityOf(item.id)).toBe(7);
     } finally {
       await Promise.all([staffFeed.close(), guestFeed.close()]);
@@ -220,7 +274,8 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     const session = await startFor(categoryId);
     const body = { itemId: item.id, counted: 4, countedAt: new Date().toISOString() };
     const headers = { 'idempotency-key': `count-${randomUUID()}` };
-    const send = () => server.request('POST', `/api/stocktakes/${session.id}/counts`, { token: staff.idToken, body, headers });
+    const send = () =>
+      server.request('POST', `/api/stocktakes/${session.id}/counts`, { token: staff.idToken, body, headers });
     const [x, y] = await Promise.all([send(), send()]);
     const z = await send();
     expect([x.status, y.status, z.status]).toEqual([201, 201, 201]);
@@ -238,18 +293,32 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     const session = await startFor(categoryId);
     const future = await count(session.id, item.id, 3, new Date(Date.now() + 10 * 60_000), staff, 422);
     expect(future.error).toMatch(/future/);
-    expect((await count(session.id, stranger.id, 3, new Date(), staff, 422)).error).toBe('This item is not part of this stocktake');
-    const extra = await call(staff, 'POST', `/api/stocktakes/${session.id}/counts`, { itemId: item.id, counted: 1, countedAt: new Date().toISOString(), note: 'x' }, 400);
+    expect((await count(session.id, stranger.id, 3, new Date(), staff, 422)).error).toBe(
+      'This item is not part of this stocktake',
+    );
+    const extra = await call(
+      staff,
+      'POST',
+      `/api/stocktakes/${session.id}/counts`,
+      { itemId: item.id, counted: 1, countedAt: new Date().toISOString(), note: 'x' },
+      400,
+    );
     expect(extra.error).toBe('Unknown field: note');
     await call(staff, 'GET', `/api/stocktakes/${randomUUID()}`, undefined, 404);
     await count(randomUUID(), item.id, 3, new Date(), staff, 404);
 
     // Sessions and counts are in the activity log; every projection equals a replay of the events.
     const log = await call(manager, 'GET', '/api/activity?q=stocktake');
-    expect(log.entries.map((e: any) => e.details)).toEqual(expect.arrayContaining([expect.stringMatching(/^Started stocktake Count: Shelf .*: 1 item to count, by Mona Manager$/)]));
+    expect(log.entries.map((e: any) => e.details)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Started stocktake Count: Shelf .*: 1 item to count, by Mona Manager$/),
+      ]),
+    );
     const counted = await call(manager, 'GET', '/api/activity?q=Counted');
     // (Approvals say "counted by" too: the newest count's entry is the first that starts so.)
-    expect(counted.entries.find((e: any) => e.details.startsWith('Counted')).details).toMatch(/^Counted Thing \d+: \d+ \(stocktake Count: Shelf .*\), by Stan Staff$/);
+    expect(counted.entries.find((e: any) => e.details.startsWith('Counted')).details).toMatch(
+      /^Counted Thing \d+: \d+ \(stocktake Count: Shelf .*\), by Stan Staff$/,
+    );
     // The activity filter knows the stocktake entries' own resource type.
     const stocktakes = await call(manager, 'GET', '/api/activity?resourceType=stocktake');
     expect(stocktakes.entries.length).toBeGreaterThan(0);
@@ -260,7 +329,13 @@ describe.each(backends())('stocktakes on $name', (backend) => {
   it('starts counts of some items or of the whole store, fixing the list when it starts', async () => {
     const categoryId = await newCategory();
     const [a, b] = [await newItem(categoryId), await newItem(categoryId)];
-    const some = await call(manager, 'POST', '/api/stocktakes', { scope: 'items', itemIds: [b.id, a.id], name: '  Back shelf  ' }, 201);
+    const some = await call(
+      manager,
+      'POST',
+      '/api/stocktakes',
+      { scope: 'items', itemIds: [b.id, a.id], name: '  Back shelf  ' },
+      201,
+    );
     expect(some).toMatchObject({ name: 'Back shelf', scope: 'items', toCount: 2 });
     expect(some.lines.map((l: any) => l.itemId).sort()).toEqual([a.id, b.id].sort());
     const everything = await call(manager, 'POST', '/api/stocktakes', { scope: 'store' }, 201);
@@ -269,7 +344,9 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     // An item added later is not on a list already started.
     const late = await newItem(categoryId);
     expect((await call(manager, 'GET', `/api/stocktakes/${everything.id}`)).toCount).toBe(total);
-    expect((await count(everything.id, late.id, 1, new Date(), staff, 422)).error).toBe('This item is not part of this stocktake');
+    expect((await count(everything.id, late.id, 1, new Date(), staff, 422)).error).toBe(
+      'This item is not part of this stocktake',
+    );
     await call(manager, 'POST', '/api/stocktakes', { scope: 'category' }, 400);
     await call(manager, 'POST', '/api/stocktakes', { scope: 'items', itemIds: [randomUUID()] }, 400);
   });
@@ -285,41 +362,77 @@ describe.each(backends())('stocktakes on $name', (backend) => {
     const item = await newItem(categoryId);
     const session = await call(lead, 'POST', '/api/stocktakes', { scope: 'category', categoryId }, 201);
     await count(session.id, item.id, 12, new Date(), lead);
-    expect(lineOf(await call(lead, 'GET', `/api/stocktakes/${session.id}`), item.id)).toMatchObject({ expected: 10, difference: 2, value: 8 });
+    expect(lineOf(await call(lead, 'GET', `/api/stocktakes/${session.id}`), item.id)).toMatchObject({
+      expected: 10,
+      difference: 2,
+      value: 8,
+    });
     await call(lead, 'POST', `/api/stocktakes/${session.id}/approve`, {});
     expect(await quantityOf(item.id)).toBe(12);
   });
 
   it('lets a role that runs counts without counting list and see its sessions, but not count; a role with neither sees none', async () => {
-    const auditor = await accountWithRole(server, (await call(manager, 'POST', '/api/roles', {
-      name: `Auditor ${backend.name}`,
-      description: 'Starts and approves counts others make',
-      permissions: ['inventory:view', 'stocktake:run'],
-    })).id, 'Ada Auditor');
-    const viewer = await accountWithRole(server, (await call(manager, 'POST', '/api/roles', {
-      name: `Viewer ${backend.name}`,
-      description: 'Looks only',
-      permissions: ['inventory:view'],
-    })).id, 'Vic Viewer');
+    const auditor = await accountWithRole(
+      server,
+      (
+        await call(manager, 'POST', '/api/roles', {
+          name: `Auditor ${backend.name}`,
+          description: 'Starts and approves counts others make',
+          permissions: ['inventory:view', 'stocktake:run'],
+        })
+      ).id,
+      'Ada Auditor',
+    );
+    const viewer = await accountWithRole(
+      server,
+      (
+        await call(manager, 'POST', '/api/roles', {
+          name: `Viewer ${backend.name}`,
+          description: 'Looks only',
+          permissions: ['inventory:view'],
+        })
+      ).id,
+      'Vic Viewer',
+    );
     const categoryId = await newCategory();
     const item = await newItem(categoryId);
     const session = await call(auditor, 'POST', '/api/stocktakes', { scope: 'category', categoryId }, 201);
     expect((await call(auditor, 'GET', '/api/stocktakes')).stocktakes.map((s: any) => s.id)).toContain(session.id);
-    const refused = await call(auditor, 'POST', `/api/stocktakes/${session.id}/counts`, { itemId: item.id, counted: 9, countedAt: new Date().toISOString() }, 403);
+    const refused = await call(
+      auditor,
+      'POST',
+      `/api/stocktakes/${session.id}/counts`,
+      { itemId: item.id, counted: 9, countedAt: new Date().toISOString() },
+      403,
+    );
     expect(refused).toEqual({ error: "You don't have permission to update stock levels" });
     await count(session.id, item.id, 9, new Date());
-    expect(lineOf(await call(auditor, 'GET', `/api/stocktakes/${session.id}`), item.id)).toMatchObject({ expected: 10, difference: -1 });
+    expect(lineOf(await call(auditor, 'GET', `/api/stocktakes/${session.id}`), item.id)).toMatchObject({
+      expected: 10,
+      difference: -1,
+    });
     for (const path of ['/api/stocktakes', `/api/stocktakes/${session.id}`]) {
-      expect(await call(viewer, 'GET', path, undefined, 403)).toEqual({ error: "You don't have permission to update stock levels or run stocktakes" });
+      expect(await call(viewer, 'GET', path, undefined, 403)).toEqual({
+        error: "You don't have permission to update stock levels or run stocktakes",
+      });
     }
   });
 
   it('documents the routes in the OpenAPI document', async () => {
     const docs = (await server.request('GET', '/api/docs/json')).body;
     expect(Object.keys(docs.paths)).toEqual(
-      expect.arrayContaining(['/api/stocktakes', '/api/stocktakes/{id}', '/api/stocktakes/{id}/counts', '/api/stocktakes/{id}/lines/{itemId}/approve', '/api/stocktakes/{id}/approve']),
+      expect.arrayContaining([
+        '/api/stocktakes',
+        '/api/stocktakes/{id}',
+        '/api/stocktakes/{id}/counts',
+        '/api/stocktakes/{id}/lines/{itemId}/approve',
+        '/api/stocktakes/{id}/approve',
+      ]),
     );
     const count = docs.paths['/api/stocktakes/{id}/counts'].post;
-    expect(count.requestBody.content['application/json'].schema).toMatchObject({ additionalProperties: false, required: ['itemId', 'counted', 'countedAt'] });
+    expect(count.requestBody.content['application/json'].schema).toMatchObject({
+      additionalProperties: false,
+      required: ['itemId', 'counted', 'countedAt'],
+    });
   });
 });

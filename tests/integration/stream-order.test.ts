@@ -37,7 +37,8 @@ describe.each(serverBackends())('stream order under contention on $name', (backe
   });
 
   it('20 writers on two instances: log, feed and rebuild all follow the item versions', async () => {
-    const category = (await first.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Hot' } })).body.id;
+    const category = (await first.request('POST', '/api/categories', { token: manager.idToken, body: { name: 'Hot' } }))
+      .body.id;
     const item = (
       await first.request('POST', '/api/inventory', {
         token: manager.idToken,
@@ -81,7 +82,11 @@ describe.each(serverBackends())('stream order under contention on $name', (backe
       where rn <> stream_version`.execute(store.database.db);
     expect(outOfOrder.rows[0]!.n).toBe(0);
 
-    const received = await feed.waitForMatching((e) => e.stream === stream && e.type === 'StockAdjusted', writes, 30_000);
+    const received = await feed.waitForMatching(
+      (e) => e.stream === stream && e.type === 'StockAdjusted',
+      writes,
+      30_000,
+    );
     const versions = received.map((m) => m.event.version);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
     const shown = (received.at(-1)!.event.data as { quantity: number }).quantity;

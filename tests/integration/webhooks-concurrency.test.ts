@@ -69,7 +69,10 @@ async function startGatedReceiver(): Promise<GatedReceiver> {
     async waitFor(condition, what, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (!condition()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${hits.length} requests, ${receiver.distinct().size} distinct)`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `timed out waiting for ${what} (${hits.length} requests, ${receiver.distinct().size} distinct)`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -104,7 +107,10 @@ describe.each(backends())('webhook messages in flight side by side on $name', { 
   async function endpointFor(): Promise<{ receiver: GatedReceiver; id: string }> {
     const receiver = await startGatedReceiver();
     receivers.push(receiver);
-    const res = await server.request('POST', '/api/webhooks', { token: manager.idToken, body: { url: receiver.url, eventTypes: ['stock.adjusted'] } });
+    const res = await server.request('POST', '/api/webhooks', {
+      token: manager.idToken,
+      body: { url: receiver.url, eventTypes: ['stock.adjusted'] },
+    });
     expect(res.status).toBe(201);
     return { receiver, id: res.body.endpoint.id };
   }
@@ -114,7 +120,14 @@ describe.each(backends())('webhook messages in flight side by side on $name', { 
     for (let i = 0; i < count; i++) {
       const res = await server.request('POST', '/api/inventory', {
         token: manager.idToken,
-        body: { name: `${prefix} ${i}`, sku: `${prefix}-${i}-${Date.now()}`, category_id: categoryId, quantity: 1000, price: 1, threshold: 0 },
+        body: {
+          name: `${prefix} ${i}`,
+          sku: `${prefix}-${i}-${Date.now()}`,
+          category_id: categoryId,
+          quantity: 1000,
+          price: 1,
+          threshold: 0,
+        },
       });
       expect(res.status).toBe(201);
       ids.push(res.body.id);
@@ -130,7 +143,10 @@ describe.each(backends())('webhook messages in flight side by side on $name', { 
       Array.from({ length: 4 }, async () => {
         while (next < total) {
           const n = next++;
-          const res = await server.request('POST', `/api/inventory/${items[n % items.length]}/adjust`, { token: manager.idToken, body: { delta: -1, reason: 'sale' } });
+          const res = await server.request('POST', `/api/inventory/${items[n % items.length]}/adjust`, {
+            token: manager.idToken,
+            body: { delta: -1, reason: 'sale' },
+          });
           expect(res.status).toBe(200);
         }
       }),
@@ -139,7 +155,9 @@ describe.each(backends())('webhook messages in flight side by side on $name', { 
 
   async function adjustedIds(items: string[]): Promise<string[]> {
     const rows = await sql<{ event_id: string }>`select event_id::text as event_id from events
-      where type = 'StockAdjusted' and stream_id in (${sql.join(items.map((i) => `item-${i}`))})`.execute(store.database.db);
+      where type = 'StockAdjusted' and stream_id in (${sql.join(items.map((i) => `item-${i}`))})`.execute(
+      store.database.db,
+    );
     return rows.rows.map((r) => r.event_id);
   }
 
@@ -147,7 +165,10 @@ describe.each(backends())('webhook messages in flight side by side on $name', { 
     store = await openTestStore(backend);
     server = await startTestServer(backend, { store, env: SLOW_TIMEOUT });
     manager = await accountWithRole(server, 'manager');
-    const category = await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: `In flight ${Date.now()}` } });
+    const category = await server.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: `In flight ${Date.now()}` },
+    });
     categoryId = category.body.id;
   });
   afterAll(async () => {
@@ -164,7 +185,10 @@ describe.each(backends())('webhook messages in flight side by side on $name', { 
     const otherIds = new Set(await adjustedIds(others));
     expect(otherIds.size).toBe(20);
     // One message at a time would wait on the held one (for the whole two-minute timeout).
-    await receiver.waitFor(() => [...otherIds].every((id) => receiver.distinct().has(id)), "the other items' 20 messages");
+    await receiver.waitFor(
+      () => [...otherIds].every((id) => receiver.distinct().has(id)),
+      "the other items' 20 messages",
+    );
     const slowHits = receiver.hits.filter((h) => h.stream === `item-${slow}`);
     expect(slowHits).toHaveLength(1); // its first adjustment, unanswered: the next four wait
 
@@ -191,7 +215,9 @@ describe.each(backends())('webhook messages in flight side by side on $name', { 
     // Progress is written in batches: wait until the 12 deliveries are written down.
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const logged = await sql<{ n: number }>`select coalesce(sum(cardinality(message_ids)), 0)::int as n from webhook_delivered
+      const logged = await sql<{
+        n: number;
+      }>`select coalesce(sum(cardinality(message_ids)), 0)::int as n from webhook_delivered
         where endpoint_id = ${id}`.execute(store.database.db);
       if (Number(logged.rows[0]!.n) === 12) break;
       if (Date.now() > deadline) throw new Error('the deliveries were never logged');
@@ -203,7 +229,9 @@ describe.each(backends())('webhook messages in flight side by side on $name', { 
     await sql`update webhook_cursors set lease_owner = 'crashed-instance', lease_until = now() + interval '1 hour'
       where endpoint_id = ${id}`.execute(store.database.db);
     await server.close();
-    await sql`update webhook_cursors set lease_until = now() - interval '1 second' where endpoint_id = ${id}`.execute(store.database.db);
+    await sql`update webhook_cursors set lease_until = now() - interval '1 second' where endpoint_id = ${id}`.execute(
+      store.database.db,
+    );
     receiver.release();
     server = await startTestServer(backend, { store, env: SLOW_TIMEOUT });
 

@@ -10,7 +10,13 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startReceiver, type Received, type Receiver } from '../helpers/webhook-receiver.js';
 
 /** Fast polls and retries, as in webhooks-delivery.test.ts (imported, that file's tests would run here too). */
-const FAST_WEBHOOKS = { WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_RETRY_MAX_MS: '1000', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_MS: '5000', WEBHOOK_POLL_MS: '200' };
+const FAST_WEBHOOKS = {
+  WEBHOOK_RETRY_BASE_MS: '200',
+  WEBHOOK_RETRY_MAX_MS: '1000',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_LEASE_MS: '5000',
+  WEBHOOK_POLL_MS: '200',
+};
 
 describe.each(backends())('webhook currency on $name', { timeout: 180_000 }, (backend) => {
   let server: TestServer;
@@ -45,7 +51,16 @@ describe.each(backends())('webhook currency on $name', { timeout: 180_000 }, (ba
 
   it("puts the store's currency beside a new item's price, and nothing beside a stock movement", async () => {
     const category = await ok('POST', '/api/categories', { name: 'Coffee' });
-    itemId = (await ok('POST', '/api/inventory', { name: 'Beans', sku: 'CF-1', category_id: category.id, quantity: 10, price: 4.5, threshold: 1 })).id;
+    itemId = (
+      await ok('POST', '/api/inventory', {
+        name: 'Beans',
+        sku: 'CF-1',
+        category_id: category.id,
+        quantity: 10,
+        price: 4.5,
+        threshold: 1,
+      })
+    ).id;
     await ok('POST', `/api/inventory/${itemId}/adjust`, { delta: -1, reason: 'sale' });
     await receiver.waitFor(() => ofType('StockAdjusted').length > 0, 30_000, 'the adjustment');
     const [created] = ofType('ItemCreated');
@@ -66,9 +81,16 @@ describe.each(backends())('webhook currency on $name', { timeout: 180_000 }, (ba
   it('a replay from before the move says the first price was in dollars: the currency of its moment', async () => {
     const [created] = ofType('ItemCreated');
     const before = created!.payload.data.cursor!.replace(/:(\d+)$/, (_, p) => `:${Number(p) - 1}`);
-    const replay = await server.request('POST', `/api/webhooks/${endpointId}/replay`, { token: manager.idToken, body: { cursor: before } });
+    const replay = await server.request('POST', `/api/webhooks/${endpointId}/replay`, {
+      token: manager.idToken,
+      body: { cursor: before },
+    });
     expect(replay.status).toBe(200);
-    await receiver.waitFor(() => ofType('ItemCreated').length === 2 && ofType('ItemUpdated').length >= 4, 30_000, 'the replayed events');
+    await receiver.waitFor(
+      () => ofType('ItemCreated').length === 2 && ofType('ItemUpdated').length >= 4,
+      30_000,
+      'the replayed events',
+    );
     expect(ofType('ItemCreated').map((r) => dataOf(r).currency)).toEqual(['USD', 'USD']);
     const repricedAgain = ofType('ItemUpdated').filter((r) => r.id === ofType('ItemUpdated')[0]!.id);
     expect(repricedAgain.map((r) => dataOf(r).currency)).toEqual(['EUR', 'EUR']);

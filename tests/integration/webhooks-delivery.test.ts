@@ -47,7 +47,11 @@ async function expectInOrderPerStream(received: Received[], db: Kysely<any>): Pr
       const arrivals = received
         .filter((r) => r.payload.data.event.stream === stream)
         .map((r) => `v${r.payload.data.event.streamVersion} cursor ${r.payload.data.cursor} at ${r.at}`);
-      const log = await sql<{ v: number; tx: string; position: number }>`select stream_version as v, tx_id::text as tx, position
+      const log = await sql<{
+        v: number;
+        tx: string;
+        position: number;
+      }>`select stream_version as v, tx_id::text as tx, position
         from events where stream_id = ${stream} order by events.tx_id, events.position`.execute(db);
       story = `\narrivals: ${arrivals.join('; ')}\nthe log's order: ${log.rows.map((r) => `v${r.v}@${r.tx}:${r.position}`).join(' ')}`;
     }
@@ -65,7 +69,10 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
   async function receiverFor(eventTypes: string[]): Promise<{ receiver: Receiver; secret: string; id: string }> {
     const receiver = await startReceiver();
     receivers.push(receiver);
-    const res = await server.request('POST', '/api/webhooks', { token: manager.idToken, body: { url: receiver.url, eventTypes } });
+    const res = await server.request('POST', '/api/webhooks', {
+      token: manager.idToken,
+      body: { url: receiver.url, eventTypes },
+    });
     expect(res.status).toBe(201);
     expect(res.body.secret).toMatch(/^whsec_/);
     return { receiver, secret: res.body.secret, id: res.body.endpoint.id };
@@ -76,7 +83,14 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     for (let i = 0; i < count; i++) {
       const res = await server.request('POST', '/api/inventory', {
         token: manager.idToken,
-        body: { name: `${prefix} ${i}`, sku: `${prefix}-${i}-${Date.now()}`, category_id: categoryId, quantity: 100_000, price: 1, threshold: 0 },
+        body: {
+          name: `${prefix} ${i}`,
+          sku: `${prefix}-${i}-${Date.now()}`,
+          category_id: categoryId,
+          quantity: 100_000,
+          price: 1,
+          threshold: 0,
+        },
       });
       expect(res.status).toBe(201);
       ids.push(res.body.id);
@@ -91,7 +105,10 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
       Array.from({ length: parallel }, async () => {
         while (next < total) {
           const n = next++;
-          const res = await server.request('POST', `/api/inventory/${items[n % items.length]}/adjust`, { token: manager.idToken, body: { delta: -1, reason: 'sale' } });
+          const res = await server.request('POST', `/api/inventory/${items[n % items.length]}/adjust`, {
+            token: manager.idToken,
+            body: { delta: -1, reason: 'sale' },
+          });
           expect(res.status).toBe(200);
         }
       }),
@@ -101,7 +118,9 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
   /** The StockAdjusted event ids of these items, from the log. */
   async function adjustedIds(items: string[]): Promise<string[]> {
     const rows = await sql<{ event_id: string }>`select event_id::text as event_id from events
-      where type = 'StockAdjusted' and stream_id in (${sql.join(items.map((i) => `item-${i}`))})`.execute(store.database.db);
+      where type = 'StockAdjusted' and stream_id in (${sql.join(items.map((i) => `item-${i}`))})`.execute(
+      store.database.db,
+    );
     return rows.rows.map((r) => r.event_id);
   }
 
@@ -109,7 +128,10 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     store = await openTestStore(backend);
     server = await startTestServer(backend, { store, env: FAST_WEBHOOKS });
     manager = await accountWithRole(server, 'manager');
-    const category = await server.request('POST', '/api/categories', { token: manager.idToken, body: { name: `Hooks ${Date.now()}` } });
+    const category = await server.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: `Hooks ${Date.now()}` },
+    });
     categoryId = category.body.id;
   });
   afterAll(async () => {
@@ -129,7 +151,9 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     // Only what was asked for: no ItemCreated of the setup.
     expect(receiver.received.every((r) => r.payload.type === 'stock.adjusted')).toBe(true);
     receiver.verifyAll(secret);
-    expect(() => receiver.verifyAll(`whsec_${Buffer.from('not the secret at all, 32 bytes').toString('base64')}`)).toThrow();
+    expect(() =>
+      receiver.verifyAll(`whsec_${Buffer.from('not the secret at all, 32 bytes').toString('base64')}`),
+    ).toThrow();
     await expectInOrderPerStream(receiver.received, store.database.db);
     // Each event's payload names its place in the log.
     expect(receiver.received[0]!.payload.data.cursor).toMatch(/^\d+:\d+$/);
@@ -143,7 +167,9 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     // Connection refused, retried: the delivery log shows the attempts.
     await waitUntil(async () => {
       const log = await server.request('GET', `/api/webhooks/${id}/deliveries`, { token: manager.idToken });
-      return log.body.deliveries.some((d: { status: string; attempts: number }) => d.status === 'retrying' && d.attempts >= 2);
+      return log.body.deliveries.some(
+        (d: { status: string; attempts: number }) => d.status === 'retrying' && d.attempts >= 2,
+      );
     }, 'retries while connections are refused');
     receiver.mode = { kind: 'status', status: 500 };
     await receiver.up();
@@ -190,7 +216,10 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
       while (writing) await adjust(items, 8, 4);
     })();
     await before.waitFor((r) => r.distinctIds().length >= 20, 60_000, 'deliveries to the first URL');
-    const moved = await server.request('PATCH', `/api/webhooks/${id}`, { token: manager.idToken, body: { url: after.url } });
+    const moved = await server.request('PATCH', `/api/webhooks/${id}`, {
+      token: manager.idToken,
+      body: { url: after.url },
+    });
     expect(moved.status).toBe(200);
     await after.waitFor((r) => r.distinctIds().length >= 20, 60_000, 'deliveries to the new URL');
     const oldCount = before.received.length;
@@ -199,7 +228,11 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     await writes;
     expect(before.received.length).toBe(oldCount);
     const expected = await adjustedIds(items);
-    await after.waitFor((r) => new Set([...before.distinctIds(), ...r.distinctIds()]).size >= expected.length, 60_000, 'every adjustment at one URL or the other');
+    await after.waitFor(
+      (r) => new Set([...before.distinctIds(), ...r.distinctIds()]).size >= expected.length,
+      60_000,
+      'every adjustment at one URL or the other',
+    );
     expect(new Set([...before.distinctIds(), ...after.distinctIds()])).toEqual(new Set(expected));
     await expectInOrderPerStream(after.received, store.database.db);
   });
@@ -248,7 +281,11 @@ describe.each(backends())('webhook delivery on $name', { timeout: 300_000 }, (ba
     await adjust(items, 20, 2);
     const expected = await adjustedIds(items);
     for (const { receiver } of hooks) {
-      await receiver.waitFor((r) => expected.every((id) => r.distinctIds().includes(id)), 60_000, 'every adjustment at each endpoint');
+      await receiver.waitFor(
+        (r) => expected.every((id) => r.distinctIds().includes(id)),
+        60_000,
+        'every adjustment at each endpoint',
+      );
     }
   });
 });

@@ -9,7 +9,13 @@ import { openSecondInstanceStore } from '../helpers/second-instance-store.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
-const FAST = { WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_RETRY_MAX_MS: '1000', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_MS: '10000', WEBHOOK_POLL_MS: '200' };
+const FAST = {
+  WEBHOOK_RETRY_BASE_MS: '200',
+  WEBHOOK_RETRY_MAX_MS: '1000',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_LEASE_MS: '10000',
+  WEBHOOK_POLL_MS: '200',
+};
 
 reportMissingServer('webhooks across instances');
 
@@ -38,15 +44,28 @@ describe.each(serverBackends())('webhooks across instances on $name', { timeout:
   });
 
   it('each event is delivered once, though both instances deliver and both take writes', async () => {
-    const created = await a.request('POST', '/api/webhooks', { token: manager.idToken, body: { url: receiver.url, eventTypes: ['*'] } });
+    const created = await a.request('POST', '/api/webhooks', {
+      token: manager.idToken,
+      body: { url: receiver.url, eventTypes: ['*'] },
+    });
     expect(created.status).toBe(201);
-    const category = await b.request('POST', '/api/categories', { token: manager.idToken, body: { name: `Two ${Date.now()}` } });
+    const category = await b.request('POST', '/api/categories', {
+      token: manager.idToken,
+      body: { name: `Two ${Date.now()}` },
+    });
     const items: string[] = [];
     for (let i = 0; i < 6; i++) {
       const server = i % 2 ? b : a;
       const item = await server.request('POST', '/api/inventory', {
         token: manager.idToken,
-        body: { name: `Shared ${i}`, sku: `SH-${i}-${Date.now()}`, category_id: category.body.id, quantity: 1000, price: 1, threshold: 0 },
+        body: {
+          name: `Shared ${i}`,
+          sku: `SH-${i}-${Date.now()}`,
+          category_id: category.body.id,
+          quantity: 1000,
+          price: 1,
+          threshold: 0,
+        },
       });
       items.push(item.body.id);
     }
@@ -56,7 +75,10 @@ describe.each(serverBackends())('webhooks across instances on $name', { timeout:
         while (next < 300) {
           const n = next++;
           const server = worker % 2 ? b : a;
-          const res = await server.request('POST', `/api/inventory/${items[n % items.length]}/adjust`, { token: manager.idToken, body: { delta: -1, reason: 'sale' } });
+          const res = await server.request('POST', `/api/inventory/${items[n % items.length]}/adjust`, {
+            token: manager.idToken,
+            body: { delta: -1, reason: 'sale' },
+          });
           expect(res.status).toBe(200);
         }
       }),

@@ -98,12 +98,16 @@ describe.each(backends())('webhook addresses on $name', { timeout: 180_000 }, (b
   const on = (server: TestServer) => {
     const token = server === local ? localManager.idToken : strictManager.idToken;
     return {
-      create: (body: Record<string, unknown>) => server.request('POST', '/api/webhooks', { token, body: { eventTypes: ['*'], enabled: false, ...body } }),
-      update: (id: string, body: Record<string, unknown>) => server.request('PATCH', `/api/webhooks/${id}`, { token, body }),
+      create: (body: Record<string, unknown>) =>
+        server.request('POST', '/api/webhooks', { token, body: { eventTypes: ['*'], enabled: false, ...body } }),
+      update: (id: string, body: Record<string, unknown>) =>
+        server.request('PATCH', `/api/webhooks/${id}`, { token, body }),
       get: (id: string) => server.request('GET', `/api/webhooks/${id}`, { token }),
       remove: (id: string) => server.request('DELETE', `/api/webhooks/${id}`, { token }),
       test: (id: string) => server.request('POST', `/api/webhooks/${id}/test`, { token, body: {} }),
-      deliveries: async (id: string): Promise<Array<{ messageId: string; eventType: string; status: string; error: string | null }>> =>
+      deliveries: async (
+        id: string,
+      ): Promise<Array<{ messageId: string; eventType: string; status: string; error: string | null }>> =>
         (await server.request('GET', `/api/webhooks/${id}/deliveries`, { token })).body.deliveries,
       post: (path: string, body: unknown) => server.request('POST', path, { token, body }),
     };
@@ -150,7 +154,11 @@ describe.each(backends())('webhook addresses on $name', { timeout: 180_000 }, (b
       ((options: { host?: string; lookup?: net.LookupFunction }, ...rest: unknown[]) => {
         let addresses = [String(options.host)];
         if (options.lookup && !net.isIP(String(options.host))) {
-          options.lookup(String(options.host), { all: true }, (_e, found) => (addresses = (found as Array<{ address: string }>).map((a) => a.address)));
+          options.lookup(
+            String(options.host),
+            { all: true },
+            (_e, found) => (addresses = (found as Array<{ address: string }>).map((a) => a.address)),
+          );
         }
         if (!addresses.every((a) => a.startsWith('127.') || a === 'localhost')) {
           opened.push(...addresses);
@@ -163,8 +171,13 @@ describe.each(backends())('webhook addresses on $name', { timeout: 180_000 }, (b
     try {
       const test = await api.test(id);
       expect(test.status).toBe(202);
-      await until(async () => (await api.deliveries(id)).some((d) => d.messageId === test.body.messageId && d.status === 'failed'));
-      expect((await api.deliveries(id)).find((d) => d.messageId === test.body.messageId)).toMatchObject({ status: 'failed', error: 'refused: private address' });
+      await until(async () =>
+        (await api.deliveries(id)).some((d) => d.messageId === test.body.messageId && d.status === 'failed'),
+      );
+      expect((await api.deliveries(id)).find((d) => d.messageId === test.body.messageId)).toMatchObject({
+        status: 'failed',
+        error: 'refused: private address',
+      });
       expect(opened).toEqual([]);
       expect(tlsConnect.mock.calls.filter(([o]) => (o as { host?: string }).host === 'hooks.example.test')).toEqual([]);
     } finally {
@@ -184,12 +197,25 @@ describe.each(backends())('webhook addresses on $name', { timeout: 180_000 }, (b
         const saved = await api.create({ url, eventTypes: ['item.created'], categoryIds: [category], enabled: true });
         expect(saved.status).toBe(201);
         const id = saved.body.endpoint.id;
-        const item = await api.post('/api/inventory', { name: 'Probe', sku: `PROBE-${Date.now()}`, category_id: category, quantity: 1, price: 1, threshold: 0 });
+        const item = await api.post('/api/inventory', {
+          name: 'Probe',
+          sku: `PROBE-${Date.now()}`,
+          category_id: category,
+          quantity: 1,
+          price: 1,
+          threshold: 0,
+        });
         expect(item.status).toBe(201);
         if (server === strict) {
-          await until(async () => (await api.deliveries(id)).some((d) => d.eventType === 'item.created' && d.error === 'refused: private address'));
+          await until(async () =>
+            (await api.deliveries(id)).some(
+              (d) => d.eventType === 'item.created' && d.error === 'refused: private address',
+            ),
+          );
           // The log says only that, whatever the attempt: no errno, no port.
-          expect(new Set((await api.deliveries(id)).map((d) => d.error))).toEqual(new Set(['refused: private address']));
+          expect(new Set((await api.deliveries(id)).map((d) => d.error))).toEqual(
+            new Set(['refused: private address']),
+          );
           expect(listener.connections()).toBe(0);
         } else {
           await until(async () => listener.connections() > 0);

@@ -14,7 +14,13 @@ import {
   type UserDecisionState,
   type UserSnapshot,
 } from '../../server/accounts/users/decide.js';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../server/errors.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../server/errors.js';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const ROLES: Record<string, readonly Permission[]> = {
@@ -68,7 +74,16 @@ describe('registering an account', () => {
     const [event] = decideUser(register({ requestedRole: 'staff' }), state({ storeHasUsers: false }), now);
     expect(event).toEqual({
       type: 'UserRegistered',
-      data: { uid: 'u1', name: 'uma', email: 'uma@shop.test', role: 'manager', provider: 'password', avatar: null, founder: true, registeredBy: 'self' },
+      data: {
+        uid: 'u1',
+        name: 'uma',
+        email: 'uma@shop.test',
+        role: 'manager',
+        provider: 'password',
+        avatar: null,
+        founder: true,
+        registeredBy: 'self',
+      },
     });
   });
 
@@ -79,7 +94,11 @@ describe('registering an account', () => {
   });
 
   it('makes anonymous accounts guests, even in an empty store', () => {
-    const events = decideUser(register({ provider: 'anonymous', email: null, requestedRole: 'manager' }), state({ storeHasUsers: false }), now);
+    const events = decideUser(
+      register({ provider: 'anonymous', email: null, requestedRole: 'manager' }),
+      state({ storeHasUsers: false }),
+      now,
+    );
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ role: 'guest', founder: false, name: 'Guest' });
   });
@@ -106,8 +125,12 @@ describe('changing roles and status', () => {
 
   it('refuses to demote or disable the last active manager', () => {
     const last = state({ user: user({ uid: 'boss', role: 'manager' }), activeManagerIds: ['boss'] });
-    expect(() => decideUser({ type: 'ChangeRole', role: 'staff', actor: as('other') }, last, now)).toThrow('The last active manager cannot be demoted');
-    expect(() => decideUser({ type: 'Disable', actor: as('other') }, last, now)).toThrow('The last active manager cannot be disabled');
+    expect(() => decideUser({ type: 'ChangeRole', role: 'staff', actor: as('other') }, last, now)).toThrow(
+      'The last active manager cannot be demoted',
+    );
+    expect(() => decideUser({ type: 'Disable', actor: as('other') }, last, now)).toThrow(
+      'The last active manager cannot be disabled',
+    );
     const two = { ...last, activeManagerIds: ['boss', 'deputy'] };
     expect(decideUser({ type: 'ChangeRole', role: 'staff', actor: as('deputy') }, two, now)).toHaveLength(1);
   });
@@ -118,37 +141,55 @@ describe('changing roles and status', () => {
   });
 
   it('refuses unknown roles, guest, and roles for anonymous accounts', () => {
-    expect(() => decideUser({ type: 'ChangeRole', role: 'role-gone', actor: boss }, state({ user: user() }), now)).toThrow(ValidationError);
-    expect(() => decideUser({ type: 'ChangeRole', role: 'guest', actor: boss }, state({ user: user() }), now)).toThrow(ValidationError);
+    expect(() =>
+      decideUser({ type: 'ChangeRole', role: 'role-gone', actor: boss }, state({ user: user() }), now),
+    ).toThrow(ValidationError);
+    expect(() => decideUser({ type: 'ChangeRole', role: 'guest', actor: boss }, state({ user: user() }), now)).toThrow(
+      ValidationError,
+    );
     const anon = state({ user: user({ provider: 'anonymous', role: 'guest' }) });
     expect(() => decideUser({ type: 'ChangeRole', role: 'staff', actor: boss }, anon, now)).toThrow(ConflictError);
   });
 
   it('refuses to act on a missing account and to disable oneself', () => {
     expect(() => decideUser({ type: 'Enable', actor: boss }, state(), now)).toThrow(NotFoundError);
-    expect(() => decideUser({ type: 'Disable', actor: as('u1') }, state({ user: user() }), now)).toThrow('You cannot disable your own account');
+    expect(() => decideUser({ type: 'Disable', actor: as('u1') }, state({ user: user() }), now)).toThrow(
+      'You cannot disable your own account',
+    );
   });
 
   it('writes nothing when nothing changes', () => {
     expect(decideUser({ type: 'ChangeRole', role: 'staff', actor: boss }, state({ user: user() }), now)).toEqual([]);
     expect(decideUser({ type: 'Enable', actor: boss }, state({ user: user() }), now)).toEqual([]);
-    expect(decideUser({ type: 'Disable', actor: boss }, state({ user: user({ status: 'disabled' }) }), now)).toEqual([]);
+    expect(decideUser({ type: 'Disable', actor: boss }, state({ user: user({ status: 'disabled' }) }), now)).toEqual(
+      [],
+    );
     expect(decideUser({ type: 'UpdateProfile', name: 'Uma' }, state({ user: user() }), now)).toEqual([]);
     expect(decideUser({ type: 'SyncEmail', email: 'UMA@shop.test' }, state({ user: user() }), now)).toEqual([]);
-    expect(decideUser({ type: 'ChangePreferences', browserNotifications: false }, state({ user: user() }), now)).toEqual([]);
+    expect(
+      decideUser({ type: 'ChangePreferences', browserNotifications: false }, state({ user: user() }), now),
+    ).toEqual([]);
   });
 });
 
 describe('manager requests', () => {
   it('approves a pending request into the manager role', () => {
-    const events = decideUser({ type: 'ApproveManagerRequest', actor: boss }, state({ user: user({ managerRequest: 'pending' }) }), now);
+    const events = decideUser(
+      { type: 'ApproveManagerRequest', actor: boss },
+      state({ user: user({ managerRequest: 'pending' }) }),
+      now,
+    );
     expect(events.map((e) => e.type)).toEqual(['ManagerAccessApproved', 'UserRoleChanged']);
     expect(events[1]!.data).toMatchObject({ role: 'manager', previousRole: 'staff' });
   });
 
   it('refuses to answer when nothing is pending', () => {
-    expect(() => decideUser({ type: 'ApproveManagerRequest', actor: boss }, state({ user: user() }), now)).toThrow('No pending manager request');
-    expect(() => decideUser({ type: 'RejectManagerRequest' }, state({ user: user() }), now)).toThrow('No pending manager request');
+    expect(() => decideUser({ type: 'ApproveManagerRequest', actor: boss }, state({ user: user() }), now)).toThrow(
+      'No pending manager request',
+    );
+    expect(() => decideUser({ type: 'RejectManagerRequest' }, state({ user: user() }), now)).toThrow(
+      'No pending manager request',
+    );
   });
 });
 
@@ -163,7 +204,9 @@ describe('profile', () => {
   });
 
   it('refuses a blank name', () => {
-    expect(() => decideUser({ type: 'UpdateProfile', name: '  ' }, state({ user: user() }), now)).toThrow('Name is required');
+    expect(() => decideUser({ type: 'UpdateProfile', name: '  ' }, state({ user: user() }), now)).toThrow(
+      'Name is required',
+    );
   });
 });
 
@@ -177,35 +220,54 @@ describe('custom roles', () => {
   const body = { name: 'Auditor', description: 'Looks', permissions: ['inventory:view' as const] };
 
   it('creates a role with a trimmed name', () => {
-    expect(decideRole({ type: 'CreateRole', id: 'role-1', actor: boss, ...body, name: ' Auditor ' }, roleState(), now)).toEqual([
-      { type: 'RoleCreated', data: { id: 'role-1', ...body } },
-    ]);
+    expect(
+      decideRole({ type: 'CreateRole', id: 'role-1', actor: boss, ...body, name: ' Auditor ' }, roleState(), now),
+    ).toEqual([{ type: 'RoleCreated', data: { id: 'role-1', ...body } }]);
   });
 
   it('keeps names unique regardless of case', () => {
-    expect(() => decideRole({ type: 'CreateRole', id: 'role-1', actor: boss, ...body, name: 'store manager' }, roleState(), now)).toThrow(ConflictError);
+    expect(() =>
+      decideRole({ type: 'CreateRole', id: 'role-1', actor: boss, ...body, name: 'store manager' }, roleState(), now),
+    ).toThrow(ConflictError);
   });
 
   it('refuses to edit or delete built-in roles', () => {
-    expect(() => decideRole({ type: 'UpdateRole', id: 'staff', actor: boss, ...body }, roleState(), now)).toThrow('Built-in roles cannot be changed');
-    expect(() => decideRole({ type: 'DeleteRole', id: 'manager', actor: boss }, roleState(), now)).toThrow('Built-in roles cannot be changed');
+    expect(() => decideRole({ type: 'UpdateRole', id: 'staff', actor: boss, ...body }, roleState(), now)).toThrow(
+      'Built-in roles cannot be changed',
+    );
+    expect(() => decideRole({ type: 'DeleteRole', id: 'manager', actor: boss }, roleState(), now)).toThrow(
+      'Built-in roles cannot be changed',
+    );
   });
 
   it('refuses to delete a role in use', () => {
     const existing = { id: 'role-1', ...body };
-    expect(() => decideRole({ type: 'DeleteRole', id: 'role-1', actor: boss }, roleState({ role: existing, userCount: 2 }), now)).toThrow('Role is in use');
+    expect(() =>
+      decideRole({ type: 'DeleteRole', id: 'role-1', actor: boss }, roleState({ role: existing, userCount: 2 }), now),
+    ).toThrow('Role is in use');
     expect(decideRole({ type: 'DeleteRole', id: 'role-1', actor: boss }, roleState({ role: existing }), now)).toEqual([
       { type: 'RoleDeleted', data: { id: 'role-1', name: 'Auditor' } },
     ]);
   });
 
   it('writes nothing for an unchanged edit', () => {
-    expect(decideRole({ type: 'UpdateRole', id: 'role-1', actor: boss, ...body }, roleState({ role: { id: 'role-1', ...body } }), now)).toEqual([]);
+    expect(
+      decideRole(
+        { type: 'UpdateRole', id: 'role-1', actor: boss, ...body },
+        roleState({ role: { id: 'role-1', ...body } }),
+        now,
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('no way up through Manage users', () => {
-  const token = (fields: Partial<Authority> = {}): Authority => ({ ...boss, uid: 'boss', viaApiToken: true, ...fields });
+  const token = (fields: Partial<Authority> = {}): Authority => ({
+    ...boss,
+    uid: 'boss',
+    viaApiToken: true,
+    ...fields,
+  });
   const member = (uid: string, role: string) => state({ user: user({ uid, role }) });
 
   it('refuses anyone changing their own role, whatever they hold', () => {
@@ -214,12 +276,18 @@ describe('no way up through Manage users', () => {
     );
     // A manager cannot step down by themself either (another manager can demote them).
     const two = { ...member('boss', 'manager'), activeManagerIds: ['boss', 'deputy'] };
-    expect(() => decideUser({ type: 'ChangeRole', role: 'staff', actor: boss }, two, now)).toThrow('You cannot change your own role');
+    expect(() => decideUser({ type: 'ChangeRole', role: 'staff', actor: boss }, two, now)).toThrow(
+      'You cannot change your own role',
+    );
     expect(decideUser({ type: 'ChangeRole', role: 'staff', actor: as('deputy') }, two, now)).toHaveLength(1);
   });
 
   it('refuses to assign a role holding a permission the actor lacks, naming what is missing', () => {
-    const broadHr: Authority = { uid: 'hr', permissions: ['users:view', 'users:manage', 'inventory:view'], viaApiToken: false };
+    const broadHr: Authority = {
+      uid: 'hr',
+      permissions: ['users:view', 'users:manage', 'inventory:view'],
+      viaApiToken: false,
+    };
     const auditor = member('u1', 'role-auditor');
     expect(() => decideUser({ type: 'ChangeRole', role: 'manager', actor: broadHr }, auditor, now)).toThrow(
       new ForbiddenError(
@@ -237,76 +305,135 @@ describe('no way up through Manage users', () => {
     expect(() => decideUser({ type: 'ChangeRole', role: 'role-hr', actor: hr }, manager, now)).toThrow(
       /^You can't change the role of someone with permissions you don't have yourself: View inventory/,
     );
-    expect(() => decideUser({ type: 'Disable', actor: hr }, manager, now)).toThrow(/^You can't disable someone with permissions you don't have yourself/);
+    expect(() => decideUser({ type: 'Disable', actor: hr }, manager, now)).toThrow(
+      /^You can't disable someone with permissions you don't have yourself/,
+    );
     const disabledManager = state({ user: user({ uid: 'm1', role: 'manager', status: 'disabled' }) });
-    expect(() => decideUser({ type: 'Enable', actor: hr }, disabledManager, now)).toThrow(/^You can't enable someone with permissions you don't have yourself/);
+    expect(() => decideUser({ type: 'Enable', actor: hr }, disabledManager, now)).toThrow(
+      /^You can't enable someone with permissions you don't have yourself/,
+    );
     expect(decideUser({ type: 'Enable', actor: boss }, disabledManager, now)).toHaveLength(1);
   });
 
   it('lets only someone holding every permission approve a manager request, never for themself', () => {
     const pending = state({ user: user({ managerRequest: 'pending', role: 'role-hr', uid: 'hr' }) });
-    expect(() => decideUser({ type: 'ApproveManagerRequest', actor: hr }, pending, now)).toThrow('You cannot change your own role');
+    expect(() => decideUser({ type: 'ApproveManagerRequest', actor: hr }, pending, now)).toThrow(
+      'You cannot change your own role',
+    );
     const other = state({ user: user({ managerRequest: 'pending', role: 'role-hr' }) });
-    expect(() => decideUser({ type: 'ApproveManagerRequest', actor: hr }, other, now)).toThrow(/^You can't assign a role with permissions you don't have yourself/);
+    expect(() => decideUser({ type: 'ApproveManagerRequest', actor: hr }, other, now)).toThrow(
+      /^You can't assign a role with permissions you don't have yourself/,
+    );
     expect(decideUser({ type: 'ApproveManagerRequest', actor: boss }, other, now)).toHaveLength(2);
   });
 
   it('keeps the last active manager even against a custom role holding every permission', () => {
     const coOwner = as('co-owner');
     const last = { ...member('boss', 'manager'), activeManagerIds: ['boss'] };
-    expect(() => decideUser({ type: 'ChangeRole', role: 'staff', actor: coOwner }, last, now)).toThrow(new ConflictError('The last active manager cannot be demoted'));
-    expect(() => decideUser({ type: 'Disable', actor: coOwner }, last, now)).toThrow('The last active manager cannot be disabled');
+    expect(() => decideUser({ type: 'ChangeRole', role: 'staff', actor: coOwner }, last, now)).toThrow(
+      new ConflictError('The last active manager cannot be demoted'),
+    );
+    expect(() => decideUser({ type: 'Disable', actor: coOwner }, last, now)).toThrow(
+      'The last active manager cannot be disabled',
+    );
   });
 
   it('never lets an API token change roles or create accounts, whatever its permissions', () => {
-    expect(() => decideUser({ type: 'ChangeRole', role: 'manager', actor: token() }, member('u1', 'staff'), now)).toThrow(
-      new ForbiddenError('An API token cannot change roles: sign in to do this'),
+    expect(() =>
+      decideUser({ type: 'ChangeRole', role: 'manager', actor: token() }, member('u1', 'staff'), now),
+    ).toThrow(new ForbiddenError('An API token cannot change roles: sign in to do this'));
+    expect(() =>
+      decideUser(
+        { type: 'ApproveManagerRequest', actor: token() },
+        state({ user: user({ managerRequest: 'pending' }) }),
+        now,
+      ),
+    ).toThrow('An API token cannot change roles: sign in to do this');
+    expect(() => decideAccountCreation(token(), 'staff', ROLES)).toThrow(
+      new ForbiddenError('An API token cannot create accounts: sign in to do this'),
     );
-    expect(() => decideUser({ type: 'ApproveManagerRequest', actor: token() }, state({ user: user({ managerRequest: 'pending' }) }), now)).toThrow(
-      'An API token cannot change roles: sign in to do this',
-    );
-    expect(() => decideAccountCreation(token(), 'staff', ROLES)).toThrow(new ForbiddenError('An API token cannot create accounts: sign in to do this'));
-    expect(() => decideUser(register({ registeredBy: 'manager', requestedRole: 'staff', actor: token() }), state(), now)).toThrow(ForbiddenError);
+    expect(() =>
+      decideUser(register({ registeredBy: 'manager', requestedRole: 'staff', actor: token() }), state(), now),
+    ).toThrow(ForbiddenError);
   });
 
   it('refuses to create an account with a role beyond the actor, before and when registering it', () => {
-    expect(() => decideAccountCreation(hr, 'manager', ROLES)).toThrow(/^You can't create an account with permissions you don't have yourself: View inventory/);
-    expect(() => decideUser(register({ registeredBy: 'manager', requestedRole: 'manager', actor: hr }), state(), now)).toThrow(ForbiddenError);
+    expect(() => decideAccountCreation(hr, 'manager', ROLES)).toThrow(
+      /^You can't create an account with permissions you don't have yourself: View inventory/,
+    );
+    expect(() =>
+      decideUser(register({ registeredBy: 'manager', requestedRole: 'manager', actor: hr }), state(), now),
+    ).toThrow(ForbiddenError);
     expect(() => decideAccountCreation(hr, 'role-hr', ROLES)).not.toThrow();
     expect(() => decideAccountCreation(boss, 'manager', ROLES)).not.toThrow();
     expect(() => decideAccountCreation(boss, 'guest', ROLES)).toThrow(ValidationError);
   });
 
-  it("judges the actor by the records read under the lock, not by what the request started with", () => {
+  it('judges the actor by the records read under the lock, not by what the request started with', () => {
     // Demoted to the HR role (or disabled) while the request waited: only what is held now counts.
-    expect(narrowAuthority(boss, { role: 'role-hr', status: 'active' }, ROLES).permissions).toEqual(['users:view', 'users:manage']);
+    expect(narrowAuthority(boss, { role: 'role-hr', status: 'active' }, ROLES).permissions).toEqual([
+      'users:view',
+      'users:manage',
+    ]);
     expect(narrowAuthority(boss, { role: 'manager', status: 'disabled' }, ROLES).permissions).toEqual([]);
     expect(narrowAuthority(boss, { role: 'role-gone', status: 'active' }, ROLES).permissions).toEqual([]);
     // An API token's narrower grant stays narrow; no record yet (not registered): as resolved.
-    expect(narrowAuthority(hr, { role: 'manager', status: 'active' }, ROLES).permissions).toEqual(['users:view', 'users:manage']);
+    expect(narrowAuthority(hr, { role: 'manager', status: 'active' }, ROLES).permissions).toEqual([
+      'users:view',
+      'users:manage',
+    ]);
     expect(narrowAuthority(hr, null, ROLES)).toEqual(hr);
   });
 
   describe('roles', () => {
-    const roleState = (fields: Partial<RoleDecisionState> = {}): RoleDecisionState => ({ role: null, otherNames: [], userCount: 0, ...fields });
+    const roleState = (fields: Partial<RoleDecisionState> = {}): RoleDecisionState => ({
+      role: null,
+      otherNames: [],
+      userCount: 0,
+      ...fields,
+    });
     const body = (permissions: Permission[]) => ({ name: 'Helpers', description: 'Help', permissions });
 
     it('refuses to create or edit a role with permissions the actor lacks', () => {
-      expect(() => decideRole({ type: 'CreateRole', id: 'role-x', actor: hr, ...body(['users:view', 'settings:manage']) }, roleState(), now)).toThrow(
+      expect(() =>
+        decideRole(
+          { type: 'CreateRole', id: 'role-x', actor: hr, ...body(['users:view', 'settings:manage']) },
+          roleState(),
+          now,
+        ),
+      ).toThrow(
         new ForbiddenError("You can't create a role with permissions you don't have yourself: Manage settings"),
       );
-      expect(decideRole({ type: 'CreateRole', id: 'role-x', actor: hr, ...body(['users:view']) }, roleState(), now)).toHaveLength(1);
+      expect(
+        decideRole({ type: 'CreateRole', id: 'role-x', actor: hr, ...body(['users:view']) }, roleState(), now),
+      ).toHaveLength(1);
       // Its own role, widened: refused.
       const own = { id: 'role-hr', ...body(['users:view', 'users:manage']) };
-      expect(() => decideRole({ type: 'UpdateRole', id: 'role-hr', actor: hr, ...body(['users:view', 'users:manage', 'settings:manage']) }, roleState({ role: own }), now)).toThrow(
-        new ForbiddenError("You can't give a role permissions you don't have yourself: Manage settings"),
-      );
+      expect(() =>
+        decideRole(
+          { type: 'UpdateRole', id: 'role-hr', actor: hr, ...body(['users:view', 'users:manage', 'settings:manage']) },
+          roleState({ role: own }),
+          now,
+        ),
+      ).toThrow(new ForbiddenError("You can't give a role permissions you don't have yourself: Manage settings"));
       // A role that holds more than the actor: not theirs to edit, even to narrow it.
       const bigger = { id: 'role-big', ...body(['users:view', 'settings:manage']) };
-      expect(() => decideRole({ type: 'UpdateRole', id: 'role-big', actor: hr, ...body(['users:view']) }, roleState({ role: bigger }), now)).toThrow(
+      expect(() =>
+        decideRole(
+          { type: 'UpdateRole', id: 'role-big', actor: hr, ...body(['users:view']) },
+          roleState({ role: bigger }),
+          now,
+        ),
+      ).toThrow(
         new ForbiddenError("You can't edit a role that has permissions you don't have yourself: Manage settings"),
       );
-      expect(decideRole({ type: 'UpdateRole', id: 'role-big', actor: boss, ...body(['users:view']) }, roleState({ role: bigger }), now)).toHaveLength(1);
+      expect(
+        decideRole(
+          { type: 'UpdateRole', id: 'role-big', actor: boss, ...body(['users:view']) },
+          roleState({ role: bigger }),
+          now,
+        ),
+      ).toHaveLength(1);
     });
 
     it('never lets an API token create, edit or delete roles', () => {
@@ -316,9 +443,9 @@ describe('no way up through Manage users', () => {
         { type: 'UpdateRole' as const, id: 'role-1', actor: token(), ...body(['inventory:view', 'stock:update']) },
         { type: 'DeleteRole' as const, id: 'role-1', actor: token() },
       ]) {
-        expect(() => decideRole(command, roleState({ role: command.type === 'CreateRole' ? null : existing }), now)).toThrow(
-          new ForbiddenError('An API token cannot create, edit or delete roles: sign in to do this'),
-        );
+        expect(() =>
+          decideRole(command, roleState({ role: command.type === 'CreateRole' ? null : existing }), now),
+        ).toThrow(new ForbiddenError('An API token cannot create, edit or delete roles: sign in to do this'));
       }
     });
   });
@@ -334,34 +461,52 @@ describe('changing the login email', () => {
   });
 
   it('refuses a sign-in older than five minutes (or unknown) with 401, so the client signs in again', () => {
-    for (const proof of [signedIn(RECENT_SIGN_IN_SECONDS + 1), signedIn(3600), { viaApiToken: false, authTime: null }]) {
-      expect(() => decideEmailChange('new@shop.test', proof, user(), now)).toThrow(new UnauthorizedError('Sign in again to change your email or password'));
+    for (const proof of [
+      signedIn(RECENT_SIGN_IN_SECONDS + 1),
+      signedIn(3600),
+      { viaApiToken: false, authTime: null },
+    ]) {
+      expect(() => decideEmailChange('new@shop.test', proof, user(), now)).toThrow(
+        new UnauthorizedError('Sign in again to change your email or password'),
+      );
     }
   });
 
   it('never lets an API token change the email, however fresh', () => {
-    expect(() => decideEmailChange('attacker@evil.test', { viaApiToken: true, authTime: seconds }, user(), now)).toThrow(
-      new ForbiddenError('An API token cannot change your email or password'),
-    );
+    expect(() =>
+      decideEmailChange('attacker@evil.test', { viaApiToken: true, authTime: seconds }, user(), now),
+    ).toThrow(new ForbiddenError('An API token cannot change your email or password'));
   });
 
   it('changes nothing for the current address, and refuses guests and unknown accounts', () => {
     expect(decideEmailChange('UMA@shop.test', { viaApiToken: true, authTime: null }, user(), now)).toBeNull();
-    expect(() => decideEmailChange('a@b.test', signedIn(1), user({ provider: 'anonymous', email: null }), now)).toThrow('Guest accounts have no email');
+    expect(() => decideEmailChange('a@b.test', signedIn(1), user({ provider: 'anonymous', email: null }), now)).toThrow(
+      'Guest accounts have no email',
+    );
     expect(() => decideEmailChange('a@b.test', signedIn(1), null, now)).toThrow(NotFoundError);
   });
 });
 
 describe('store settings', () => {
   it('records only what changes', () => {
-    expect(decideSettings({ type: 'ChangeSettings', changes: { storeName: 'My Store', allowGuests: true } }, DEFAULT_SETTINGS, now)).toEqual([
-      { type: 'SettingsChanged', data: { changes: { allowGuests: true } } },
-    ]);
-    expect(decideSettings({ type: 'ChangeSettings', changes: { lowStockThreshold: 10 } }, DEFAULT_SETTINGS, now)).toEqual([]);
+    expect(
+      decideSettings(
+        { type: 'ChangeSettings', changes: { storeName: 'My Store', allowGuests: true } },
+        DEFAULT_SETTINGS,
+        now,
+      ),
+    ).toEqual([{ type: 'SettingsChanged', data: { changes: { allowGuests: true } } }]);
+    expect(
+      decideSettings({ type: 'ChangeSettings', changes: { lowStockThreshold: 10 } }, DEFAULT_SETTINGS, now),
+    ).toEqual([]);
   });
 
   it('refuses a blank store name and a malformed email', () => {
-    expect(() => decideSettings({ type: 'ChangeSettings', changes: { storeName: ' ' } }, DEFAULT_SETTINGS, now)).toThrow('Store name is required');
-    expect(() => decideSettings({ type: 'ChangeSettings', changes: { email: 'shop' } }, DEFAULT_SETTINGS, now)).toThrow('Invalid email address');
+    expect(() =>
+      decideSettings({ type: 'ChangeSettings', changes: { storeName: ' ' } }, DEFAULT_SETTINGS, now),
+    ).toThrow('Store name is required');
+    expect(() => decideSettings({ type: 'ChangeSettings', changes: { email: 'shop' } }, DEFAULT_SETTINGS, now)).toThrow(
+      'Invalid email address',
+    );
   });
 });

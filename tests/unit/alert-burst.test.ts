@@ -7,7 +7,12 @@ function gateWithClock() {
   const timers: Array<() => void> = [];
   const shown: number[] = [];
   const summaries: number[] = [];
-  const gate = createBurstGate({ max: 3, windowMs: 2000, onSummary: (held) => summaries.push(held), schedule: (run) => timers.push(run) });
+  const gate = createBurstGate({
+    max: 3,
+    windowMs: 2000,
+    onSummary: (held) => summaries.push(held),
+    schedule: (run) => timers.push(run),
+  });
   return { gate, shown, summaries, endWindow: () => timers.splice(0).forEach((run) => run()) };
 }
 

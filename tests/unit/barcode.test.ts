@@ -9,7 +9,10 @@ describe('barcode check', () => {
   });
 
   it('refuses a retail code whose check digit is wrong, saying which it expected', () => {
-    expect(checkBarcode('4006381333932')).toEqual({ ok: false, error: 'Barcode check digit is wrong (EAN-13, expected 1)' });
+    expect(checkBarcode('4006381333932')).toEqual({
+      ok: false,
+      error: 'Barcode check digit is wrong (EAN-13, expected 1)',
+    });
     expect(checkBarcode('036000291453')).toMatchObject({ ok: false });
     expect(checkBarcode('96385075')).toMatchObject({ ok: false });
   });

@@ -24,7 +24,8 @@ describe('bundle size', () => {
 
   const closure = (keys: string[]): string[] => [...staticClosure(manifest, keys)];
 
-  const gzipSize = (files: string[]) => files.reduce((sum, file) => sum + gzipSync(readFileSync(path.join(dir, file))).length, 0);
+  const gzipSize = (files: string[]) =>
+    files.reduce((sum, file) => sum + gzipSync(readFileSync(path.join(dir, file))).length, 0);
   const source = (files: string[]) => files.map((file) => readFileSync(path.join(dir, file), 'utf8')).join('\n');
   const entryKey = () => Object.keys(manifest).find((key) => manifest[key]!.isEntry)!;
 
@@ -41,7 +42,10 @@ describe('bundle size', () => {
   it('loads a signed-in first screen in a handful of script files, not dozens', () => {
     // A phone on HTTP/1.1 fetches six files at a time, each costing a round trip: the shared
     // code of the signed-in screens is one chunk (vite.config.ts, signedInCore).
-    for (const page of ['client/features/dashboard/pages.ts', 'client/features/inventory/components/category-page.tsx']) {
+    for (const page of [
+      'client/features/dashboard/pages.ts',
+      'client/features/inventory/components/category-page.tsx',
+    ]) {
       const files = closure([entryKey(), 'client/app/signed-in-app.tsx', page]);
       console.info(`${page}: ${files.length} script files`);
       expect(files.length, page).toBeLessThanOrEqual(8);
@@ -54,10 +58,16 @@ describe('bundle size', () => {
     const firebaseChunk = Object.keys(manifest).find((key) => /^_firebase-/.test(key))!;
     const shell = [entryKey(), 'client/app/signed-in-app.tsx', firebaseChunk];
     const withDashboard = closure([...shell, 'client/features/dashboard/pages.ts']);
-    const withInventory = closure([...shell, 'client/features/inventory/components/inventory-page.tsx', 'client/features/inventory/components/category-page.tsx']);
+    const withInventory = closure([
+      ...shell,
+      'client/features/inventory/components/inventory-page.tsx',
+      'client/features/inventory/components/category-page.tsx',
+    ]);
     const dashboardSize = gzipSize(withDashboard);
     const inventorySize = gzipSize(withInventory);
-    console.info(`signed-in shell + dashboard: ${(dashboardSize / KB).toFixed(1)} KB; + inventory screens: ${(inventorySize / KB).toFixed(1)} KB`);
+    console.info(
+      `signed-in shell + dashboard: ${(dashboardSize / KB).toFixed(1)} KB; + inventory screens: ${(inventorySize / KB).toFixed(1)} KB`,
+    );
     expect(source(withDashboard)).toContain('FirebaseError'); // the measurement covers the auth SDK
     expect(dashboardSize).toBeLessThanOrEqual(SHELL_BUDGET);
     expect(inventorySize).toBeLessThanOrEqual(SHELL_BUDGET);

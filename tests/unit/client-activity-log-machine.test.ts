@@ -11,11 +11,29 @@ type FeedOut = { type: 'FEED_EVENT'; event: FeedEvent } | { type: 'RESYNC' };
 const quietFeed = fromCallback<FeedOut>(() => () => undefined);
 
 function entry(id: string): ActivityEntry {
-  return { id, userId: null, userName: 'Una', action: 'update', resourceType: 'inventory', resourceId: 'i', resourceName: 'Rice', timestamp: '2030-01-01T00:00:00Z', details: id };
+  return {
+    id,
+    userId: null,
+    userName: 'Una',
+    action: 'update',
+    resourceType: 'inventory',
+    resourceId: 'i',
+    resourceName: 'Rice',
+    timestamp: '2030-01-01T00:00:00Z',
+    details: id,
+  };
 }
 
 function feedEvent(type = 'StockAdjusted'): FeedEvent {
-  return { type, stream: 'item-1', streamType: 'item', version: 2, data: { delta: -1, quantity: 1 }, actor: { uid: null, name: 'x' }, time: '' };
+  return {
+    type,
+    stream: 'item-1',
+    streamType: 'item',
+    version: 2,
+    data: { delta: -1, quantity: 1 },
+    actor: { uid: null, name: 'x' },
+    time: '',
+  };
 }
 
 afterEach(() => {
@@ -40,7 +58,9 @@ describe('activity log machine', () => {
   }
 
   it('loads the first page, then the next by cursor, until there is none', async () => {
-    const { actor, calls } = start((_p, cursor) => (cursor ? { entries: [entry('c')], nextCursor: null } : { entries: [entry('b'), entry('a')], nextCursor: 'k1' }));
+    const { actor, calls } = start((_p, cursor) =>
+      cursor ? { entries: [entry('c')], nextCursor: null } : { entries: [entry('b'), entry('a')], nextCursor: 'k1' },
+    );
     await waitFor(actor, (s) => s.matches('ready'));
     actor.send({ type: 'LOAD_MORE' });
     await waitFor(actor, (s) => s.context.entries.length === 3);

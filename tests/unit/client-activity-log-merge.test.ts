@@ -10,7 +10,15 @@ import { DEFAULT_ACTIVITY_PARAMS } from '../../client/features/activity/api.js';
 let version = 10;
 function event(stream: string, type: string, data: unknown, streamType = stream.split('-')[0]!): FeedEvent {
   version += 1;
-  return { type, stream, streamType, version, data, actor: { uid: 'u1', name: 'Una' }, time: '2030-01-02T03:04:05.000Z' };
+  return {
+    type,
+    stream,
+    streamType,
+    version,
+    data,
+    actor: { uid: 'u1', name: 'Una' },
+    time: '2030-01-02T03:04:05.000Z',
+  };
 }
 
 function entry(id: string): ActivityEntry {
@@ -36,7 +44,10 @@ describe('activity log', () => {
       replaced: false,
     });
     expect(mergeLatest(current, [entry('c'), entry('b')]).added).toEqual([]);
-    expect(mergeLatest(current, [entry('z'), entry('y')])).toMatchObject({ entries: [entry('z'), entry('y')], replaced: true });
+    expect(mergeLatest(current, [entry('z'), entry('y')])).toMatchObject({
+      entries: [entry('z'), entry('y')],
+      replaced: true,
+    });
     expect(mergeLatest([], [entry('a')])).toMatchObject({ entries: [entry('a')], replaced: false });
   });
 
@@ -45,6 +56,9 @@ describe('activity log', () => {
     expect(writesActivity(event('item-a', 'ItemWentLow', {}))).toBe(false);
     expect(nextSort(DEFAULT_ACTIVITY_PARAMS, 'timestamp')).toEqual({ sort: 'timestamp', order: 'asc' });
     expect(nextSort(DEFAULT_ACTIVITY_PARAMS, 'user')).toEqual({ sort: 'user', order: 'asc' });
-    expect(nextSort({ ...DEFAULT_ACTIVITY_PARAMS, sort: 'user', order: 'asc' }, 'user')).toEqual({ sort: 'user', order: 'desc' });
+    expect(nextSort({ ...DEFAULT_ACTIVITY_PARAMS, sort: 'user', order: 'asc' }, 'user')).toEqual({
+      sort: 'user',
+      order: 'desc',
+    });
   });
 });

@@ -5,9 +5,17 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { CreateItemBody, Item } from '../../shared/inventory.js';
 import { addItemWizardMachine, wizardStep } from '../../client/features/inventory/add-item-wizard.machine.js';
-import { firstProblem, toCreateBody, EMPTY_DRAFT, STEP_OF, type DraftField } from '../../client/features/inventory/item-draft.js';
+import {
+  firstProblem,
+  toCreateBody,
+  EMPTY_DRAFT,
+  STEP_OF,
+  type DraftField,
+} from '../../client/features/inventory/item-draft.js';
 
-function start(create: (body: CreateItemBody) => Promise<Item> = async (body) => ({ id: 'new', name: body.name }) as Item) {
+function start(
+  create: (body: CreateItemBody) => Promise<Item> = async (body) => ({ id: 'new', name: body.name }) as Item,
+) {
   const createItem = vi.fn(create);
   const actor = createActor(
     addItemWizardMachine.provide({
@@ -18,7 +26,8 @@ function start(create: (body: CreateItemBody) => Promise<Item> = async (body) =>
   );
   actor.start();
   const fill = (values: Partial<Record<DraftField, string>>) => {
-    for (const [field, value] of Object.entries(values)) actor.send({ type: 'CHANGE', field: field as DraftField, value: value! });
+    for (const [field, value] of Object.entries(values))
+      actor.send({ type: 'CHANGE', field: field as DraftField, value: value! });
   };
   return { actor, createItem, fill };
 }
@@ -70,7 +79,13 @@ describe('add item wizard', () => {
 
   it('creates the item with numbers converted, and ends with it', async () => {
     const { actor, createItem, fill } = start();
-    fill({ ...complete, description: ' Ready to drink ', expiryDate: '2030-06-30', imageUrl: '', barcode: ' 4006381333931 ' });
+    fill({
+      ...complete,
+      description: ' Ready to drink ',
+      expiryDate: '2030-06-30',
+      imageUrl: '',
+      barcode: ' 4006381333931 ',
+    });
     actor.send({ type: 'NEXT' });
     actor.send({ type: 'NEXT' });
     actor.send({ type: 'SUBMIT' });
@@ -111,14 +126,18 @@ describe('item draft rules', () => {
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, price: '1.999' }, ids)?.field).toBe('price');
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, quantity: '2.5' }, ids)?.field).toBe('quantity');
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, threshold: 'x' }, ids)?.field).toBe('threshold');
-    expect(firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'not a url' }, ids)?.message).toBe('Image URL must be a valid URL');
+    expect(firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'not a url' }, ids)?.message).toBe(
+      'Image URL must be a valid URL',
+    );
     // Pictures only over https: the form says so before the server would.
-    expect(firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'http://tracker.example/pixel.gif' }, ids)?.message).toBe('Image URL must start with https://');
+    expect(
+      firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'http://tracker.example/pixel.gif' }, ids)?.message,
+    ).toBe('Image URL must start with https://');
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, imageUrl: 'https://images.example/stand.png' }, ids)).toBeNull();
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, expiryDate: '2030-02-30' }, ids)?.field).toBe('expiryDate');
   });
 
-  it("checks a barcode with the shared check and shows its message; an empty one is no barcode", () => {
+  it('checks a barcode with the shared check and shows its message; an empty one is no barcode', () => {
     expect(firstProblem({ ...EMPTY_DRAFT, ...complete, barcode: '4006381333932' }, ids)).toEqual({
       field: 'barcode',
       message: 'Barcode check digit is wrong (EAN-13, expected 1)',

@@ -30,7 +30,10 @@ describe('alert settings machine', () => {
     await waitFor(refused, (s) => s.matches('editing'));
     refused.send({ type: 'TOGGLE_BROWSER', on: true });
     await waitFor(refused, (s) => s.matches('editing') && s.context.error !== null);
-    expect(refused.getSnapshot().context).toMatchObject({ error: BLOCKED_MESSAGE, draft: { browserNotifications: false } });
+    expect(refused.getSnapshot().context).toMatchObject({
+      error: BLOCKED_MESSAGE,
+      draft: { browserNotifications: false },
+    });
 
     const saved: AlertSettings[] = [];
     const allowed = start('granted', saved);

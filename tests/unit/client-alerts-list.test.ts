@@ -4,13 +4,26 @@ import { produce } from 'immer';
 import { describe, expect, it } from 'vitest';
 import { shouldNotify, type LowStockAlert } from '../../shared/alerts.js';
 import type { FeedEvent } from '../../shared/realtime.js';
-import { applyAlertWrite, filterAlerts, reduceAlerts, type AlertsData } from '../../client/features/alerts/alert-reducers.js';
+import {
+  applyAlertWrite,
+  filterAlerts,
+  reduceAlerts,
+  type AlertsData,
+} from '../../client/features/alerts/alert-reducers.js';
 import { alertText } from '../../client/features/alerts/alert-notifier.js';
 
 let version = 10;
 function event(stream: string, type: string, data: unknown, streamType = stream.split('-')[0]!): FeedEvent {
   version += 1;
-  return { type, stream, streamType, version, data, actor: { uid: 'u1', name: 'Una' }, time: '2030-01-02T03:04:05.000Z' };
+  return {
+    type,
+    stream,
+    streamType,
+    version,
+    data,
+    actor: { uid: 'u1', name: 'Una' },
+    time: '2030-01-02T03:04:05.000Z',
+  };
 }
 
 function alert(itemId: string, overrides: Partial<LowStockAlert> = {}): LowStockAlert {
@@ -41,25 +54,44 @@ describe('alerts list reducer', () => {
   };
 
   it('patches stock, removes recovered or deleted items and fetches a new low item', () => {
-    expect(apply(data(), event('item-a', 'StockAdjusted', { delta: -1, quantity: 1 })).next.alerts[0]!.quantity).toBe(1);
-    expect(apply(data(), event('item-a', 'ItemRecovered', { quantity: 9, threshold: 5 })).next.alerts.map((a) => a.itemId)).toEqual(['b']);
-    expect(apply(data(), event('item-b', 'ItemDeleted', { name: 'b', sku: 'b' })).next.alerts.map((a) => a.itemId)).toEqual(['a']);
+    expect(apply(data(), event('item-a', 'StockAdjusted', { delta: -1, quantity: 1 })).next.alerts[0]!.quantity).toBe(
+      1,
+    );
+    expect(
+      apply(data(), event('item-a', 'ItemRecovered', { quantity: 9, threshold: 5 })).next.alerts.map((a) => a.itemId),
+    ).toEqual(['b']);
+    expect(
+      apply(data(), event('item-b', 'ItemDeleted', { name: 'b', sku: 'b' })).next.alerts.map((a) => a.itemId),
+    ).toEqual(['a']);
     expect(apply(data(), event('item-z', 'ItemWentLow', { quantity: 1, threshold: 2 })).effect).toBe('refetch');
     expect(apply(data(), event('item-z', 'StockAdjusted', { delta: 1, quantity: 9 })).effect).toBe('ignored');
   });
 
   it('follows renames and category moves', () => {
-    const renamed = apply(data(), event('item-a', 'ItemUpdated', { changes: { name: { from: 'x', to: 'Jasmine Rice' }, threshold: { from: 5, to: 6 } } }));
+    const renamed = apply(
+      data(),
+      event('item-a', 'ItemUpdated', {
+        changes: { name: { from: 'x', to: 'Jasmine Rice' }, threshold: { from: 5, to: 6 } },
+      }),
+    );
     expect(renamed.next.alerts[0]).toMatchObject({ name: 'Jasmine Rice', threshold: 6 });
-    expect(apply(data(), event('item-a', 'ItemUpdated', { changes: { categoryId: { from: 'c1', to: 'c2' } } })).effect).toBe('refetch');
-    const category = apply(data(), event('category-c2', 'CategoryUpdated', { changes: { name: { from: 'Dairy', to: 'Chilled' } } }));
+    expect(
+      apply(data(), event('item-a', 'ItemUpdated', { changes: { categoryId: { from: 'c1', to: 'c2' } } })).effect,
+    ).toBe('refetch');
+    const category = apply(
+      data(),
+      event('category-c2', 'CategoryUpdated', { changes: { name: { from: 'Dairy', to: 'Chilled' } } }),
+    );
     expect(category.next.alerts.map((a) => a.category)).toEqual(['Pantry', 'Chilled']);
   });
 
-  it("flips only my own dismissals", () => {
+  it('flips only my own dismissals', () => {
     const mine = apply(data(), event('alerts-me', 'AlertDismissed', { uid: 'me', itemId: 'a', episode: 7 }, 'alerts'));
     expect(mine.next.alerts[0]).toMatchObject({ dismissed: true, dismissedAt: '2030-01-02T03:04:05.000Z' });
-    expect(apply(data(), event('alerts-other', 'AlertDismissed', { uid: 'other', itemId: 'a', episode: 7 }, 'alerts')).effect).toBe('ignored');
+    expect(
+      apply(data(), event('alerts-other', 'AlertDismissed', { uid: 'other', itemId: 'a', episode: 7 }, 'alerts'))
+        .effect,
+    ).toBe('ignored');
     const restored = produce(mine.next, (d) => {
       reduceAlerts(d, event('alerts-me', 'AlertRestored', { uid: 'me', itemId: 'a' }, 'alerts'), params);
     });
@@ -77,7 +109,10 @@ describe('alerts list reducer', () => {
   });
 
   it('words notifications and picks which alerts notify', () => {
-    expect(alertText('Rice', 2, 5)).toEqual({ title: 'Low stock: Rice', body: '2 left, at or below the threshold of 5.' });
+    expect(alertText('Rice', 2, 5)).toEqual({
+      title: 'Low stock: Rice',
+      body: '2 left, at or below the threshold of 5.',
+    });
     expect(alertText('Rice', 0, 5).title).toBe('Out of stock: Rice');
     expect(shouldNotify({ inAppToasts: true, notifyWhen: 'low' }, 3)).toBe(true);
     expect(shouldNotify({ inAppToasts: true, notifyWhen: 'out' }, 3)).toBe(false);

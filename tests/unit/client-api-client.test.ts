@@ -17,7 +17,12 @@ function harness(responses: (Response | Error)[]) {
   let keys = 0;
   const client = new ApiClient({
     fetch: (async (url: string, init: RequestInit) => {
-      calls.push({ url, method: String(init.method), headers: init.headers as Record<string, string>, body: init.body as string | undefined });
+      calls.push({
+        url,
+        method: String(init.method),
+        headers: init.headers as Record<string, string>,
+        body: init.body as string | undefined,
+      });
       const next = responses.shift();
       if (!next) throw new Error('no more responses');
       if (next instanceof Error) throw next;
@@ -31,7 +36,11 @@ function harness(responses: (Response | Error)[]) {
 }
 
 /** The rejection of a call that must fail. */
-const failure = (call: Promise<unknown>): Promise<any> => call.then(() => expect.unreachable('the call succeeded'), (e) => e);
+const failure = (call: Promise<unknown>): Promise<any> =>
+  call.then(
+    () => expect.unreachable('the call succeeded'),
+    (e) => e,
+  );
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -46,7 +55,11 @@ describe('api client', () => {
   });
 
   it('retries a failing write 3 times in all, 1 s x attempt apart, with the same Idempotency-Key', async () => {
-    const { client, calls, sleeps } = harness([json(500, { error: 'Internal server error' }), json(503, {}), json(201, { id: 'i1' })]);
+    const { client, calls, sleeps } = harness([
+      json(500, { error: 'Internal server error' }),
+      json(503, {}),
+      json(201, { id: 'i1' }),
+    ]);
     expect(await client.post('/inventory', { name: 'x' })).toEqual({ id: 'i1' });
     expect(calls).toHaveLength(3);
     expect(sleeps).toEqual([1000, 2000]);
@@ -86,7 +99,10 @@ describe('api client', () => {
   });
 
   it('waits for Retry-After on a 429, then retries', async () => {
-    const { client, calls, sleeps } = harness([json(429, { error: 'Too many requests' }, { 'retry-after': '2' }), json(200, { ok: true })]);
+    const { client, calls, sleeps } = harness([
+      json(429, { error: 'Too many requests' }, { 'retry-after': '2' }),
+      json(200, { ok: true }),
+    ]);
     expect(await client.get('/inventory')).toEqual({ ok: true });
     expect(calls).toHaveLength(2);
     expect(sleeps).toEqual([2000]);
@@ -103,7 +119,11 @@ describe('api client', () => {
   });
 
   it('falls back to 1 s x attempt for a 429 without Retry-After, and gives up after the third', async () => {
-    const { client, calls, sleeps } = harness([json(429, {}), json(429, {}), json(429, { error: 'Too many requests. Try again in 30 seconds' })]);
+    const { client, calls, sleeps } = harness([
+      json(429, {}),
+      json(429, {}),
+      json(429, { error: 'Too many requests. Try again in 30 seconds' }),
+    ]);
     const error = await failure(client.get('/inventory'));
     expect(error.message).toBe('Too many requests. Try again in 30 seconds');
     expect(calls).toHaveLength(3);
@@ -121,7 +141,11 @@ describe('api client', () => {
   });
 
   it("says 'All retry attempts failed' when no attempt got a response", async () => {
-    const { client, calls, sleeps } = harness([new TypeError('fetch failed'), new TypeError('fetch failed'), new TypeError('fetch failed')]);
+    const { client, calls, sleeps } = harness([
+      new TypeError('fetch failed'),
+      new TypeError('fetch failed'),
+      new TypeError('fetch failed'),
+    ]);
     const error = await failure(client.post('/categories', { name: 'A' }));
     expect(error.message).toBe('All retry attempts failed');
     expect(error.status).toBe(0);

@@ -4,10 +4,25 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { ApiError } from '../../client/lib/api-client.js';
-import { AUTH_MESSAGES, googleErrorMessage, loginErrorMessage, signupErrorMessage } from '../../client/features/auth/auth-errors.js';
-import { startAuthMachine as start, testSession as session, testUser as user } from '../helpers/auth-machine-harness.js';
+import {
+  AUTH_MESSAGES,
+  googleErrorMessage,
+  loginErrorMessage,
+  signupErrorMessage,
+} from '../../client/features/auth/auth-errors.js';
+import {
+  startAuthMachine as start,
+  testSession as session,
+  testUser as user,
+} from '../helpers/auth-machine-harness.js';
 
-const signup = { name: 'Sam Staff', email: 'sam@stockroom.test', password: 'secret123', confirmPassword: 'secret123', role: 'manager' as const };
+const signup = {
+  name: 'Sam Staff',
+  email: 'sam@stockroom.test',
+  password: 'secret123',
+  confirmPassword: 'secret123',
+  role: 'manager' as const,
+};
 
 describe('auth machine', () => {
   it('starts loading and settles signed out when Firebase has no user', () => {
@@ -76,26 +91,36 @@ describe('auth machine', () => {
   it('re-reads the session on REFRESH_SESSION (a role approved meanwhile) and refreshes the token', async () => {
     let calls = 0;
     const { actor, firebaseUser, spies } = start({
-      startSession: async () => (++calls === 1 ? session() : session({ refreshToken: true, permissions: ['users:manage'] })),
+      startSession: async () =>
+        ++calls === 1 ? session() : session({ refreshToken: true, permissions: ['users:manage'] }),
     });
     firebaseUser(user);
     await waitFor(actor, (s) => s.matches({ signedIn: 'idle' }));
     actor.send({ type: 'REFRESH_SESSION' });
-    await waitFor(actor, (s) => s.matches({ signedIn: 'idle' }) && s.context.session?.permissions[0] === 'users:manage');
+    await waitFor(
+      actor,
+      (s) => s.matches({ signedIn: 'idle' }) && s.context.session?.permissions[0] === 'users:manage',
+    );
     expect(spies.refreshToken).toHaveBeenCalledTimes(1);
   });
 
   it('maps a wrong password on a Google-only email to the Google message', async () => {
-    const { actor, firebaseUser } = start({ signIn: () => Promise.reject({ code: 'wrong-password', methods: ['google.com'] }) });
+    const { actor, firebaseUser } = start({
+      signIn: () => Promise.reject({ code: 'wrong-password', methods: ['google.com'] }),
+    });
     firebaseUser(null);
     actor.send({ type: 'LOGIN', email: 'g@x.y', password: 'x' });
     await waitFor(actor, (s) => s.matches('error'));
-    expect(actor.getSnapshot().context.error).toBe('This email is associated with a Google account. Please sign in with Google.');
+    expect(actor.getSnapshot().context.error).toBe(
+      'This email is associated with a Google account. Please sign in with Google.',
+    );
   });
 
   it('clears the previous error on a new attempt', async () => {
     let fail = true;
-    const { actor, firebaseUser } = start({ signIn: () => (fail ? Promise.reject({ code: 'invalid-credential' }) : Promise.resolve(user)) });
+    const { actor, firebaseUser } = start({
+      signIn: () => (fail ? Promise.reject({ code: 'invalid-credential' }) : Promise.resolve(user)),
+    });
     firebaseUser(null);
     actor.send({ type: 'LOGIN', email: 'a@b.c', password: 'x' });
     await waitFor(actor, (s) => s.matches('error'));
@@ -128,7 +153,9 @@ describe('auth machine', () => {
 
   it("logs out, and keeps the session with 'Failed to logout' when that fails", async () => {
     let fail = true;
-    const { actor, firebaseUser, spies } = start({ signOut: () => (fail ? Promise.reject(new Error('offline')) : Promise.resolve()) });
+    const { actor, firebaseUser, spies } = start({
+      signOut: () => (fail ? Promise.reject(new Error('offline')) : Promise.resolve()),
+    });
     firebaseUser(user);
     await waitFor(actor, (s) => s.matches('signedIn'));
     actor.send({ type: 'LOGOUT' });
@@ -161,9 +188,15 @@ describe('auth error catalogue', () => {
   });
 
   it('maps sign-up codes to their messages', () => {
-    expect(signupErrorMessage('email-already-in-use', ['google.com'])).toBe('This email is already registered with Google. Please sign in with Google.');
-    expect(signupErrorMessage('email-already-in-use', ['password'])).toBe('An account already exists with this email. Please sign in instead.');
-    expect(signupErrorMessage('email-already-in-use', ['facebook.com'])).toBe('An account already exists with this email using a different sign-in method.');
+    expect(signupErrorMessage('email-already-in-use', ['google.com'])).toBe(
+      'This email is already registered with Google. Please sign in with Google.',
+    );
+    expect(signupErrorMessage('email-already-in-use', ['password'])).toBe(
+      'An account already exists with this email. Please sign in instead.',
+    );
+    expect(signupErrorMessage('email-already-in-use', ['facebook.com'])).toBe(
+      'An account already exists with this email using a different sign-in method.',
+    );
     expect(signupErrorMessage('weak-password')).toBe('Password is too weak. Please use a stronger password');
     expect(signupErrorMessage('invalid-email')).toBe('Invalid email address');
     expect(signupErrorMessage('boom')).toBe('Failed to signup');

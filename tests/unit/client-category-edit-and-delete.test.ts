@@ -23,7 +23,10 @@ const category = (id: string, name: string, itemCount: number): Category => ({
   version: 1,
 });
 
-function startDelete(categories: Category[], options: { remove?: () => Promise<void>; moveAndDelete?: () => Promise<number> } = {}) {
+function startDelete(
+  categories: Category[],
+  options: { remove?: () => Promise<void>; moveAndDelete?: () => Promise<number> } = {},
+) {
   const removed = vi.fn(options.remove ?? (async () => undefined));
   const moved = vi.fn(options.moveAndDelete ?? (async () => 0));
   const notify = vi.fn();
@@ -62,7 +65,9 @@ describe('delete category machine', () => {
   });
 
   it('offers the move for a category with items, and needs a target before moving', async () => {
-    const { actor, moved, removed } = startDelete([category('a', 'Snacks', 2), category('b', 'Drinks', 1)], { moveAndDelete: async () => 2 });
+    const { actor, moved, removed } = startDelete([category('a', 'Snacks', 2), category('b', 'Drinks', 1)], {
+      moveAndDelete: async () => 2,
+    });
     await waitFor(actor, (s) => s.matches('notEmpty'));
     actor.send({ type: 'CONFIRM' });
     actor.send({ type: 'MOVE_AND_DELETE' });
@@ -84,7 +89,9 @@ describe('delete category machine', () => {
     const actor = createActor(
       deleteCategoryMachine.provide({
         actors: {
-          loadCategories: fromPromise(async () => (reads++ === 0 ? categories : [{ ...categories[0]!, itemCount: 1 }, categories[1]!])),
+          loadCategories: fromPromise(async () =>
+            reads++ === 0 ? categories : [{ ...categories[0]!, itemCount: 1 }, categories[1]!],
+          ),
           deleteCategory: fromPromise<void, string>(async () => {
             throw new ApiError('Category is not empty', 409, { error: 'Category is not empty' });
           }),
@@ -108,7 +115,9 @@ describe('delete category machine', () => {
     await waitFor(actor, (s) => s.matches('confirming'));
     actor.send({ type: 'CONFIRM' });
     await waitFor(actor, (s) => s.matches('confirming') && s.context.error !== null);
-    expect(actor.getSnapshot().context.error).toBe("Failed to delete category: You don't have permission to delete records");
+    expect(actor.getSnapshot().context.error).toBe(
+      "Failed to delete category: You don't have permission to delete records",
+    );
     expect(notify).toHaveBeenCalledTimes(1);
   });
 
@@ -116,7 +125,10 @@ describe('delete category machine', () => {
     const removed = vi.fn(async (): Promise<void> => undefined);
     const actor = createActor(
       deleteCategoryMachine.provide({
-        actors: { loadCategories: fromPromise(async () => [category('b', 'Other', 0)]), deleteCategory: fromPromise<void, string>(() => removed()) },
+        actors: {
+          loadCategories: fromPromise(async () => [category('b', 'Other', 0)]),
+          deleteCategory: fromPromise<void, string>(() => removed()),
+        },
       }),
       { input: { category: category('a', 'Gone', 0) } },
     );
@@ -155,7 +167,12 @@ describe('edit category machine', () => {
   });
 
   it('saves the trimmed name and description with the version it opened with', async () => {
-    const { actor, updateCategory } = startEdit(async (input) => ({ ...drinks, name: input.name, description: input.description, version: 2 }));
+    const { actor, updateCategory } = startEdit(async (input) => ({
+      ...drinks,
+      name: input.name,
+      description: input.description,
+      version: 2,
+    }));
     actor.send({ type: 'CHANGE_NAME', value: ' Cold Drinks ' });
     actor.send({ type: 'CHANGE_DESCRIPTION', value: ' Chilled ' });
     actor.send({ type: 'SUBMIT' });
@@ -168,7 +185,8 @@ describe('edit category machine', () => {
     const theirs = { ...drinks, name: 'Beverages', version: 4 };
     let calls = 0;
     const { actor, updateCategory, notify } = startEdit(async (input) => {
-      if (calls++ === 0) throw new ApiError('This category was changed by someone else', 409, { error: 'x', current: theirs });
+      if (calls++ === 0)
+        throw new ApiError('This category was changed by someone else', 409, { error: 'x', current: theirs });
       return { ...theirs, name: input.name, version: 5 };
     });
     actor.send({ type: 'CHANGE_NAME', value: 'Cold Drinks' });
@@ -196,7 +214,13 @@ describe('edit category machine', () => {
 
 describe('moving a category’s items', () => {
   const item = (id: string, version = 1) => ({ id, version }) as Item;
-  const page = (items: Item[]): CategoryItemsPage => ({ items, total: items.length, page: 1, pageSize: 100, totalPages: 1 });
+  const page = (items: Item[]): CategoryItemsPage => ({
+    items,
+    total: items.length,
+    page: 1,
+    pageSize: 100,
+    totalPages: 1,
+  });
   beforeEach(() => {
     api.categoryItems.mockReset();
     api.updateItem.mockReset();

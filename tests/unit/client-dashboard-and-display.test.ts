@@ -14,11 +14,22 @@ import { DISPLAY_ALERT_ROWS } from '../../client/features/display/display-limits
 let version = 10;
 function event(stream: string, type: string, data: unknown, streamType = stream.split('-')[0]!): FeedEvent {
   version += 1;
-  return { type, stream, streamType, version, data, actor: { uid: 'u1', name: 'Una' }, time: '2030-01-02T03:04:05.000Z' };
+  return {
+    type,
+    stream,
+    streamType,
+    version,
+    data,
+    actor: { uid: 'u1', name: 'Una' },
+    time: '2030-01-02T03:04:05.000Z',
+  };
 }
 
 describe('dashboard and wall display reducers', () => {
-  const summary = { totals: { items: 2, categories: 1, units: 10, value: 20, lowStock: 1 }, health: { reorderAlerts: { open: 1, raisedLast30Days: 1 } } } as DashboardSummary;
+  const summary = {
+    totals: { items: 2, categories: 1, units: 10, value: 20, lowStock: 1 },
+    health: { reorderAlerts: { open: 1, raisedLast30Days: 1 } },
+  } as DashboardSummary;
 
   it('moves the counts an event states and always asks for fresh figures', () => {
     let effect = '';
@@ -31,7 +42,9 @@ describe('dashboard and wall display reducers', () => {
     expect(next.totals).toEqual({ items: 3, categories: 2, units: 11, value: 24.5, lowStock: 2 });
     expect(next.health.reorderAlerts.open).toBe(2);
     expect(effect).toBe('refetch');
-    expect(reduceDashboard(produce(summary, () => undefined) as never, event('user-u', 'UserRoleChanged', {}))).toBe('ignored');
+    expect(reduceDashboard(produce(summary, () => undefined) as never, event('user-u', 'UserRoleChanged', {}))).toBe(
+      'ignored',
+    );
   });
 
   const snapshot = (): DisplaySnapshot => ({
@@ -49,22 +62,38 @@ describe('dashboard and wall display reducers', () => {
 
   it('shows a pushed alert at once, out of stock first then newest, and drops recovered items', () => {
     const next = produce(snapshot(), (d) => {
-      applyDisplayAlert(d, { type: 'alert', cursor: '1:1', item: { id: 'c', name: 'C', sku: 'C' }, quantity: 3, threshold: 4 }, '2030-01-01T11:00:00.000Z');
+      applyDisplayAlert(
+        d,
+        { type: 'alert', cursor: '1:1', item: { id: 'c', name: 'C', sku: 'C' }, quantity: 3, threshold: 4 },
+        '2030-01-01T11:00:00.000Z',
+      );
       applyDisplayEvent(d, event('item-b', 'StockAdjusted', { delta: -1, quantity: 0 }));
     });
     expect(next.alerts.map((a) => a.name)).toEqual(['B', 'C', 'A']);
     expect(next.alertCount).toBe(3);
-    const recovered = produce(next, (d) => applyDisplayEvent(d, event('item-a', 'ItemRecovered', { quantity: 9, threshold: 5 })));
+    const recovered = produce(next, (d) =>
+      applyDisplayEvent(d, event('item-a', 'ItemRecovered', { quantity: 9, threshold: 5 })),
+    );
     expect(recovered.alerts.map((a) => a.name)).toEqual(['B', 'C']);
     expect(recovered.alertCount).toBe(2);
-    const again = produce(recovered, (d) => applyDisplayAlert(d, { type: 'alert', cursor: '1:2', item: { id: 'c', name: 'C', sku: 'C' }, quantity: 3, threshold: 4 }, 'x'));
+    const again = produce(recovered, (d) =>
+      applyDisplayAlert(
+        d,
+        { type: 'alert', cursor: '1:2', item: { id: 'c', name: 'C', sku: 'C' }, quantity: 3, threshold: 4 },
+        'x',
+      ),
+    );
     expect(again.alertCount).toBe(2);
   });
 
   it('keeps at most DISPLAY_ALERT_ROWS alerts on the wall however many arrive', () => {
     const next = produce(snapshot(), (d) => {
       for (let i = 0; i < DISPLAY_ALERT_ROWS + 10; i++)
-        applyDisplayAlert(d, { type: 'alert', cursor: `1:${i}`, item: { id: `n${i}`, name: `N${i}`, sku: '' }, quantity: 1, threshold: 2 }, new Date(Date.UTC(2031, 0, 1, 0, 0, i)).toISOString());
+        applyDisplayAlert(
+          d,
+          { type: 'alert', cursor: `1:${i}`, item: { id: `n${i}`, name: `N${i}`, sku: '' }, quantity: 1, threshold: 2 },
+          new Date(Date.UTC(2031, 0, 1, 0, 0, i)).toISOString(),
+        );
     });
     expect(next.alerts).toHaveLength(DISPLAY_ALERT_ROWS);
     expect(next.alertCount).toBe(DISPLAY_ALERT_ROWS + 12);

@@ -10,7 +10,15 @@ import { displayMachine } from '../../client/features/display/display.machine.js
 type FeedOut = { type: 'FEED_EVENT'; event: FeedEvent } | { type: 'RESYNC' };
 
 function feedEvent(type = 'StockAdjusted'): FeedEvent {
-  return { type, stream: 'item-1', streamType: 'item', version: 2, data: { delta: -1, quantity: 1 }, actor: { uid: null, name: 'x' }, time: '' };
+  return {
+    type,
+    stream: 'item-1',
+    streamType: 'item',
+    version: 2,
+    data: { delta: -1, quantity: 1 },
+    actor: { uid: null, name: 'x' },
+    time: '',
+  };
 }
 
 afterEach(() => {
@@ -18,7 +26,15 @@ afterEach(() => {
 });
 
 describe('wall display machine', () => {
-  const snapshot = (storeName: string): DisplaySnapshot => ({ generatedAt: '', storeName, alerts: [], alertCount: 0, categories: [], recentActivity: [], money: { currency: 'USD', locale: 'en-US' } });
+  const snapshot = (storeName: string): DisplaySnapshot => ({
+    generatedAt: '',
+    storeName,
+    alerts: [],
+    alertCount: 0,
+    categories: [],
+    recentActivity: [],
+    money: { currency: 'USD', locale: 'en-US' },
+  });
 
   it('fetches once for a burst of events, keeps the last snapshot while the server is away, and retries by itself', async () => {
     vi.useFakeTimers();

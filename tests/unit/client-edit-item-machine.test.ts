@@ -28,14 +28,19 @@ const base: Item = {
 };
 const categories = [{ id: 'c1', name: 'Drinks' }] as Category[];
 
-function start(update: (input: { body: UpdateItemBody; version: number }) => Promise<Item>, remove: () => Promise<void> = async () => undefined) {
+function start(
+  update: (input: { body: UpdateItemBody; version: number }) => Promise<Item>,
+  remove: () => Promise<void> = async () => undefined,
+) {
   const updates = vi.fn(update);
   const removes = vi.fn(remove);
   const actor = createActor(
     editItemMachine.provide({
       actors: {
         load: fromPromise(async () => ({ item: base, categories })),
-        update: fromPromise<Item | null, { id: string; body: UpdateItemBody; version: number; name: string }>(({ input }) => updates(input)),
+        update: fromPromise<Item | null, { id: string; body: UpdateItemBody; version: number; name: string }>(
+          ({ input }) => updates(input),
+        ),
         remove: fromPromise(() => removes()),
       },
     }),
@@ -65,7 +70,9 @@ describe('edit item machine', () => {
 
   it('shows what someone else changed, and reload takes their version', async () => {
     const theirs = { ...base, price: 6, threshold: 2, version: 6 };
-    const { actor } = start(() => Promise.reject(new ApiError('Item was changed by someone else', 409, { error: 'x', current: theirs })));
+    const { actor } = start(() =>
+      Promise.reject(new ApiError('Item was changed by someone else', 409, { error: 'x', current: theirs })),
+    );
     await waitFor(actor, (s) => s.matches('editing'));
     actor.send({ type: 'CHANGE', field: 'name', value: 'Cold Brew Coffee' });
     actor.send({ type: 'SAVE' });
@@ -94,7 +101,12 @@ describe('edit item machine', () => {
     await waitFor(actor, (s) => s.matches('conflict'));
     actor.send({ type: 'OVERWRITE' });
     await waitFor(actor, (s) => s.matches('saved'));
-    expect(updates.mock.calls[1]![0]).toEqual({ id: 'i1', body: { name: 'Cold Brew Coffee', price: 4.5 }, version: 6, name: 'Cold Brew' });
+    expect(updates.mock.calls[1]![0]).toEqual({
+      id: 'i1',
+      body: { name: 'Cold Brew Coffee', price: 4.5 },
+      version: 6,
+      name: 'Cold Brew',
+    });
   });
 
   it("shows the server's reason and re-enables the form when saving fails", async () => {
@@ -122,7 +134,9 @@ describe('edit item machine', () => {
 
   it("goes to 'not found' for an unknown item", async () => {
     const actor = createActor(
-      editItemMachine.provide({ actors: { load: fromPromise(() => Promise.reject(new ApiError('Item not found', 404))) } }),
+      editItemMachine.provide({
+        actors: { load: fromPromise(() => Promise.reject(new ApiError('Item not found', 404))) },
+      }),
       { input: { id: 'nope' } },
     );
     actor.start();

@@ -4,7 +4,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
 import { CLOSE_CODES, type FeedEvent } from '../../shared/realtime.js';
-import { backoffMs, feedMachine, feedStatusOf, MAX_BACKOFF_MS, reconnectDelayMs, RESTART_SPREAD_MS, shownFeedStatus, type FeedEmitted, type SocketEvent, type SocketInput } from '../../client/lib/realtime-feed.machine.js';
+import {
+  backoffMs,
+  feedMachine,
+  feedStatusOf,
+  MAX_BACKOFF_MS,
+  reconnectDelayMs,
+  RESTART_SPREAD_MS,
+  shownFeedStatus,
+  type FeedEmitted,
+  type SocketEvent,
+  type SocketInput,
+} from '../../client/lib/realtime-feed.machine.js';
 
 function harness() {
   const sockets: { input: SocketInput; send: (event: SocketEvent) => void; closed: boolean }[] = [];
@@ -22,14 +33,23 @@ function harness() {
     }),
   );
   const emitted: FeedEmitted[] = [];
-  for (const type of ['connected', 'event', 'alert', 'resync', 'fatal'] as const) actor.on(type, (e) => emitted.push(e));
+  for (const type of ['connected', 'event', 'alert', 'resync', 'fatal'] as const)
+    actor.on(type, (e) => emitted.push(e));
   actor.start();
   const last = () => sockets[sockets.length - 1]!;
   const message = (m: unknown) => last().send({ type: 'SOCKET.MESSAGE', message: m as never });
   return { actor, sockets, emitted, last, message };
 }
 
-const feedEvent: FeedEvent = { type: 'StockAdjusted', stream: 'item-i1', streamType: 'item', version: 3, data: {}, actor: { uid: null, name: 'x' }, time: '' };
+const feedEvent: FeedEvent = {
+  type: 'StockAdjusted',
+  stream: 'item-i1',
+  streamType: 'item',
+  version: 3,
+  data: {},
+  actor: { uid: null, name: 'x' },
+  time: '',
+};
 
 afterEach(() => vi.useRealTimers());
 
@@ -87,7 +107,13 @@ describe('feed machine', () => {
     const { actor, emitted, message } = harness();
     actor.send({ type: 'START' });
     message({ type: 'hello', cursor: '1:1' });
-    const alert = { type: 'alert', cursor: '2:2', item: { id: 'i1', name: 'Tea', sku: 'T' }, quantity: 1, threshold: 3 };
+    const alert = {
+      type: 'alert',
+      cursor: '2:2',
+      item: { id: 'i1', name: 'Tea', sku: 'T' },
+      quantity: 1,
+      threshold: 3,
+    };
     message(alert);
     expect(emitted.at(-1)).toEqual({ type: 'alert', message: alert });
   });

@@ -7,7 +7,15 @@ import { firstProblem, EMPTY_DRAFT, MESSAGES, startingThreshold } from '../../cl
 import { reduceOverview, overviewConcerns } from '../../client/features/inventory/live-reducers.js';
 
 describe('item form numbers and defaults', () => {
-  const complete = { ...EMPTY_DRAFT, name: 'Tea', sku: 'T-1', categoryId: 'c1', price: '4.5', quantity: '3', threshold: '2' };
+  const complete = {
+    ...EMPTY_DRAFT,
+    name: 'Tea',
+    sku: 'T-1',
+    categoryId: 'c1',
+    price: '4.5',
+    quantity: '3',
+    threshold: '2',
+  };
   const problem = (price: string) => firstProblem({ ...complete, price }, ['c1'])?.message ?? null;
 
   it("refuses more than two decimals with its own message, never 'must be a number of 0 or more'", () => {
@@ -28,7 +36,13 @@ describe('item form numbers and defaults', () => {
   });
 
   it("follows a change of the store default on the Inventory page's live data", () => {
-    const event = { streamType: 'settings', stream: 'settings', type: 'SettingsChanged', version: 3, data: { changes: { lowStockThreshold: 9 } } } as unknown as FeedEvent;
+    const event = {
+      streamType: 'settings',
+      stream: 'settings',
+      type: 'SettingsChanged',
+      version: 3,
+      data: { changes: { lowStockThreshold: 9 } },
+    } as unknown as FeedEvent;
     const draft = { categories: [], defaultThreshold: 7 };
     expect(overviewConcerns(event)).toBe(true);
     expect(reduceOverview(draft, event)).toBe('applied');

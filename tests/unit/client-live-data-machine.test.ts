@@ -6,7 +6,11 @@ import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import type { Category, CategoryItemsPage, Item } from '../../shared/inventory.js';
 import type { FeedEvent } from '../../shared/realtime.js';
 import { ApiError } from '../../client/lib/api-client.js';
-import { categoryPageMachine, pendingDeltas, type CategoryPageParams } from '../../client/features/inventory/category-page.machine.js';
+import {
+  categoryPageMachine,
+  pendingDeltas,
+  type CategoryPageParams,
+} from '../../client/features/inventory/category-page.machine.js';
 import { inventoryOverviewMachine } from '../../client/features/inventory/inventory-overview.machine.js';
 import { itemDetailMachine } from '../../client/features/inventory/item-detail.machine.js';
 import type { CategoryPageData, ItemDetailData, OverviewData } from '../../client/features/inventory/live-reducers.js';
@@ -35,11 +39,28 @@ function item(overrides: Partial<Item> = {}): Item {
 }
 
 function category(overrides: Partial<Category> = {}): Category {
-  return { id: 'c1', name: 'Drinks', description: '', itemCount: 1, createdAt: '', updatedAt: '', version: 1, ...overrides };
+  return {
+    id: 'c1',
+    name: 'Drinks',
+    description: '',
+    itemCount: 1,
+    createdAt: '',
+    updatedAt: '',
+    version: 1,
+    ...overrides,
+  };
 }
 
 function event(stream: string, type: string, version: number, data: unknown): FeedEvent {
-  return { stream, streamType: stream.split('-')[0]!, type, version, data, actor: { uid: 'u2', name: 'Other' }, time: '2030-01-02T00:00:00Z' };
+  return {
+    stream,
+    streamType: stream.split('-')[0]!,
+    type,
+    version,
+    data,
+    actor: { uid: 'u2', name: 'Other' },
+    time: '2030-01-02T00:00:00Z',
+  };
 }
 
 type FeedSend = (e: { type: 'FEED_EVENT'; event: FeedEvent } | { type: 'RESYNC' }) => void;
@@ -91,7 +112,10 @@ describe('category page live data', () => {
     const { actor, feed, loads } = startCategoryPage(async () => ({ category: category(), page: page([item()]) }));
     await waitFor(actor, (s) => s.matches('ready'));
     const before = actor.getSnapshot().context.data!;
-    feed.send({ type: 'FEED_EVENT', event: event('item-i1', 'StockAdjusted', 3, { delta: 1, reason: 'correction', note: null, quantity: 6 }) });
+    feed.send({
+      type: 'FEED_EVENT',
+      event: event('item-i1', 'StockAdjusted', 3, { delta: 1, reason: 'correction', note: null, quantity: 6 }),
+    });
     const after = actor.getSnapshot().context.data!;
     expect(after.page.items[0]!.quantity).toBe(6);
     expect(after.page.items[0]!.version).toBe(3);
@@ -102,9 +126,15 @@ describe('category page live data', () => {
   });
 
   it('ignores an event it already has (a replay after reconnecting)', async () => {
-    const { actor, feed } = startCategoryPage(async () => ({ category: category(), page: page([item({ version: 5, quantity: 9 })]) }));
+    const { actor, feed } = startCategoryPage(async () => ({
+      category: category(),
+      page: page([item({ version: 5, quantity: 9 })]),
+    }));
     await waitFor(actor, (s) => s.matches('ready'));
-    feed.send({ type: 'FEED_EVENT', event: event('item-i1', 'StockAdjusted', 4, { delta: -1, reason: 'sale', note: null, quantity: 8 }) });
+    feed.send({
+      type: 'FEED_EVENT',
+      event: event('item-i1', 'StockAdjusted', 4, { delta: -1, reason: 'sale', note: null, quantity: 8 }),
+    });
     expect(actor.getSnapshot().context.data!.page.items[0]!.quantity).toBe(9);
   });
 
@@ -113,7 +143,12 @@ describe('category page live data', () => {
     await waitFor(actor, (s) => s.matches('ready'));
     feed.send({
       type: 'FEED_EVENT',
-      event: event('item-i1', 'ItemUpdated', 3, { changes: { name: { from: 'Cold Brew', to: 'Cold Brew Coffee' }, imageUrl: { from: null, to: 'https://x/y.png' } } }),
+      event: event('item-i1', 'ItemUpdated', 3, {
+        changes: {
+          name: { from: 'Cold Brew', to: 'Cold Brew Coffee' },
+          imageUrl: { from: null, to: 'https://x/y.png' },
+        },
+      }),
     });
     const updated = actor.getSnapshot().context.data!.page.items[0]!;
     expect(updated.name).toBe('Cold Brew Coffee');
@@ -123,7 +158,10 @@ describe('category page live data', () => {
 
   it('refetches the page when an item is added to the category, coalescing a burst into one load', async () => {
     let n = 0;
-    const { actor, feed, loads } = startCategoryPage(async () => ({ category: category(), page: page(n++ === 0 ? [item()] : [item(), item({ id: 'i2', name: 'Tea' })]) }));
+    const { actor, feed, loads } = startCategoryPage(async () => ({
+      category: category(),
+      page: page(n++ === 0 ? [item()] : [item(), item({ id: 'i2', name: 'Tea' })]),
+    }));
     await waitFor(actor, (s) => s.matches('ready'));
     for (const id of ['i2', 'i3', 'i4']) {
       feed.send({ type: 'FEED_EVENT', event: event(`item-${id}`, 'ItemCreated', 1, { categoryId: 'c1', name: id }) });
@@ -136,7 +174,10 @@ describe('category page live data', () => {
     const { actor, feed, loads } = startCategoryPage(async () => ({ category: category(), page: page([item()]) }));
     await waitFor(actor, (s) => s.matches('ready'));
     feed.send({ type: 'FEED_EVENT', event: event('item-i9', 'ItemCreated', 1, { categoryId: 'c2', name: 'x' }) });
-    feed.send({ type: 'FEED_EVENT', event: event('item-i9', 'StockAdjusted', 2, { delta: 1, reason: 'sale', note: null, quantity: 1 }) });
+    feed.send({
+      type: 'FEED_EVENT',
+      event: event('item-i9', 'StockAdjusted', 2, { delta: 1, reason: 'sale', note: null, quantity: 1 }),
+    });
     expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
     expect(loads).toHaveBeenCalledTimes(1);
   });
@@ -153,7 +194,10 @@ describe('category page live data', () => {
       inFlight--;
       return { category: category(), page: page([item({ quantity: n === 1 ? 5 : 7, version: n === 1 ? 2 : 4 })]) };
     });
-    feed.send({ type: 'FEED_EVENT', event: event('item-i1', 'StockAdjusted', 3, { delta: 1, reason: 'sale', note: null, quantity: 6 }) });
+    feed.send({
+      type: 'FEED_EVENT',
+      event: event('item-i1', 'StockAdjusted', 3, { delta: 1, reason: 'sale', note: null, quantity: 6 }),
+    });
     feed.send({ type: 'RESYNC' });
     release();
     await waitFor(actor, (s) => s.matches('ready') && s.context.data!.page.items[0]!.quantity === 7);
@@ -183,7 +227,10 @@ describe('category page live data', () => {
     await waitFor(actor, (s) => s.matches({ ready: 'idle' }));
     feed.send({ type: 'RESYNC' });
     await waitFor(actor, (s) => s.matches({ ready: 'fetching' }));
-    feed.send({ type: 'FEED_EVENT', event: event('item-i1', 'StockAdjusted', 3, { delta: 1, reason: 'restock', note: null, quantity: 6 }) });
+    feed.send({
+      type: 'FEED_EVENT',
+      event: event('item-i1', 'StockAdjusted', 3, { delta: 1, reason: 'restock', note: null, quantity: 6 }),
+    });
     expect(actor.getSnapshot().context.data!.page.items[0]!.quantity).toBe(6); // shown at once
     release();
     await waitFor(actor, (s) => s.matches({ ready: 'idle' }) && loads.mock.calls.length === 3);
@@ -202,7 +249,11 @@ describe('category page live data', () => {
 
   it('shows a load error with its message and recovers on RETRY', async () => {
     let fail = true;
-    const { actor } = startCategoryPage(() => (fail ? Promise.reject(new ApiError('All retry attempts failed', 0)) : Promise.resolve({ category: category(), page: page([]) })));
+    const { actor } = startCategoryPage(() =>
+      fail
+        ? Promise.reject(new ApiError('All retry attempts failed', 0))
+        : Promise.resolve({ category: category(), page: page([]) }),
+    );
     await waitFor(actor, (s) => s.matches('error'));
     expect(actor.getSnapshot().context.error).toBe('All retry attempts failed');
     expect(actor.getSnapshot().context.data).toBeNull();
@@ -241,14 +292,28 @@ describe('category page live data', () => {
 describe('inventory page live data', () => {
   it('keeps category counts current from item and category events', async () => {
     const { feed, actor: feedActor } = fakeFeed();
-    const loads = vi.fn(async (): Promise<OverviewData> => ({ categories: [category({ itemCount: 2 }), category({ id: 'c2', name: 'Snacks', itemCount: 0 })] }));
-    const actor = createActor(inventoryOverviewMachine.provide({ actors: { load: fromPromise(() => loads()), feed: feedActor } }), { input: { params: null } });
+    const loads = vi.fn(async (): Promise<OverviewData> => ({
+      categories: [category({ itemCount: 2 }), category({ id: 'c2', name: 'Snacks', itemCount: 0 })],
+    }));
+    const actor = createActor(
+      inventoryOverviewMachine.provide({ actors: { load: fromPromise(() => loads()), feed: feedActor } }),
+      { input: { params: null } },
+    );
     actor.start();
     await waitFor(actor, (s) => s.matches('ready'));
     feed.send({ type: 'FEED_EVENT', event: event('item-i5', 'ItemCreated', 1, { categoryId: 'c2', name: 'Chips' }) });
-    feed.send({ type: 'FEED_EVENT', event: event('item-i1', 'ItemUpdated', 3, { changes: { categoryId: { from: 'c1', to: 'c2' } } }) });
-    feed.send({ type: 'FEED_EVENT', event: event('category-c3', 'CategoryCreated', 1, { categoryId: 'c3', name: 'Bakery', description: '' }) });
-    feed.send({ type: 'FEED_EVENT', event: event('category-c1', 'CategoryUpdated', 2, { changes: { name: { from: 'Drinks', to: 'Beverages' } } }) });
+    feed.send({
+      type: 'FEED_EVENT',
+      event: event('item-i1', 'ItemUpdated', 3, { changes: { categoryId: { from: 'c1', to: 'c2' } } }),
+    });
+    feed.send({
+      type: 'FEED_EVENT',
+      event: event('category-c3', 'CategoryCreated', 1, { categoryId: 'c3', name: 'Bakery', description: '' }),
+    });
+    feed.send({
+      type: 'FEED_EVENT',
+      event: event('category-c1', 'CategoryUpdated', 2, { changes: { name: { from: 'Drinks', to: 'Beverages' } } }),
+    });
     const counts = Object.fromEntries(actor.getSnapshot().context.data!.categories.map((c) => [c.name, c.itemCount]));
     expect(counts).toEqual({ Beverages: 1, Snacks: 2, Bakery: 0 });
     expect(loads).toHaveBeenCalledTimes(1);
@@ -261,11 +326,21 @@ describe('inventory page live data', () => {
 describe('item page live data', () => {
   it('patches the item at once, then refetches for the history, and shows Item Not Found when deleted', async () => {
     const { feed, actor: feedActor } = fakeFeed();
-    const loads = vi.fn(async (): Promise<ItemDetailData> => ({ item: item(), history: [], categoryNames: { c1: 'Drinks' } }));
-    const actor = createActor(itemDetailMachine.provide({ actors: { load: fromPromise(() => loads()), feed: feedActor } }), { input: { params: { id: 'i1' } } });
+    const loads = vi.fn(async (): Promise<ItemDetailData> => ({
+      item: item(),
+      history: [],
+      categoryNames: { c1: 'Drinks' },
+    }));
+    const actor = createActor(
+      itemDetailMachine.provide({ actors: { load: fromPromise(() => loads()), feed: feedActor } }),
+      { input: { params: { id: 'i1' } } },
+    );
     actor.start();
     await waitFor(actor, (s) => s.matches('ready'));
-    feed.send({ type: 'FEED_EVENT', event: event('item-i1', 'StockAdjusted', 3, { delta: -3, reason: 'sale', note: null, quantity: 2 }) });
+    feed.send({
+      type: 'FEED_EVENT',
+      event: event('item-i1', 'StockAdjusted', 3, { delta: -3, reason: 'sale', note: null, quantity: 2 }),
+    });
     expect(actor.getSnapshot().context.data!.item.quantity).toBe(2);
     expect(actor.getSnapshot().matches({ ready: 'scheduled' })).toBe(true);
     await waitFor(actor, () => loads.mock.calls.length === 2);

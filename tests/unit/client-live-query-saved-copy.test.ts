@@ -78,7 +78,7 @@ describe('the header while a saved copy is on screen', () => {
     expect(showingSavedCopy()).toBe(false);
   });
 
-  it('keeps the feed\'s own word when it is not live: offline says offline', () => {
+  it("keeps the feed's own word when it is not live: offline says offline", () => {
     expect(indicatorState('offline', true)).toBe('offline');
     expect(indicatorState('connecting', true)).toBe('connecting');
     expect(indicatorState('live', false)).toBe('live');

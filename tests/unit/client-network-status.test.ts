@@ -17,7 +17,10 @@ function clientAnswering(answers: Array<Response | 'no network'>) {
 }
 
 const json = (status: number, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(status < 400 ? { ok: true } : { error: 'Nope' }), { status, headers: { 'content-type': 'application/json', ...headers } });
+  new Response(JSON.stringify(status < 400 ? { ok: true } : { error: 'Nope' }), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 
 describe('network status from requests', () => {
   it('turns unreachable at the first request with no answer, and back at the next answer', async () => {

@@ -12,7 +12,17 @@ const SIGN_IN_AGAIN = 'Sign in again to change your email or password';
 
 function profile(provider = 'password'): Profile {
   return {
-    user: { id: 'u1', name: 'Mia', email: 'mia@shop.test', role: 'staff', status: 'active', provider, createdAt: '2030-01-01T00:00:00Z', avatar: null, managerRequest: null },
+    user: {
+      id: 'u1',
+      name: 'Mia',
+      email: 'mia@shop.test',
+      role: 'staff',
+      status: 'active',
+      provider,
+      createdAt: '2030-01-01T00:00:00Z',
+      avatar: null,
+      managerRequest: null,
+    },
     preferences: { browserNotifications: false },
   };
 }
@@ -33,7 +43,8 @@ function start(options: { provider?: string; answers: Array<ProfileUpdate | Erro
         }),
         reauthenticate: fromPromise(async ({ input }: { input: { password: string } }) => {
           passwords.push(input.password);
-          if (options.wrongPasswords?.includes(input.password)) throw Object.assign(new Error('wrong'), { code: 'auth/wrong-password' });
+          if (options.wrongPasswords?.includes(input.password))
+            throw Object.assign(new Error('wrong'), { code: 'auth/wrong-password' });
         }),
       },
     }),
@@ -45,7 +56,10 @@ const sent = (email: string): ProfileUpdate => ({ ...profile(), emailVerificatio
 
 describe('changing the email from the Profile screen', () => {
   it('asks for the password after a 401, signs in again and sends the same change', async () => {
-    const { actor, saves, passwords } = start({ answers: [new ApiError(SIGN_IN_AGAIN, 401), sent('new@shop.test')], wrongPasswords: ['oops'] });
+    const { actor, saves, passwords } = start({
+      answers: [new ApiError(SIGN_IN_AGAIN, 401), sent('new@shop.test')],
+      wrongPasswords: ['oops'],
+    });
     await waitFor(actor, (s) => s.matches('viewing'));
     actor.send({ type: 'EDIT' });
     actor.send({ type: 'SAVE', name: 'Mia', email: 'New@shop.test' });
@@ -54,7 +68,10 @@ describe('changing the email from the Profile screen', () => {
     actor.send({ type: 'CONFIRM_PASSWORD', password: '' });
     expect(actor.getSnapshot().context.reauthError).toBe('Please enter your password');
     actor.send({ type: 'CONFIRM_PASSWORD', password: 'oops' });
-    await waitFor(actor, (s) => s.matches('confirmingPassword') && s.context.reauthError !== 'Please enter your password');
+    await waitFor(
+      actor,
+      (s) => s.matches('confirmingPassword') && s.context.reauthError !== 'Please enter your password',
+    );
     expect(actor.getSnapshot().context.reauthError).toBe('Current password is incorrect');
 
     actor.send({ type: 'CONFIRM_PASSWORD', password: 'right' });
@@ -64,11 +81,15 @@ describe('changing the email from the Profile screen', () => {
     expect(done.context).toMatchObject({ emailSentTo: 'new@shop.test', saveError: null, pending: null });
     // The email shown is still the current one until the link is followed.
     expect(done.context.profile?.user.email).toBe('mia@shop.test');
-    expect(savedMessage(sent('new@shop.test'))).toBe('We sent a link to new@shop.test: your email changes when you follow it');
+    expect(savedMessage(sent('new@shop.test'))).toBe(
+      'We sent a link to new@shop.test: your email changes when you follow it',
+    );
   });
 
   it('goes back to the form on Cancel, and shows other refusals there', async () => {
-    const { actor, passwords } = start({ answers: [new ApiError(SIGN_IN_AGAIN, 401), new ApiError('Email already in use', 409)] });
+    const { actor, passwords } = start({
+      answers: [new ApiError(SIGN_IN_AGAIN, 401), new ApiError('Email already in use', 409)],
+    });
     await waitFor(actor, (s) => s.matches('viewing'));
     actor.send({ type: 'EDIT' });
     actor.send({ type: 'SAVE', name: 'Mia', email: 'taken@shop.test' });

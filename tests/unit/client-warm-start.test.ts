@@ -42,9 +42,12 @@ describe('warm start in the auth machine', () => {
     expect(actor.getSnapshot().context.session).toBeNull();
   });
 
-  it("starts a fresh session when Firebase restores someone else", async () => {
+  it('starts a fresh session when Firebase restores someone else', async () => {
     const other = { ...user, uid: 'u2' };
-    const { actor, firebaseUser } = start(async () => ({ ...grant('manager'), user: { ...grant('manager').user, id: 'u2' } }));
+    const { actor, firebaseUser } = start(async () => ({
+      ...grant('manager'),
+      user: { ...grant('manager').user, id: 'u2' },
+    }));
     actor.send({ type: 'WARM_START', user, session: grant() });
     firebaseUser(other);
     expect(actor.getSnapshot().matches({ signingIn: 'session' })).toBe(true);
@@ -52,8 +55,10 @@ describe('warm start in the auth machine', () => {
     expect(actor.getSnapshot().context.user?.uid).toBe('u2');
   });
 
-  it('ends the session with the server\'s message when it refuses the account now', async () => {
-    const { actor, spies, firebaseUser } = start(() => Promise.reject(new ApiError('Your account has been disabled', 403)));
+  it("ends the session with the server's message when it refuses the account now", async () => {
+    const { actor, spies, firebaseUser } = start(() =>
+      Promise.reject(new ApiError('Your account has been disabled', 403)),
+    );
     actor.send({ type: 'WARM_START', user, session: grant() });
     firebaseUser(user);
     await waitFor(actor, (s) => s.matches('error'));
@@ -89,7 +94,11 @@ describe("reading Firebase's stored user", () => {
   });
 
   it('gives the user and the token while the token has minutes to live', () => {
-    expect(warmTokenFrom(stored(30 * 60_000), now)).toEqual({ user, token: 'header.payload.sig', expiresAt: now + 30 * 60_000 });
+    expect(warmTokenFrom(stored(30 * 60_000), now)).toEqual({
+      user,
+      token: 'header.payload.sig',
+      expiresAt: now + 30 * 60_000,
+    });
   });
 
   it('gives nothing for a token about to expire, or a record of another shape', () => {
@@ -100,6 +109,12 @@ describe("reading Firebase's stored user", () => {
 
   it('reads an anonymous guest as one', () => {
     const guest = { ...stored(30 * 60_000), email: null, displayName: null, isAnonymous: true, providerData: [] };
-    expect(warmTokenFrom(guest, now)?.user).toEqual({ uid: 'u1', email: null, displayName: null, isAnonymous: true, providerId: 'anonymous' });
+    expect(warmTokenFrom(guest, now)?.user).toEqual({
+      uid: 'u1',
+      email: null,
+      displayName: null,
+      isAnonymous: true,
+      providerId: 'anonymous',
+    });
   });
 });

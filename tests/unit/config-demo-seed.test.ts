@@ -25,7 +25,10 @@ describe('SEED_DEMO', () => {
   });
 
   it('stops the server at start when set with a real project, naming the problem', () => {
-    for (const env of [{ ...REAL, SEED_DEMO: 'true' }, { ...REAL, ...POSTGRES, SEED_DEMO: '1' }]) {
+    for (const env of [
+      { ...REAL, SEED_DEMO: 'true' },
+      { ...REAL, ...POSTGRES, SEED_DEMO: '1' },
+    ]) {
       expect(() => loadConfig(env)).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(
         /^SEED_DEMO is on but FIREBASE_AUTH_EMULATOR_HOST is not set: demo accounts with known passwords would be created in the real Firebase project "acme-stockroom"/,

@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../shared/accounts.js';
 import { csvLine, csvNumberCell } from '../../shared/csv-cell.js';
 import { decodeWindows1252, encodeWindows1252, outsideWindows1252 } from '../../shared/windows-1252.js';
-import { csvFormatParams, formatOfChoice, localeListSeparator, withCsvFormat } from '../../client/lib/csv-export-format.js';
+import {
+  csvFormatParams,
+  formatOfChoice,
+  localeListSeparator,
+  withCsvFormat,
+} from '../../client/lib/csv-export-format.js';
 import { csvBlob } from '../../client/lib/csv-blob.js';
 import { parseCsv } from '../../client/features/import/parse-csv.js';
 import { rejectedCsv } from '../../client/features/import/rejected-csv.js';
@@ -34,7 +39,9 @@ describe('CSV formats', () => {
     expect(formatOfChoice('standard', file)).toEqual({ delimiter: 'comma', encoding: 'utf-8' });
     // The standard format adds nothing: the address is the one every export always had.
     expect(csvFormatParams({ delimiter: 'comma', encoding: 'utf-8' })).toBe('');
-    expect(withCsvFormat('/inventory/export.csv', { delimiter: 'comma', encoding: 'utf-8' })).toBe('/inventory/export.csv');
+    expect(withCsvFormat('/inventory/export.csv', { delimiter: 'comma', encoding: 'utf-8' })).toBe(
+      '/inventory/export.csv',
+    );
     expect(withCsvFormat('/inventory/export.csv?q=x', { delimiter: 'semicolon', encoding: 'utf-8-bom' })).toBe(
       '/inventory/export.csv?q=x&delimiter=semicolon&encoding=utf-8-bom',
     );
@@ -66,7 +73,10 @@ describe('CSV formats', () => {
     const text = rejectedCsv(parsed, problems, () => 'Prix');
     expect(text).toBe('Nom;Prix;error\r\nPâte à crêpes;trois;Row 2, Prix: price must be number');
     // Another delimiter when another format was picked.
-    expect(rejectedCsv(parsed, problems, () => 'Prix', ',').split('\r\n')).toEqual(['Nom,Prix,error', 'Pâte à crêpes,trois,"Row 2, Prix: price must be number"']);
+    expect(rejectedCsv(parsed, problems, () => 'Prix', ',').split('\r\n')).toEqual([
+      'Nom,Prix,error',
+      'Pâte à crêpes,trois,"Row 2, Prix: price must be number"',
+    ]);
 
     const ansi = csvBlob(text, { delimiter: 'semicolon', encoding: 'windows-1252' });
     expect(ansi.encoding).toBe('windows-1252');
@@ -86,7 +96,13 @@ describe('CSV formats', () => {
     const ansi = { delimiter: 'semicolon', encoding: 'windows-1252' } as const;
     const state = { ...DEFAULT_SETTINGS, importFormat: ansi };
     expect(decideSettings({ type: 'ChangeSettings', changes: { importFormat: { ...ansi } } }, state, now)).toEqual([]);
-    expect(decideSettings({ type: 'ChangeSettings', changes: { importFormat: { delimiter: 'comma', encoding: 'utf-8' } } }, state, now)).toEqual([
+    expect(
+      decideSettings(
+        { type: 'ChangeSettings', changes: { importFormat: { delimiter: 'comma', encoding: 'utf-8' } } },
+        state,
+        now,
+      ),
+    ).toEqual([
       { type: 'SettingsChanged', data: { changes: { importFormat: { delimiter: 'comma', encoding: 'utf-8' } } } },
     ]);
     expect(decideSettings({ type: 'ChangeSettings', changes: { exportFormat: 'excel' } }, state, now)).toEqual([

@@ -29,7 +29,16 @@ describe('rotation interval', () => {
   });
 
   it('falls back to the default for missing, unreadable or out-of-range values', () => {
-    for (const search of ['', '?rotate=', '?rotate=abc', '?rotate=0', '?rotate=-4', '?rotate=0.2', '?rotate=100000', '?rotate=Infinity']) {
+    for (const search of [
+      '',
+      '?rotate=',
+      '?rotate=abc',
+      '?rotate=0',
+      '?rotate=-4',
+      '?rotate=0.2',
+      '?rotate=100000',
+      '?rotate=Infinity',
+    ]) {
       expect(rotationMs(search), search).toBe(DEFAULT_ROTATE_SECONDS * 1000);
     }
   });

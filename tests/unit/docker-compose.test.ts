@@ -59,7 +59,11 @@ describe('docker-compose.yml', () => {
 
   it('seeds demo accounts only in the emulator-backed demo app, and its environment passes the config check', () => {
     const production = loadConfig(
-      interpolate(compose.services.app.environment, { FIREBASE_PROJECT_ID: 'acme-stockroom', FIREBASE_API_KEY: 'AIza-key', SECRETS_KEY: 'a'.repeat(64) }),
+      interpolate(compose.services.app.environment, {
+        FIREBASE_PROJECT_ID: 'acme-stockroom',
+        FIREBASE_API_KEY: 'AIza-key',
+        SECRETS_KEY: 'a'.repeat(64),
+      }),
     );
     expect(production.seedDemo).toBe(false);
     const demo = loadConfig(interpolate(compose.services['app-demo'].environment, {}));

@@ -8,7 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const pages = ['README.md', 'SECURITY.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  'SECURITY.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 function withoutFences(markdown: string): string {
   return markdown.replace(/^```[\s\S]*?^```/gm, '');
@@ -23,7 +29,11 @@ export function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   for (const [, text] of withoutFences(markdown).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
-    const base = text!.replace(/`/g, '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = text!
+      .replace(/`/g, '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
     anchors.add(count === 0 ? base : `${base}-${count}`);
@@ -33,7 +43,9 @@ export function anchorsOf(markdown: string): Set<string> {
 
 /** Relative link targets of a page: [text](target) and ![alt](target), titles dropped. */
 export function relativeLinks(markdown: string): string[] {
-  const links = [...withoutCode(markdown).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]!);
+  const links = [...withoutCode(markdown).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map(
+    (m) => m[1]!,
+  );
   return links.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
@@ -47,7 +59,11 @@ function brokenLinks(page: string): string[] {
       broken.push(`${link}: no such file`);
       continue;
     }
-    if (fragment && resolved.endsWith('.md') && !anchorsOf(readFileSync(resolved, 'utf8')).has(fragment.toLowerCase())) {
+    if (
+      fragment &&
+      resolved.endsWith('.md') &&
+      !anchorsOf(readFileSync(resolved, 'utf8')).has(fragment.toLowerCase())
+    ) {
       broken.push(`${link}: no heading with that anchor`);
     }
   }
@@ -65,7 +81,14 @@ describe('links between the docs', () => {
   });
 
   it('reads anchors and links as GitHub does', () => {
-    expect([...anchorsOf('# A `code` title: yes!\n## Same\n## Same\n```\n# not a heading\n```')]).toEqual(['a-code-title-yes', 'same', 'same-1']);
-    expect(relativeLinks('[a](b.md#c) ![i](img/x.png "t") [w](https://x.test) `[n](no.md)`')).toEqual(['b.md#c', 'img/x.png']);
+    expect([...anchorsOf('# A `code` title: yes!\n## Same\n## Same\n```\n# not a heading\n```')]).toEqual([
+      'a-code-title-yes',
+      'same',
+      'same-1',
+    ]);
+    expect(relativeLinks('[a](b.md#c) ![i](img/x.png "t") [w](https://x.test) `[n](no.md)`')).toEqual([
+      'b.md#c',
+      'img/x.png',
+    ]);
   });
 });

@@ -28,7 +28,10 @@ describe('first screen reads', () => {
 
   it('are what the Category page and the dashboard ask for first', async () => {
     const category = await pathsOf(() =>
-      Promise.all([inventoryApi.category(CATEGORY), inventoryApi.categoryItems(CATEGORY, { q: '', sort: 'name', order: 'asc', page: 1 })]),
+      Promise.all([
+        inventoryApi.category(CATEGORY),
+        inventoryApi.categoryItems(CATEGORY, { q: '', sort: 'name', order: 'asc', page: 1 }),
+      ]),
     );
     expect(firstScreenReads(`/inventory/category/${CATEGORY}`, '')).toEqual(category);
     expect(firstScreenReads('/dashboard', '')).toEqual(await pathsOf(() => dashboardApi.summary()));
@@ -44,12 +47,16 @@ describe('first screen reads', () => {
     const calls: string[] = [];
     vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
       calls.push(`${url} ${(init.headers as Record<string, string>).authorization}`);
-      return new Response(JSON.stringify({ from: 'early' }), { status: url.includes('refused') ? 401 : 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ from: 'early' }), {
+        status: url.includes('refused') ? 401 : 200,
+        headers: { 'content-type': 'application/json' },
+      });
     });
     readEarly('/dashboard', Promise.resolve('stored-token'));
     readEarly('/refused', Promise.resolve('stored-token'));
     const client = new ApiClient({
-      fetch: async () => new Response(JSON.stringify({ from: 'client' }), { headers: { 'content-type': 'application/json' } }),
+      fetch: async () =>
+        new Response(JSON.stringify({ from: 'client' }), { headers: { 'content-type': 'application/json' } }),
     });
     client.setTokenSource(async () => 'app-token');
     expect(await client.get('/dashboard')).toEqual({ from: 'early' });
@@ -61,10 +68,19 @@ describe('first screen reads', () => {
   it('start the Category page ready with its data when both reads came back, without asking again', async () => {
     const id = '1bcd006c-fe8e-458f-992d-e7e8120d8d6c';
     const query = { q: '', sort: 'name', order: 'asc', page: 1 } as const;
-    vi.stubGlobal('fetch', async (url: string) =>
-      new Response(JSON.stringify(url.includes('/items') ? { items: [], total: 0, page: 1, pageSize: 12, totalPages: 0 } : { id, name: 'Tools' }), {
-        headers: { 'content-type': 'application/json' },
-      }),
+    vi.stubGlobal(
+      'fetch',
+      async (url: string) =>
+        new Response(
+          JSON.stringify(
+            url.includes('/items')
+              ? { items: [], total: 0, page: 1, pageSize: 12, totalPages: 0 }
+              : { id, name: 'Tools' },
+          ),
+          {
+            headers: { 'content-type': 'application/json' },
+          },
+        ),
     );
     // The router's paths (first-screen-data.ts) are the page's own.
     const reads = firstScreenReads(`/inventory/category/${id}`, '');
@@ -74,14 +90,20 @@ describe('first screen reads', () => {
     const load = vi.fn(async (): Promise<CategoryPageData> => {
       throw new Error('asked again');
     });
-    const actor = createActor(categoryPageMachine.provide({ actors: { load: fromPromise(load), feed: fromCallback(() => () => undefined) } }), {
-      input: { params: { categoryId: id, ...query } },
-    }).start();
+    const actor = createActor(
+      categoryPageMachine.provide({ actors: { load: fromPromise(load), feed: fromCallback(() => () => undefined) } }),
+      {
+        input: { params: { categoryId: id, ...query } },
+      },
+    ).start();
     expect(actor.getSnapshot().matches('ready')).toBe(true);
     expect(actor.getSnapshot().context.data?.category.name).toBe('Tools');
     expect(load).not.toHaveBeenCalled();
     // A first render React discards and starts over gets the same answers.
-    expect(takeEarlyJson(reads)).toEqual([{ id, name: 'Tools' }, { items: [], total: 0, page: 1, pageSize: 12, totalPages: 0 }]);
+    expect(takeEarlyJson(reads)).toEqual([
+      { id, name: 'Tools' },
+      { items: [], total: 0, page: 1, pageSize: 12, totalPages: 0 },
+    ]);
     // It reads again shortly (the early answer may predate the live feed's connection), and
     // keeps showing the data meanwhile.
     await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1));
@@ -92,7 +114,10 @@ describe('first screen reads', () => {
   it('take nothing when one of the reads is missing or was refused, so the page loads them all the usual way', async () => {
     vi.stubGlobal('fetch', async (url: string) =>
       url.includes('refused')
-        ? new Response(JSON.stringify({ error: 'Invalid token' }), { status: 401, headers: { 'content-type': 'application/json' } })
+        ? new Response(JSON.stringify({ error: 'Invalid token' }), {
+            status: 401,
+            headers: { 'content-type': 'application/json' },
+          })
         : new Response(JSON.stringify({ ok: true }), { headers: { 'content-type': 'application/json' } }),
     );
     readEarly('/kept', Promise.resolve('stored-token'));

@@ -4,7 +4,14 @@
 // gets Intl's own format for them: 12,50 € in fr-FR.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { currencyDecimals, currencySymbol, formatCount, formatDate, formatPrice, formatWholeMoney } from '../../client/lib/format';
+import {
+  currencyDecimals,
+  currencySymbol,
+  formatCount,
+  formatDate,
+  formatPrice,
+  formatWholeMoney,
+} from '../../client/lib/format';
 import { DEFAULT_MONEY, type MoneyFormat } from '../../shared/money-format';
 
 const USD = DEFAULT_MONEY;
@@ -13,7 +20,12 @@ const EUR_FR: MoneyFormat = { currency: 'EUR', locale: 'fr-FR' };
 const NBSP = '\u00a0';
 const NNBSP = '\u202f';
 
-const cents = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const cents = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
 const whole = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const count = new Intl.NumberFormat('en-US');
 const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
@@ -27,29 +39,41 @@ const amounts = fc.oneof(
 
 describe('formatting without Intl', () => {
   it('prices read as Intl en-US currency with 2 decimals', () => {
-    fc.assert(fc.property(amounts, (value) => {
-      expect(formatPrice(value, USD)).toBe(cents.format(value));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(amounts, (value) => {
+        expect(formatPrice(value, USD)).toBe(cents.format(value));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('whole dollars read as Intl en-US currency with no decimals', () => {
-    fc.assert(fc.property(amounts, (value) => {
-      expect(formatWholeMoney(value, USD)).toBe(whole.format(value));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(amounts, (value) => {
+        expect(formatWholeMoney(value, USD)).toBe(whole.format(value));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('counts read as Intl en-US numbers', () => {
-    fc.assert(fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.constantFrom(0, -0, 1000, 999_999)), (value) => {
-      expect(formatCount(value)).toBe(count.format(value));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.constantFrom(0, -0, 1000, 999_999)), (value) => {
+        expect(formatCount(value)).toBe(count.format(value));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('calendar dates read as Intl en-US medium dates in UTC', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2200-12-31T00:00:00Z'), noInvalidDate: true }), (date) => {
-        const ymd = date.toISOString().slice(0, 10);
-        expect(formatDate(ymd)).toBe(day.format(new Date(`${ymd}T00:00:00Z`)));
-      }),
+      fc.property(
+        fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2200-12-31T00:00:00Z'), noInvalidDate: true }),
+        (date) => {
+          const ymd = date.toISOString().slice(0, 10);
+          expect(formatDate(ymd)).toBe(day.format(new Date(`${ymd}T00:00:00Z`)));
+        },
+      ),
       { numRuns: 2000 },
     );
     expect(formatDate(null)).toBe('—');
@@ -76,7 +100,7 @@ describe("the store's own currency and locale", () => {
     expect(formatPrice(1234.5, EUR_FR)).toBe(`1${NNBSP}234,50${NBSP}€`);
   });
 
-  it("gives a currency without minor units none: yen are whole", () => {
+  it('gives a currency without minor units none: yen are whole', () => {
     const yen: MoneyFormat = { currency: 'JPY', locale: 'ja-JP' };
     expect(formatPrice(1250, yen)).toBe('￥1,250');
     expect(currencyDecimals(yen)).toBe(0);
@@ -84,7 +108,12 @@ describe("the store's own currency and locale", () => {
   });
 
   it('reads as Intl for any currency and locale, on random values', () => {
-    const formats: MoneyFormat[] = [EUR_FR, { currency: 'CHF', locale: 'de-CH' }, { currency: 'INR', locale: 'hi-IN' }, { currency: 'BRL', locale: 'pt-BR' }];
+    const formats: MoneyFormat[] = [
+      EUR_FR,
+      { currency: 'CHF', locale: 'de-CH' },
+      { currency: 'INR', locale: 'hi-IN' },
+      { currency: 'BRL', locale: 'pt-BR' },
+    ];
     fc.assert(
       fc.property(amounts, fc.constantFrom(...formats), (value, money) => {
         const intl = new Intl.NumberFormat(money.locale, { style: 'currency', currency: money.currency });

@@ -9,7 +9,14 @@ interface Run {
 
 /** A committer whose batches finish only when the test says so. */
 function harness(
-  options: { lanes?: number; maxBatch?: number; maxQueued?: number; maxWaitMs?: number; overlapAt?: number; now?: () => number } = {},
+  options: {
+    lanes?: number;
+    maxBatch?: number;
+    maxQueued?: number;
+    maxWaitMs?: number;
+    overlapAt?: number;
+    now?: () => number;
+  } = {},
 ) {
   const runs: Run[] = [];
   const committer = new GroupCommitter<number, number>({

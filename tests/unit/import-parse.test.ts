@@ -11,7 +11,10 @@ describe('import parsing', () => {
     const utf8 = new TextEncoder().encode('Café');
     expect(decodeFile(utf8)).toEqual({ text: 'Café', encoding: 'utf-8' });
     expect(decodeFile(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8]))).toEqual({ text: 'Café', encoding: 'utf-8-bom' });
-    expect(decodeFile(new Uint8Array([0x43, 0x61, 0x66, 0xe9, 0x20, 0x80]))).toEqual({ text: 'Café €', encoding: 'windows-1252' });
+    expect(decodeFile(new Uint8Array([0x43, 0x61, 0x66, 0xe9, 0x20, 0x80]))).toEqual({
+      text: 'Café €',
+      encoding: 'windows-1252',
+    });
   });
 
   it('detects the delimiter and numbers rows as a spreadsheet does', () => {
@@ -38,18 +41,16 @@ describe('import parsing', () => {
   });
 
   it('maps columns from common header names, case and accents aside', () => {
-    expect(guessMapping(['Item', 'SKU', 'EAN', 'Category', 'Qty', 'Unit price', 'Reorder level', 'Notes', 'Colour'])).toEqual([
+    expect(
+      guessMapping(['Item', 'SKU', 'EAN', 'Category', 'Qty', 'Unit price', 'Reorder level', 'Notes', 'Colour']),
+    ).toEqual(['name', 'sku', 'barcode', 'category', 'quantity', 'price', 'threshold', 'description', null]);
+    expect(guessMapping(['Nom', 'Référence', 'Catégorie', 'Stock', 'Prix'])).toEqual([
       'name',
       'sku',
-      'barcode',
       'category',
       'quantity',
       'price',
-      'threshold',
-      'description',
-      null,
     ]);
-    expect(guessMapping(['Nom', 'Référence', 'Catégorie', 'Stock', 'Prix'])).toEqual(['name', 'sku', 'category', 'quantity', 'price']);
     expect(missingFields(guessMapping(['Item', 'Qty']))).toEqual(['sku', 'category', 'price']);
   });
 
@@ -63,6 +64,10 @@ describe('import parsing', () => {
       ],
       (p) => (p.column === 'price' ? 'Prix' : null),
     );
-    expect(csv.split('\r\n')).toEqual(['Item;Prix;error', 'A;x;Row 2, Prix: price must be number', `"""B";1;"Row 3: ${UNTERMINATED_QUOTE.replace(/"/g, '""')}"`]);
+    expect(csv.split('\r\n')).toEqual([
+      'Item;Prix;error',
+      'A;x;Row 2, Prix: price must be number',
+      `"""B";1;"Row 3: ${UNTERMINATED_QUOTE.replace(/"/g, '""')}"`,
+    ]);
   });
 });

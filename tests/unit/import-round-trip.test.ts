@@ -43,7 +43,12 @@ const items = [
   item(2, { name: '=SUM(A1:A9)', description: '+1 for the shelf' }),
   item(3, { name: '@home kit', sku: '-ABC', barcode: '-BAR-1' }),
   item(4, { name: "'quoted' name", category_id: MATHS, category_name: '=Maths' }),
-  item(5, { name: 'Plain widget', description: 'Nothing special', barcode: '4006381333931', expiry_date: '2031-05-01' }),
+  item(5, {
+    name: 'Plain widget',
+    description: 'Nothing special',
+    barcode: '4006381333931',
+    expiry_date: '2031-05-01',
+  }),
 ];
 
 function context(known: ItemRow[]): RowContext {
@@ -85,7 +90,9 @@ describe('import of an export', () => {
   it('reads back an export written for a French or German Excel (semicolons, decimal commas): every row unchanged', () => {
     const excel = { delimiter: 'semicolon', encoding: 'utf-8-bom' } as const;
     const file = itemCsvHeader(excel) + items.map((i) => itemCsvRow(i, excel)).join('');
-    expect(file.split('\n')[0]).toBe('name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url;currency');
+    expect(file.split('\n')[0]).toBe(
+      'name;sku;barcode;category;quantity;price;threshold;description;expiry_date;image_url;currency',
+    );
     expect(file).toContain(`"'-5 V adapter";"SKU-1";"";"Tools";3;2,5;1;`);
     const decisions = importFile(file, items);
     expect(decisions.map((d) => d.kind)).toEqual(['update', 'update', 'update', 'update', 'update']);
@@ -101,11 +108,14 @@ describe('import of an export', () => {
   it('still refuses a formula the item does not have, with the quote or without', () => {
     const header = 'name,sku,category,price\n';
     const refused = importFile(
-      header + `"'=HYPERLINK(""http://evil.example"")",NEW-1,Tools,1\n=1+1,SKU-5,Tools,1\n"'=SUM(B1:B9)",SKU-2,Tools,1\n"'@evil",SKU-1,Tools,1\n`,
+      header +
+        `"'=HYPERLINK(""http://evil.example"")",NEW-1,Tools,1\n=1+1,SKU-5,Tools,1\n"'=SUM(B1:B9)",SKU-2,Tools,1\n"'@evil",SKU-1,Tools,1\n`,
       items,
     );
     expect(refused.map((d) => d.kind === 'problem' && d.column)).toEqual(['name', 'name', 'name', 'name']);
-    expect(refused[0]).toMatchObject({ message: expect.stringMatching(/^name starts with "=": a spreadsheet formula/) });
+    expect(refused[0]).toMatchObject({
+      message: expect.stringMatching(/^name starts with "=": a spreadsheet formula/),
+    });
   });
 
   it("keeps a quote that defuses nothing (it is the item's text)", () => {

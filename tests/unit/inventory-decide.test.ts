@@ -30,7 +30,9 @@ const state = (over: Partial<ItemState> = {}): ItemState => ({
 
 describe('item decisions', () => {
   it('creates an item, and marks it low at once when it starts at or below threshold', () => {
-    expect(createItem({ itemId: 'i1', fields }, null)).toEqual([{ type: 'ItemCreated', data: { itemId: 'i1', ...fields } }]);
+    expect(createItem({ itemId: 'i1', fields }, null)).toEqual([
+      { type: 'ItemCreated', data: { itemId: 'i1', ...fields } },
+    ]);
     const low = createItem({ itemId: 'i2', fields: { ...fields, quantity: 5 } }, null);
     expect(low.map((e) => e.type)).toEqual(['ItemCreated', 'ItemWentLow']);
   });
@@ -48,7 +50,9 @@ describe('item decisions', () => {
     [{ expiryDate: '2026-02-30' }, 'expiry_date must be a date (YYYY-MM-DD)', 'expiry_date'],
     [{ barcode: '4006381333932' }, 'Barcode check digit is wrong (EAN-13, expected 1)', 'barcode'],
   ])('refuses %o with "%s", naming the body field (a form marks that input)', (bad, message, field) => {
-    expect(() => createItem({ itemId: 'x', fields: { ...fields, ...bad } as ItemFields }, null)).toThrow(new ValidationError(message, field));
+    expect(() => createItem({ itemId: 'x', fields: { ...fields, ...bad } as ItemFields }, null)).toThrow(
+      new ValidationError(message, field),
+    );
   });
 
   it('adjusts stock and refuses to go below zero', () => {
@@ -89,12 +93,20 @@ describe('item decisions', () => {
   it('folds events back into state', () => {
     let s: ItemState | null = null;
     const at = new Date(1000);
-    s = evolveItem(s, { type: 'ItemCreated', data: { itemId: 'i1', ...fields } }, { version: 1, at, streamId: 'item-i1' });
-    s = evolveItem(s, { type: 'StockAdjusted', data: { delta: 5, reason: 'restock', note: null, quantity: 25 } }, {
-      version: 2,
-      at,
-      streamId: 'item-i1',
-    });
+    s = evolveItem(
+      s,
+      { type: 'ItemCreated', data: { itemId: 'i1', ...fields } },
+      { version: 1, at, streamId: 'item-i1' },
+    );
+    s = evolveItem(
+      s,
+      { type: 'StockAdjusted', data: { delta: 5, reason: 'restock', note: null, quantity: 25 } },
+      {
+        version: 2,
+        at,
+        streamId: 'item-i1',
+      },
+    );
     expect(s).toMatchObject({ quantity: 25, version: 2, deleted: false });
   });
 });

@@ -14,9 +14,7 @@ import { evolveItem, type ItemState } from '../../server/inventory/item-state.js
 import { stateToItem } from '../../server/inventory/item-rows.js';
 import { createCategory, updateCategory } from '../../server/categories/decide.js';
 
-type ItemCommand =
-  | { kind: 'adjust'; delta: number }
-  | { kind: 'edit'; changes: Partial<ItemFields> };
+type ItemCommand = { kind: 'adjust'; delta: number } | { kind: 'edit'; changes: Partial<ItemFields> };
 
 const itemCommand: fc.Arbitrary<ItemCommand> = fc.oneof(
   fc.record({ kind: fc.constant('adjust' as const), delta: fc.integer({ min: -9, max: 9 }).filter((d) => d !== 0) }),
@@ -40,7 +38,12 @@ const itemCommand: fc.Arbitrary<ItemCommand> = fc.oneof(
   }),
 );
 
-const feedEvent = (stream: string, event: InventoryEvent | CategoryEvent, version: number, time: string): FeedEvent => ({
+const feedEvent = (
+  stream: string,
+  event: InventoryEvent | CategoryEvent,
+  version: number,
+  time: string,
+): FeedEvent => ({
   type: event.type,
   stream,
   streamType: stream.split('-')[0]!,
@@ -55,8 +58,16 @@ describe('the shared item fold', () => {
     fc.assert(
       fc.property(fc.array(itemCommand, { maxLength: 25 }), (commands) => {
         const fields: ItemFields = {
-          name: 'Rice', description: '', sku: 'R-1', categoryId: 'c1', quantity: 4, price: 2.5, threshold: 3,
-          imageUrl: null, expiryDate: null, barcode: null,
+          name: 'Rice',
+          description: '',
+          sku: 'R-1',
+          categoryId: 'c1',
+          quantity: 4,
+          price: 2.5,
+          threshold: 3,
+          imageUrl: null,
+          expiryDate: null,
+          barcode: null,
         };
         let version = 0;
         let minute = 0;
@@ -68,13 +79,21 @@ describe('the shared item fold', () => {
           for (const event of events) {
             state = evolveItem(state, event, { version: ++version, at });
             if (!screen) screen = stateToItem(state!, 'Pantry');
-            else screen = produce(screen, (draft) => void applyToItem(draft, feedEvent('item-i1', event, version, at.toISOString())));
+            else
+              screen = produce(
+                screen,
+                (draft) => void applyToItem(draft, feedEvent('item-i1', event, version, at.toISOString())),
+              );
           }
         };
         decided(createItem({ itemId: 'i1', fields }, null));
         for (const command of commands) {
           try {
-            decided(command.kind === 'adjust' ? adjustStock({ delta: command.delta, reason: 'sale', note: null }, state) : updateItem(command, state));
+            decided(
+              command.kind === 'adjust'
+                ? adjustStock({ delta: command.delta, reason: 'sale', note: null }, state)
+                : updateItem(command, state),
+            );
           } catch {
             // Refused (stock below 0): nothing was written.
           }
@@ -88,25 +107,47 @@ describe('the shared item fold', () => {
 
   it('leaves a listed category where the server fold leaves it', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ name: fc.option(fc.constantFrom('Pantry', 'Dairy', 'Bakery')), description: fc.option(fc.constantFrom('', 'Shelf 3')) }), { maxLength: 10 }), (edits) => {
-        let version = 0;
-        let state: FoldedCategory<string> | null = null;
-        let screen = { categories: [] as Category[] };
-        const apply = (events: CategoryEvent[]) => {
-          for (const event of events) {
-            const time = new Date(Date.UTC(2030, 0, 1, 0, ++version)).toISOString();
-            state = evolveCategory(state, event, { version, at: time });
-            screen = produce(screen, (draft) => void reduceOverview(draft, feedEvent('category-c1', event, version, time)));
+      fc.property(
+        fc.array(
+          fc.record({
+            name: fc.option(fc.constantFrom('Pantry', 'Dairy', 'Bakery')),
+            description: fc.option(fc.constantFrom('', 'Shelf 3')),
+          }),
+          { maxLength: 10 },
+        ),
+        (edits) => {
+          let version = 0;
+          let state: FoldedCategory<string> | null = null;
+          let screen = { categories: [] as Category[] };
+          const apply = (events: CategoryEvent[]) => {
+            for (const event of events) {
+              const time = new Date(Date.UTC(2030, 0, 1, 0, ++version)).toISOString();
+              state = evolveCategory(state, event, { version, at: time });
+              screen = produce(
+                screen,
+                (draft) => void reduceOverview(draft, feedEvent('category-c1', event, version, time)),
+              );
+            }
+          };
+          apply(createCategory({ categoryId: 'c1', name: 'Pantry', description: '' }));
+          for (const edit of edits) {
+            const current = state!;
+            apply(
+              updateCategory(
+                {
+                  ...(edit.name ? { name: edit.name } : {}),
+                  ...(edit.description !== null ? { description: edit.description } : {}),
+                },
+                { ...current, itemCount: 0 },
+              ),
+            );
           }
-        };
-        apply(createCategory({ categoryId: 'c1', name: 'Pantry', description: '' }));
-        for (const edit of edits) {
-          const current = state!;
-          apply(updateCategory({ ...(edit.name ? { name: edit.name } : {}), ...(edit.description !== null ? { description: edit.description } : {}) }, { ...current, itemCount: 0 }));
-        }
-        const { id, name, description, version: v, createdAt, updatedAt } = state!;
-        expect(screen.categories).toEqual([{ id, name, description, itemCount: 0, version: v, createdAt, updatedAt }]);
-      }),
+          const { id, name, description, version: v, createdAt, updatedAt } = state!;
+          expect(screen.categories).toEqual([
+            { id, name, description, itemCount: 0, version: v, createdAt, updatedAt },
+          ]);
+        },
+      ),
       { numRuns: 100 },
     );
   });

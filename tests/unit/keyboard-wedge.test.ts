@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { createWedgeDetector, WEDGE_MAX_GAP_MS } from '../../client/lib/keyboard-wedge.js';
 
 /** Feeds the text key by key, `gap` ms apart, then Enter after `enterGap` ms; returns what the detector reported. */
-function type(text: string, gap: number, enterGap = gap, detector = createWedgeDetector(), start = 1000): (string | null)[] {
+function type(
+  text: string,
+  gap: number,
+  enterGap = gap,
+  detector = createWedgeDetector(),
+  start = 1000,
+): (string | null)[] {
   const results: (string | null)[] = [];
   let time = start;
   for (const key of text) {

@@ -28,10 +28,19 @@ class ScriptedServer implements OutboxTransport {
     this.inFlight -= 1;
     const answer = this.script.shift() ?? 'ok';
     if (answer === 'offline') throw new ApiError('All retry attempts failed', 0);
-    this.seen.push({ key: entry.idempotencyKey, label: entry.label, ifMatch: entry.kind === 'edit' ? entry.baseVersion : undefined, attempts });
+    this.seen.push({
+      key: entry.idempotencyKey,
+      label: entry.label,
+      ifMatch: entry.kind === 'edit' ? entry.baseVersion : undefined,
+      attempts,
+    });
     if (answer === 'ok') return { ok: true };
     const message = answer === 409 ? 'This item was changed by someone else' : `HTTP error! status: ${answer}`;
-    throw new ApiError(message, answer, answer === 409 ? { error: message, current: this.current } : { error: message });
+    throw new ApiError(
+      message,
+      answer,
+      answer === 409 ? { error: message, current: this.current } : { error: message },
+    );
   }
   async get(): Promise<unknown> {
     return this.current;
@@ -43,7 +52,10 @@ class ScriptedServer implements OutboxTransport {
 
 let dbCounter = 0;
 
-function makeOutbox(server: ScriptedServer, options: { online?: () => boolean; dbName?: string; lock?: { held: boolean } } = {}) {
+function makeOutbox(
+  server: ScriptedServer,
+  options: { online?: () => boolean; dbName?: string; lock?: { held: boolean } } = {},
+) {
   const dbName = options.dbName ?? `outbox-test-${++dbCounter}`;
   let keys = 0;
   const lock = options.lock ?? { held: false };
@@ -121,7 +133,10 @@ describe('outbox', () => {
     server.script = ['offline'];
     const lost = await outbox.sendOrQueue({ ...adjust('Hammer +5', 5), idempotencyKey: 'mine' });
     expect(lost.queued).toBe(true);
-    expect(outbox.getState().waiting[0]).toMatchObject({ idempotencyKey: 'mine', lastError: 'No answer from the server' });
+    expect(outbox.getState().waiting[0]).toMatchObject({
+      idempotencyKey: 'mine',
+      lastError: 'No answer from the server',
+    });
     // A refusal is the caller's to show, not queued.
     server.script = ['offline', 422];
     await outbox.flush();
@@ -178,7 +193,15 @@ describe('outbox', () => {
   it('a 409 or 422 on replay moves the change to Conflicts with the current value and the replay goes on', async () => {
     const { outbox } = makeOutbox(server, { online: () => online });
     await outbox.setUser('u1');
-    await outbox.sendOrQueue({ kind: 'edit', method: 'PUT', path: '/inventory/item-1', body: { price: 12 }, baseVersion: 5, label: 'Price of Hammer: 12', itemId: 'item-1' });
+    await outbox.sendOrQueue({
+      kind: 'edit',
+      method: 'PUT',
+      path: '/inventory/item-1',
+      body: { price: 12 },
+      baseVersion: 5,
+      label: 'Price of Hammer: 12',
+      itemId: 'item-1',
+    });
     await outbox.sendOrQueue(adjust('too many', -50));
     await outbox.sendOrQueue(adjust('fine', 1));
     online = true;
@@ -198,8 +221,24 @@ describe('outbox', () => {
   it('"Apply mine" re-sends with a new key against the current version; "Keep current" drops it and records the choice', async () => {
     const { outbox } = makeOutbox(server, { online: () => online });
     await outbox.setUser('u1');
-    await outbox.sendOrQueue({ kind: 'edit', method: 'PUT', path: '/inventory/item-1', body: { price: 12 }, baseVersion: 5, label: 'Price 12', itemId: 'item-1' });
-    await outbox.sendOrQueue({ kind: 'edit', method: 'PUT', path: '/inventory/item-2', body: { price: 3 }, baseVersion: 2, label: 'Price 3', itemId: 'item-2' });
+    await outbox.sendOrQueue({
+      kind: 'edit',
+      method: 'PUT',
+      path: '/inventory/item-1',
+      body: { price: 12 },
+      baseVersion: 5,
+      label: 'Price 12',
+      itemId: 'item-1',
+    });
+    await outbox.sendOrQueue({
+      kind: 'edit',
+      method: 'PUT',
+      path: '/inventory/item-2',
+      body: { price: 3 },
+      baseVersion: 2,
+      label: 'Price 3',
+      itemId: 'item-2',
+    });
     online = true;
     server.script = [409, 409];
     await outbox.flush();
@@ -221,7 +260,7 @@ describe('outbox', () => {
     await expect(outbox.keepCurrent(theirs!.seq)).rejects.toThrow('already resolved');
   });
 
-  it('replays from one holder of the lock at a time, and only the signed-in user\'s changes', async () => {
+  it("replays from one holder of the lock at a time, and only the signed-in user's changes", async () => {
     const lock = { held: false };
     const tabA = makeOutbox(server, { online: () => online, lock });
     const tabB = makeOutbox(server, { online: () => online, lock, dbName: tabA.dbName });
@@ -246,7 +285,19 @@ describe('outbox', () => {
 
 describe('what screens show of waiting and refused changes', () => {
   const entry = (over: Partial<OutboxEntry>): OutboxEntry =>
-    ({ seq: 1, kind: 'adjust', method: 'POST', path: '/x', label: 'x', idempotencyKey: 'k', uid: 'u1', createdAt: 0, attempts: 0, lastError: null, ...over }) as OutboxEntry;
+    ({
+      seq: 1,
+      kind: 'adjust',
+      method: 'POST',
+      path: '/x',
+      label: 'x',
+      idempotencyKey: 'k',
+      uid: 'u1',
+      createdAt: 0,
+      attempts: 0,
+      lastError: null,
+      ...over,
+    }) as OutboxEntry;
 
   it('sums stock deltas per item, keeps edited fields, and leaves stocktake counts unmarked', () => {
     const pending = pendingByItem([
@@ -259,7 +310,14 @@ describe('what screens show of waiting and refused changes', () => {
   });
 
   it('shows an edit field by field against the current item, and a stock change against the quantity', () => {
-    const edit = { seq: 1, status: 409, message: 'changed', at: 0, entry: entry({ kind: 'edit', body: { price: 9.5, category_id: 'c2' } }), current: { price: 12, categoryId: 'c1' } };
+    const edit = {
+      seq: 1,
+      status: 409,
+      message: 'changed',
+      at: 0,
+      entry: entry({ kind: 'edit', body: { price: 9.5, category_id: 'c2' } }),
+      current: { price: 12, categoryId: 'c1' },
+    };
     expect(conflictRows(edit)).toEqual([
       { field: 'Price', mine: '9.5', current: '12' },
       { field: 'Category', mine: 'c2', current: 'c1' },

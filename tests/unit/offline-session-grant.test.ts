@@ -17,7 +17,11 @@ globalThis.localStorage = {
 } as Storage;
 
 const grant = (role: string): SessionResponse =>
-  ({ user: { id: 'u1', name: 'Ann', role }, permissions: ['inventory:view'], refreshToken: true }) as unknown as SessionResponse;
+  ({
+    user: { id: 'u1', name: 'Ann', role },
+    permissions: ['inventory:view'],
+    refreshToken: true,
+  }) as unknown as SessionResponse;
 
 const offline = () => Promise.reject(new ApiError('All retry attempts failed', 0));
 
@@ -25,7 +29,12 @@ describe('cached session grant', () => {
   beforeEach(() => store.clear());
 
   it('keeps the last answer per user, without the refresh-token flag', async () => {
-    const session = await startSessionOrCached({}, 'u1', async () => grant('staff'), () => true);
+    const session = await startSessionOrCached(
+      {},
+      'u1',
+      async () => grant('staff'),
+      () => true,
+    );
     expect(session.user.role).toBe('staff');
     expect(cachedGrant('u1')).toMatchObject({ user: { role: 'staff' }, refreshToken: false });
     expect(cachedGrant('u2')).toBeNull();
@@ -34,21 +43,30 @@ describe('cached session grant', () => {
   it('answers a restore from the cache when offline, without asking the server', async () => {
     saveGrant('u1', grant('manager'));
     let asked = 0;
-    const session = await startSessionOrCached({}, 'u1', async () => (asked++, grant('staff')), () => false);
+    const session = await startSessionOrCached(
+      {},
+      'u1',
+      async () => (asked++, grant('staff')),
+      () => false,
+    );
     expect(session.user.role).toBe('manager');
     expect(asked).toBe(0);
   });
 
   it('falls back to the cache when the request gets no answer, but not on an answer that says no', async () => {
     saveGrant('u1', grant('manager'));
-    await expect(startSessionOrCached({}, 'u1', offline, () => true)).resolves.toMatchObject({ user: { role: 'manager' } });
+    await expect(startSessionOrCached({}, 'u1', offline, () => true)).resolves.toMatchObject({
+      user: { role: 'manager' },
+    });
     const disabled = () => Promise.reject(new ApiError('Account disabled', 403));
     await expect(startSessionOrCached({}, 'u1', disabled, () => true)).rejects.toThrow('Account disabled');
   });
 
   it('never answers a sign-up or another user from the cache', async () => {
     saveGrant('u1', grant('manager'));
-    await expect(startSessionOrCached({ requestedRole: 'manager', name: 'Ann' }, 'u1', offline, () => false)).rejects.toThrow();
+    await expect(
+      startSessionOrCached({ requestedRole: 'manager', name: 'Ann' }, 'u1', offline, () => false),
+    ).rejects.toThrow();
     await expect(startSessionOrCached({}, 'u2', offline, () => false)).rejects.toThrow();
     forgetGrant();
     await expect(startSessionOrCached({}, 'u1', offline, () => false)).rejects.toThrow();

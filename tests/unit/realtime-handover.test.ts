@@ -26,7 +26,7 @@ class FakeSocket extends EventEmitter {
   }
   /** The raw socket side: pre-framed WebSocket text frames, possibly several in one write. */
   write(bytes: Buffer) {
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       expect(bytes[at]).toBe(0x81); // FIN + text
       let length = bytes[at + 1]!;
       let header = 2;
@@ -70,7 +70,15 @@ function world(options: { committed: number; live: number; maxBufferedEvents?: n
   let gate: Promise<void> | null = null;
   const members = new Set<FeedConnection>();
   const principal = { uid: 'u', permissions: ['inventory:view'] } as unknown as Principal;
-  const token: VerifiedToken = { uid: 'u', email: null, name: null, picture: null, roleClaim: null, provider: 'password', expiresAt: Date.now() + 3_600_000 };
+  const token: VerifiedToken = {
+    uid: 'u',
+    email: null,
+    name: null,
+    picture: null,
+    roleClaim: null,
+    provider: 'password',
+    expiresAt: Date.now() + 3_600_000,
+  };
   const ctx: FeedContext = {
     store: {
       async readAfter(cursor: Cursor, limit = 500) {
@@ -80,7 +88,10 @@ function world(options: { committed: number; live: number; maxBufferedEvents?: n
         return rows;
       },
     },
-    checkResume: async (cursor) => ({ ok: true, cursor: { txId: cursor.split(':')[0]!, position: Number(cursor.split(':')[1]) } }),
+    checkResume: async (cursor) => ({
+      ok: true,
+      cursor: { txId: cursor.split(':')[0]!, position: Number(cursor.split(':')[1]) },
+    }),
     verifier: { verify: async () => token } as unknown as TokenVerifier,
     resolvePrincipal: async () => principal,
     labels: async () => new Map(),
@@ -184,7 +195,9 @@ describe('feed handover from catch-up to live', () => {
     const socket = new FakeSocket();
     new FeedConnection(socket as unknown as WebSocket, socket, w.ctx, { token: 't', cursor: undefined });
     await settle();
-    const hidden = new PublishedBatch(await encodeEvents([{ ...event(3, 'user'), data: { n: 3 } }], async () => new Map()));
+    const hidden = new PublishedBatch(
+      await encodeEvents([{ ...event(3, 'user'), data: { n: 3 } }], async () => new Map()),
+    );
     for (const member of w.members) member.deliver(hidden);
     w.commit(4);
     await w.publish(4, 4);

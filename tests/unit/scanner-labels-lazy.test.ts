@@ -8,7 +8,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readBuildManifest, staticClosure, type BuildManifest } from '../helpers/build-manifest.js';
 import { buildClientForTests } from '../helpers/e2e-build.js';
 
-const LAZY = ['client/features/scanner/components/scanner-sheet.tsx', 'client/features/scanner/zxing-reader.ts', 'client/features/labels/pages.ts', 'node_modules/bwip-js/dist/bwip-js.mjs'];
+const LAZY = [
+  'client/features/scanner/components/scanner-sheet.tsx',
+  'client/features/scanner/zxing-reader.ts',
+  'client/features/labels/pages.ts',
+  'node_modules/bwip-js/dist/bwip-js.mjs',
+];
 
 describe('scanner and labels are loaded lazily', () => {
   let dir: string;
@@ -23,7 +28,15 @@ describe('scanner and labels are loaded lazily', () => {
 
   it('keeps them out of the landing page and the signed-in shell with its first screens', () => {
     const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry)!;
-    const initial = closure([entry, 'client/app/landing-route.tsx', 'client/app/signed-in-app.tsx', 'client/features/dashboard/pages.ts', 'client/features/inventory/components/inventory-page.tsx', 'client/features/inventory/components/category-page.tsx', 'client/features/inventory/components/item-detail-page.tsx']);
+    const initial = closure([
+      entry,
+      'client/app/landing-route.tsx',
+      'client/app/signed-in-app.tsx',
+      'client/features/dashboard/pages.ts',
+      'client/features/inventory/components/inventory-page.tsx',
+      'client/features/inventory/components/category-page.tsx',
+      'client/features/inventory/components/item-detail-page.tsx',
+    ]);
     for (const name of LAZY) {
       // A package's key is relative to the client root, so it depends on where node_modules is.
       const key = Object.keys(manifest).find((k) => k === name || k.endsWith(`/${name}`)) ?? name;

@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { createSecretBox } from '../../server/secrets/secret-box.js';
 
-const base = { FIREBASE_PROJECT_ID: 'demo-secrets', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', LOG_LEVEL: 'silent' };
+const base = {
+  FIREBASE_PROJECT_ID: 'demo-secrets',
+  FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+  LOG_LEVEL: 'silent',
+};
 const key = Buffer.alloc(32, 7);
 
 describe('SECRETS_KEY', () => {
@@ -13,14 +17,23 @@ describe('SECRETS_KEY', () => {
     expect(loadConfig({ ...base, SECRETS_KEY: key.toString('hex') }).secretsKey).toEqual(key);
     expect(loadConfig({ ...base, SECRETS_KEY: key.toString('base64') }).secretsKey).toEqual(key);
     expect(loadConfig({ ...base, SECRETS_KEY: key.toString('base64url') }).secretsKey).toEqual(key);
-    for (const bad of ['short', Buffer.alloc(16).toString('hex'), Buffer.alloc(31).toString('base64'), 'z'.repeat(64)]) {
+    for (const bad of [
+      'short',
+      Buffer.alloc(16).toString('hex'),
+      Buffer.alloc(31).toString('base64'),
+      'z'.repeat(64),
+    ]) {
       expect(() => loadConfig({ ...base, SECRETS_KEY: bad })).toThrow(/SECRETS_KEY must be 32 random bytes/);
     }
   });
 
   it('is required with DATABASE_URL; the embedded store does without (its data folder keeps one)', () => {
-    expect(() => loadConfig({ ...base, DATABASE_URL: 'postgres://db/stockroom' })).toThrow(/SECRETS_KEY is required with DATABASE_URL/);
-    expect(loadConfig({ ...base, DATABASE_URL: 'postgres://db/stockroom', SECRETS_KEY: key.toString('hex') }).secretsKey).toEqual(key);
+    expect(() => loadConfig({ ...base, DATABASE_URL: 'postgres://db/stockroom' })).toThrow(
+      /SECRETS_KEY is required with DATABASE_URL/,
+    );
+    expect(
+      loadConfig({ ...base, DATABASE_URL: 'postgres://db/stockroom', SECRETS_KEY: key.toString('hex') }).secretsKey,
+    ).toEqual(key);
     expect(loadConfig(base).secretsKey).toBeNull();
   });
 });
@@ -29,7 +42,9 @@ describe('IDEMPOTENCY_KEEP_HOURS', () => {
   it('defaults to 48 hours and never goes below the 24 promised', () => {
     expect(loadConfig(base).idempotency).toEqual({ keepHours: 48, sweepEveryMs: 3_600_000 });
     expect(loadConfig({ ...base, IDEMPOTENCY_KEEP_HOURS: '24' }).idempotency.keepHours).toBe(24);
-    expect(() => loadConfig({ ...base, IDEMPOTENCY_KEEP_HOURS: '23' })).toThrow(/IDEMPOTENCY_KEEP_HOURS must be an integer from 24/);
+    expect(() => loadConfig({ ...base, IDEMPOTENCY_KEEP_HOURS: '23' })).toThrow(
+      /IDEMPOTENCY_KEEP_HOURS must be an integer from 24/,
+    );
   });
 });
 

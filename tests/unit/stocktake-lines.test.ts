@@ -21,14 +21,23 @@ describe('readLine', () => {
   });
 
   it('flags counts of one moment with different numbers', () => {
-    expect(readLine([{ id: 'a', counted: 8, countedAt: at(0), expected: 10 }, { id: 'b', counted: 7, countedAt: at(0), expected: 10 }]).kind).toBe('conflict');
+    expect(
+      readLine([
+        { id: 'a', counted: 8, countedAt: at(0), expected: 10 },
+        { id: 'b', counted: 7, countedAt: at(0), expected: 10 },
+      ]).kind,
+    ).toBe('conflict');
     expect(readLine([]).kind).toBe('uncounted');
   });
 });
 
 describe('findLine', () => {
-  const line = (itemId: string, sku: string, barcode: string | null) => ({ itemId, sku, barcode, name: sku }) as StocktakeLine;
-  const lines = [line('6f1c1f0e-0000-4000-8000-000000000001', 'RED-1', '4006381333931'), line('6f1c1f0e-0000-4000-8000-000000000002', 'UPC-1', '036000291452')];
+  const line = (itemId: string, sku: string, barcode: string | null) =>
+    ({ itemId, sku, barcode, name: sku }) as StocktakeLine;
+  const lines = [
+    line('6f1c1f0e-0000-4000-8000-000000000001', 'RED-1', '4006381333931'),
+    line('6f1c1f0e-0000-4000-8000-000000000002', 'UPC-1', '036000291452'),
+  ];
 
   it('finds by barcode (UPC-A read as EAN-13 too), SKU or item URL', () => {
     expect(findLine(lines, '4006381333931')?.sku).toBe('RED-1');
@@ -55,34 +64,76 @@ describe('stocktake decisions', () => {
       { type: 'StockCounted', data: { itemId: 'item-1', counted: 8, countedAt: countedAt.toISOString() } },
     ]);
     // A phone clock a minute ahead is fine; ten minutes is not.
-    expect(() => countStock({ itemId: 'item-1', counted: 8, countedAt: new Date(now.getTime() + 60_000) }, session(), now)).not.toThrow();
-    expect(() => countStock({ itemId: 'item-1', counted: 8, countedAt: new Date(now.getTime() + 600_000) }, session(), now)).toThrow(/future/);
-    expect(() => countStock({ itemId: 'item-1', counted: 8, countedAt: new Date(now.getTime() - 7_200_000) }, session(), now)).toThrow(/before this stocktake/);
-    expect(() => countStock({ itemId: 'other', counted: 8, countedAt }, session(), now)).toThrow(/not part of this stocktake/);
-    expect(() => countStock({ itemId: 'item-1', counted: 8, countedAt }, session(true), now)).toThrow(/already approved/);
-    expect(() => countStock({ itemId: 'item-1', counted: 8, countedAt }, session(false, 'closed'), now)).toThrow(/closed/);
+    expect(() =>
+      countStock({ itemId: 'item-1', counted: 8, countedAt: new Date(now.getTime() + 60_000) }, session(), now),
+    ).not.toThrow();
+    expect(() =>
+      countStock({ itemId: 'item-1', counted: 8, countedAt: new Date(now.getTime() + 600_000) }, session(), now),
+    ).toThrow(/future/);
+    expect(() =>
+      countStock({ itemId: 'item-1', counted: 8, countedAt: new Date(now.getTime() - 7_200_000) }, session(), now),
+    ).toThrow(/before this stocktake/);
+    expect(() => countStock({ itemId: 'other', counted: 8, countedAt }, session(), now)).toThrow(
+      /not part of this stocktake/,
+    );
+    expect(() => countStock({ itemId: 'item-1', counted: 8, countedAt }, session(true), now)).toThrow(
+      /already approved/,
+    );
+    expect(() => countStock({ itemId: 'item-1', counted: 8, countedAt }, session(false, 'closed'), now)).toThrow(
+      /closed/,
+    );
   });
 
   it('posts counted minus the stock of the moment of counting, and needs a choice when counts disagree', () => {
     const counts = [{ id: 'a', counted: 8, countedAt: at(0), expected: 10, counter: sam }];
     const approved = approveLines([{ itemId: 'item-1', name: 'Red Wine', counts }], session());
-    expect(approved).toEqual([{ itemId: 'item-1', countId: 'a', counted: 8, countedAt: at(0).toISOString(), countedBy: sam, expected: 10, delta: -2 }]);
+    expect(approved).toEqual([
+      {
+        itemId: 'item-1',
+        countId: 'a',
+        counted: 8,
+        countedAt: at(0).toISOString(),
+        countedBy: sam,
+        expected: 10,
+        delta: -2,
+      },
+    ]);
     const disputed = [...counts, { id: 'b', counted: 7, countedAt: at(1), expected: 10, counter: mia }];
-    expect(() => approveLines([{ itemId: 'item-1', name: 'Red Wine', counts: disputed }], session())).toThrow(/choose which count/);
+    expect(() => approveLines([{ itemId: 'item-1', name: 'Red Wine', counts: disputed }], session())).toThrow(
+      /choose which count/,
+    );
     // Keeping one of two counts posts that count as its counter's, not as the other counter's.
     const kept = approveLines([{ itemId: 'item-1', name: 'Red Wine', counts: disputed, countId: 'a' }], session())[0]!;
     expect(kept).toMatchObject({ delta: -2, countedBy: sam });
-    expect(approveLines([{ itemId: 'item-1', name: 'Red Wine', counts: disputed, countId: 'b' }], session())[0]!.delta).toBe(-3);
-    expect(() => linesForApproveAll([{ itemId: 'item-1', name: 'Red Wine', counts: disputed }], session())).toThrow(/Counted twice with different numbers: Red Wine/);
+    expect(
+      approveLines([{ itemId: 'item-1', name: 'Red Wine', counts: disputed, countId: 'b' }], session())[0]!.delta,
+    ).toBe(-3);
+    expect(() => linesForApproveAll([{ itemId: 'item-1', name: 'Red Wine', counts: disputed }], session())).toThrow(
+      /Counted twice with different numbers: Red Wine/,
+    );
   });
 
   it("keeps expected quantities and differences out of the session's event (everyone who counts receives it live)", () => {
     const posted = approveLines(
       [
-        { itemId: 'item-1', name: 'Red Wine', counts: [{ id: 'a', counted: 8, countedAt: at(0), expected: 10, counter: sam }] },
-        { itemId: 'item-2', name: 'Rosé', counts: [{ id: 'b', counted: 5, countedAt: at(0), expected: 5, counter: mia }] },
+        {
+          itemId: 'item-1',
+          name: 'Red Wine',
+          counts: [{ id: 'a', counted: 8, countedAt: at(0), expected: 10, counter: sam }],
+        },
+        {
+          itemId: 'item-2',
+          name: 'Rosé',
+          counts: [{ id: 'b', counted: 5, countedAt: at(0), expected: 5, counter: mia }],
+        },
       ],
-      { ...session(), lines: new Map([['item-1', { approved: false }], ['item-2', { approved: false }]]) },
+      {
+        ...session(),
+        lines: new Map([
+          ['item-1', { approved: false }],
+          ['item-2', { approved: false }],
+        ]),
+      },
     );
     const events = linesApproved(posted, new Map([['item-1', 7]]));
     expect(events).toEqual([
@@ -90,8 +141,22 @@ describe('stocktake decisions', () => {
         type: 'StocktakeLinesApproved',
         data: {
           lines: [
-            { itemId: 'item-1', countId: 'a', countedBy: sam, counted: 8, countedAt: at(0).toISOString(), adjustmentVersion: 7 },
-            { itemId: 'item-2', countId: 'b', countedBy: mia, counted: 5, countedAt: at(0).toISOString(), adjustmentVersion: null },
+            {
+              itemId: 'item-1',
+              countId: 'a',
+              countedBy: sam,
+              counted: 8,
+              countedAt: at(0).toISOString(),
+              adjustmentVersion: 7,
+            },
+            {
+              itemId: 'item-2',
+              countId: 'b',
+              countedBy: mia,
+              counted: 5,
+              countedAt: at(0).toISOString(),
+              adjustmentVersion: null,
+            },
           ],
         },
       },

@@ -5,7 +5,13 @@ import { bodyToSend, withMoment } from '../../client/offline/outbox.js';
 import type { OutboxRequest } from '../../client/offline/outbox-db.js';
 
 const made = Date.UTC(2026, 0, 1, 9, 55);
-const sale: OutboxRequest = { kind: 'adjust', method: 'POST', path: '/inventory/i/adjust', body: { delta: -2, reason: 'sale' }, label: 'Sold 2' };
+const sale: OutboxRequest = {
+  kind: 'adjust',
+  method: 'POST',
+  path: '/inventory/i/adjust',
+  body: { delta: -2, reason: 'sale' },
+  label: 'Sold 2',
+};
 
 describe('the moment an outbox adjustment was made', () => {
   it('is stamped once, when the change is made, and sent as stamped however late', () => {

@@ -4,10 +4,20 @@
 import { describe, expect, it } from 'vitest';
 import type { Category, Item } from '../../shared/inventory.js';
 import type { StocktakeLine } from '../../shared/stocktake.js';
-import { DEFAULT_VARIANCE_SORT, nextVarianceSort, sortByVariance } from '../../client/features/stocktake/components/variance-sort.js';
-import { choiceReady, itemsToCount, startBody, type StartContext } from '../../client/features/stocktake/start.machine.js';
+import {
+  DEFAULT_VARIANCE_SORT,
+  nextVarianceSort,
+  sortByVariance,
+} from '../../client/features/stocktake/components/variance-sort.js';
+import {
+  choiceReady,
+  itemsToCount,
+  startBody,
+  type StartContext,
+} from '../../client/features/stocktake/start.machine.js';
 
-const line = (name: string, difference: number | null, value: number | null) => ({ name, difference, value }) as StocktakeLine;
+const line = (name: string, difference: number | null, value: number | null) =>
+  ({ name, difference, value }) as StocktakeLine;
 
 describe('sortByVariance', () => {
   const lines = [line('A', 1, 50), line('B', -6, -3), line('C', null, null), line('D', 3, -12), line('E', -1, 2)];
@@ -53,12 +63,18 @@ describe('the start dialog', () => {
   });
 
   it('sends the scope of the choice, with how many items it lists', () => {
-    expect(startBody({ ...base, choice: 'categories', categoryIds: ['bar'] })).toEqual({ scope: 'category', categoryId: 'bar' });
+    expect(startBody({ ...base, choice: 'categories', categoryIds: ['bar'] })).toEqual({
+      scope: 'category',
+      categoryId: 'bar',
+    });
     const both = { ...base, choice: 'categories' as const, categoryIds: ['bar', 'cellar'], name: ' Monday ' };
     expect(startBody(both)).toEqual({ scope: 'categories', categoryIds: ['bar', 'cellar'], name: 'Monday' });
     expect(itemsToCount(both)).toBe(5);
     expect(startBody({ ...base, choice: 'low-stock' })).toEqual({ scope: 'low-stock' });
-    expect(startBody({ ...base, choice: 'items', picked: [{ id: 'i1' } as Item] })).toEqual({ scope: 'items', itemIds: ['i1'] });
+    expect(startBody({ ...base, choice: 'items', picked: [{ id: 'i1' } as Item] })).toEqual({
+      scope: 'items',
+      itemIds: ['i1'],
+    });
     expect(startBody({ ...base, choice: 'store' })).toEqual({ scope: 'store' });
     expect(itemsToCount({ ...base, choice: 'store' })).toBe(5);
   });

@@ -132,7 +132,14 @@ describe('subscriptions to committed events', () => {
   it('hands every subscriber every event in order, batch after batch, while commits pour in and one subscriber is slow', async () => {
     const log = new FakeLog();
     log.commit(3); // before start: catch-up's, not the subscribers'
-    const subscriptions = new Subscriptions({ store: log, pollMs: 0, minGapMs: 1, busyShare: 1, batchSize: 25, log: silent });
+    const subscriptions = new Subscriptions({
+      store: log,
+      pollMs: 0,
+      minGapMs: 1,
+      busyShare: 1,
+      batchSize: 25,
+      log: silent,
+    });
     const quick = recorder();
     const slow = recorder({ slowMs: 8 });
     subscriptions.subscribe(quick.take);
@@ -151,7 +158,10 @@ describe('subscriptions to committed events', () => {
       await sleep(Math.random() * 3);
     }
     const expected = ids(log.all.filter((e) => compareCursors(e, start) > 0));
-    await until(() => quick.events.length >= expected.length && slow.events.length >= expected.length, 'every event handed on');
+    await until(
+      () => quick.events.length >= expected.length && slow.events.length >= expected.length,
+      'every event handed on',
+    );
     await subscriptions.stop();
 
     for (const subscriber of [quick, slow]) {
@@ -220,7 +230,11 @@ describe('subscriptions to committed events', () => {
     const log = new FakeLog();
     const subscriptions = new Subscriptions({ store: log, pollMs: 20, minGapMs: 1, log: silent });
     const published: EncodedEvent[][] = [];
-    const live = new LiveFeed({ labels: async () => new Map(), publish: (batch) => published.push(batch), startCursor: () => subscriptions.cursor });
+    const live = new LiveFeed({
+      labels: async () => new Map(),
+      publish: (batch) => published.push(batch),
+      startCursor: () => subscriptions.cursor,
+    });
     subscriptions.subscribe((events, after) => live.take(events, after));
     const flaky = recorder({ failFirst: 1 });
     subscriptions.subscribe(flaky.take);

@@ -2,7 +2,14 @@
 // raises of one group (counts kept offline, low-stock alerts) sum up in one text, a toast with
 // an Undo is never merged, and each Undo button names the change it takes back.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentToasts, dismissToast, groupToast, holdToasts, showToast, TOAST_DURATION_MS } from '../../client/lib/toasts.js';
+import {
+  currentToasts,
+  dismissToast,
+  groupToast,
+  holdToasts,
+  showToast,
+  TOAST_DURATION_MS,
+} from '../../client/lib/toasts.js';
 import { queuedCountsMessage } from '../../client/features/stocktake/session.machine.js';
 import { alertsMessage } from '../../client/features/alerts/alert-notifier.js';
 import { adjustChange, editChange } from '../../client/features/inventory/undo-labels.js';
@@ -41,14 +48,31 @@ describe('collapsing toasts', () => {
     groupToast({ group: 'counts', entry: 'White Wine', render: queuedCountsMessage });
     dismissToast(first);
     groupToast({ group: 'counts', entry: 'Rose Wine', render: queuedCountsMessage });
-    expect(currentToasts().map((t) => t.message)).toEqual(['No connection: the count of Rose Wine will be sent when it returns']);
+    expect(currentToasts().map((t) => t.message)).toEqual([
+      'No connection: the count of Rose Wine will be sent when it returns',
+    ]);
   });
 
   it('turns a group into an error when one of its raises is one', () => {
-    groupToast({ group: 'alerts', entry: { itemId: 'a', name: 'Milk', quantity: 2, threshold: 3 }, render: alertsMessage });
-    groupToast({ group: 'alerts', entry: { itemId: 'b', name: 'Eggs', quantity: 0, threshold: 6 }, render: alertsMessage, kind: 'error' });
-    groupToast({ group: 'alerts', entry: { itemId: 'c', name: 'Bread', quantity: 1, threshold: 2 }, render: alertsMessage });
-    expect(currentToasts().map((t) => [t.kind, t.message])).toEqual([['error', '3 items running low (1 out of stock): Milk, Eggs and Bread. See Alerts.']]);
+    groupToast({
+      group: 'alerts',
+      entry: { itemId: 'a', name: 'Milk', quantity: 2, threshold: 3 },
+      render: alertsMessage,
+    });
+    groupToast({
+      group: 'alerts',
+      entry: { itemId: 'b', name: 'Eggs', quantity: 0, threshold: 6 },
+      render: alertsMessage,
+      kind: 'error',
+    });
+    groupToast({
+      group: 'alerts',
+      entry: { itemId: 'c', name: 'Bread', quantity: 1, threshold: 2 },
+      render: alertsMessage,
+    });
+    expect(currentToasts().map((t) => [t.kind, t.message])).toEqual([
+      ['error', '3 items running low (1 out of stock): Milk, Eggs and Bread. See Alerts.'],
+    ]);
   });
 
   it('never merges toasts that carry an Undo', () => {

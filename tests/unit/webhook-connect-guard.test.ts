@@ -37,10 +37,15 @@ beforeEach(() => {
       const host = 'host' in options ? String(options.host) : '';
       let addresses: string[] = [host];
       if (!net.isIP(host) && options.lookup) {
-        options.lookup(host, { all: true }, (_error, found) => (addresses = (found as Array<{ address: string }>).map((a) => a.address)));
+        options.lookup(
+          host,
+          { all: true },
+          (_error, found) => (addresses = (found as Array<{ address: string }>).map((a) => a.address)),
+        );
       }
       sockets.push(...addresses);
-      if (!addresses.every((a) => a.startsWith('127.'))) throw new Error(`test tried to connect to ${addresses.join(', ')}`);
+      if (!addresses.every((a) => a.startsWith('127.')))
+        throw new Error(`test tried to connect to ${addresses.join(', ')}`);
       return real(options, ...rest);
     }) as unknown as T;
   const realNet = net.connect.bind(net);
@@ -56,7 +61,13 @@ afterEach(() => {
 describe('webhook connect-time address check', () => {
   it('refuses a name that resolves to a private address before any socket is opened', async () => {
     const resolve = stubResolver({ 'hooks.example.test': ['10.0.0.5'] });
-    const attempt = await sendWebhook('https://hooks.example.test/hook', SECRET, message, 2000, connectGuard({ allowLoopback: false }, resolve));
+    const attempt = await sendWebhook(
+      'https://hooks.example.test/hook',
+      SECRET,
+      message,
+      2000,
+      connectGuard({ allowLoopback: false }, resolve),
+    );
     expect(attempt).toMatchObject(REFUSED);
     expect(resolve.asked).toEqual(['hooks.example.test']);
     expect(sockets).toEqual([]);
@@ -72,7 +83,13 @@ describe('webhook connect-time address check', () => {
       'metadata.example.test': ['169.254.169.254'],
     });
     for (const host of ['mixed', 'v6', 'mapped', 'metadata']) {
-      const attempt = await sendWebhook(`https://${host}.example.test/hook`, SECRET, message, 2000, connectGuard({ allowLoopback: true }, resolve));
+      const attempt = await sendWebhook(
+        `https://${host}.example.test/hook`,
+        SECRET,
+        message,
+        2000,
+        connectGuard({ allowLoopback: true }, resolve),
+      );
       expect(attempt, host).toMatchObject(REFUSED);
     }
     expect(sockets).toEqual([]);
@@ -80,8 +97,16 @@ describe('webhook connect-time address check', () => {
 
   it('refuses an IP literal saved before the URL check existed, without asking DNS', async () => {
     const resolve = stubResolver({});
-    for (const url of ['https://10.0.0.5/hook', 'http://169.254.169.254/latest', 'https://[fd00::5]:8443/hook', 'https://[::ffff:a00:5]/hook']) {
-      expect(await sendWebhook(url, SECRET, message, 2000, connectGuard({ allowLoopback: true }, resolve)), url).toMatchObject(REFUSED);
+    for (const url of [
+      'https://10.0.0.5/hook',
+      'http://169.254.169.254/latest',
+      'https://[fd00::5]:8443/hook',
+      'https://[::ffff:a00:5]/hook',
+    ]) {
+      expect(
+        await sendWebhook(url, SECRET, message, 2000, connectGuard({ allowLoopback: true }, resolve)),
+        url,
+      ).toMatchObject(REFUSED);
     }
     expect(resolve.asked).toEqual([]);
     expect(sockets).toEqual([]);
@@ -100,8 +125,18 @@ describe('webhook connect-time address check', () => {
       const resolve = stubResolver({ 'receiver.example.test': ['127.0.0.1'] });
       const url = `http://receiver.example.test:${port}/hook`;
 
-      expect(await sendWebhook(url, SECRET, message, 2000, connectGuard({ allowLoopback: false }, resolve))).toMatchObject(REFUSED);
-      expect(await sendWebhook(`http://127.0.0.1:${port}/hook`, SECRET, message, 2000, connectGuard({ allowLoopback: false }, resolve))).toMatchObject(REFUSED);
+      expect(
+        await sendWebhook(url, SECRET, message, 2000, connectGuard({ allowLoopback: false }, resolve)),
+      ).toMatchObject(REFUSED);
+      expect(
+        await sendWebhook(
+          `http://127.0.0.1:${port}/hook`,
+          SECRET,
+          message,
+          2000,
+          connectGuard({ allowLoopback: false }, resolve),
+        ),
+      ).toMatchObject(REFUSED);
       expect(connections).toBe(0);
       expect(sockets).toEqual([]);
 
@@ -119,7 +154,13 @@ describe('webhook connect-time address check', () => {
 
   it('counts a slow lookup against the timeout and opens nothing', async () => {
     const never: Resolve = () => new Promise(() => undefined);
-    const attempt = await sendWebhook('https://slow.example.test/hook', SECRET, message, 200, connectGuard({ allowLoopback: false }, never));
+    const attempt = await sendWebhook(
+      'https://slow.example.test/hook',
+      SECRET,
+      message,
+      200,
+      connectGuard({ allowLoopback: false }, never),
+    );
     expect(attempt).toMatchObject({ ok: false, retryable: true, error: 'Timed out after 200 ms' });
     expect(sockets).toEqual([]);
   });

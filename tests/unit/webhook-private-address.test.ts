@@ -85,7 +85,15 @@ const PUBLIC_URLS = [
 
 describe('webhook URL address check', () => {
   it('the URL parser puts every IPv4 notation in dotted form before the check', () => {
-    for (const url of ['https://2130706433/', 'https://0x7f000001/', 'https://0177.0.0.1/', 'https://127.1/', 'https://017700000001/', 'https://0x7f.1/', 'https://127.0.0.1./']) {
+    for (const url of [
+      'https://2130706433/',
+      'https://0x7f000001/',
+      'https://0177.0.0.1/',
+      'https://127.1/',
+      'https://017700000001/',
+      'https://0x7f.1/',
+      'https://127.0.0.1./',
+    ]) {
       expect(new URL(url).hostname, url).toBe('127.0.0.1');
     }
     expect(new URL('https://[::ffff:127.0.0.1]/').hostname).toBe('[::ffff:7f00:1]');
@@ -114,10 +122,29 @@ describe('webhook URL address check', () => {
   });
 
   it('classifies addresses as the resolver writes them', () => {
-    for (const address of ['127.0.0.1', '127.255.255.254', '::1', '::ffff:127.0.0.1']) expect(addressKind(address), address).toBe('loopback');
-    for (const address of ['10.0.0.5', '172.20.1.1', '192.168.0.10', '169.254.169.254', '100.64.1.1', '0.0.0.0', '224.0.0.251', '255.255.255.255', '::', 'fd00::5', 'fe80::1%eth0', 'ff05::2', '::ffff:192.168.0.1', '64:ff9b::a00:5', 'not an address', '']) {
+    for (const address of ['127.0.0.1', '127.255.255.254', '::1', '::ffff:127.0.0.1'])
+      expect(addressKind(address), address).toBe('loopback');
+    for (const address of [
+      '10.0.0.5',
+      '172.20.1.1',
+      '192.168.0.10',
+      '169.254.169.254',
+      '100.64.1.1',
+      '0.0.0.0',
+      '224.0.0.251',
+      '255.255.255.255',
+      '::',
+      'fd00::5',
+      'fe80::1%eth0',
+      'ff05::2',
+      '::ffff:192.168.0.1',
+      '64:ff9b::a00:5',
+      'not an address',
+      '',
+    ]) {
       expect(addressKind(address), address).toBe('private');
     }
-    for (const address of ['8.8.8.8', '93.184.215.14', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e']) expect(addressKind(address), address).toBe('public');
+    for (const address of ['8.8.8.8', '93.184.215.14', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])
+      expect(addressKind(address), address).toBe('public');
   });
 });

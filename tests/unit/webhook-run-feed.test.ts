@@ -70,7 +70,7 @@ describe('an endpoint run fed by the feed dispatcher', () => {
     append(1, 1500);
     const done = run.run();
     // e1 and the other streams' messages among the first 1,000 (666 of them): then it stops reading.
-    await untilTrue(() => sent.length >= 667, 'the other streams\' first messages');
+    await untilTrue(() => sent.length >= 667, "the other streams' first messages");
     await new Promise((r) => setTimeout(r, 50));
     expect(sent.length).toBe(667);
     release();
@@ -100,7 +100,10 @@ describe('an endpoint run fed by the feed dispatcher', () => {
       await vi.advanceTimersByTimeAsync(50);
       append(3, 3);
       run.committed(false);
-      expect(await fakeMsUntil(() => sent.length === 3, 'the event with no dispatcher'), 'ms before the commit was read').toBe(0);
+      expect(
+        await fakeMsUntil(() => sent.length === 3, 'the event with no dispatcher'),
+        'ms before the commit was read',
+      ).toBe(0);
       expect(sent).toEqual(ids(1, 3));
       run.stop();
       await done;

@@ -6,8 +6,22 @@ import { describe, expect, it } from 'vitest';
 import type { Attempt, Message } from '../../server/webhooks/send-webhook.js';
 import { cursorOf, fakeEndpointRun, logEvent, OK, START, untilTrue } from '../helpers/fake-endpoint-run.js';
 
-const busy: Attempt = { ok: false, retryable: true, status: 503, latencyMs: 1, retryAfterMs: null, error: 'Receiver answered 503' };
-const refused: Attempt = { ok: false, retryable: false, status: 410, latencyMs: 1, retryAfterMs: null, error: 'Receiver answered 410' };
+const busy: Attempt = {
+  ok: false,
+  retryable: true,
+  status: 503,
+  latencyMs: 1,
+  retryAfterMs: null,
+  error: 'Receiver answered 503',
+};
+const refused: Attempt = {
+  ok: false,
+  retryable: false,
+  status: 410,
+  latencyMs: 1,
+  retryAfterMs: null,
+  error: 'Receiver answered 410',
+};
 
 /** A run whose sends wait until the test answers them. */
 function setUp(inFlight: number) {
@@ -66,7 +80,12 @@ describe('an endpoint run sending', () => {
     expect(last.cursor).toEqual(START);
     expect(last.release).toBe(true);
     expect(last.nextAttemptAt).not.toBeNull();
-    expect(moves.flatMap((m) => m.rows).map((r) => [r.message_id, r.status])).toEqual(expect.arrayContaining([['e1', 'retrying'], ['e3', 'delivered']]));
+    expect(moves.flatMap((m) => m.rows).map((r) => [r.message_id, r.status])).toEqual(
+      expect.arrayContaining([
+        ['e1', 'retrying'],
+        ['e3', 'delivered'],
+      ]),
+    );
   });
 
   it('stop keeps what is in flight and sends nothing more', async () => {

@@ -33,7 +33,10 @@ async function listen(server: net.Server): Promise<number> {
 }
 
 /** A server that answers every request with `answer` (raw bytes, written in `pieces` parts), counting connections. */
-async function rawServer(answer: string, pieces = 1): Promise<{ url: string; connections: () => number; requests: string[] }> {
+async function rawServer(
+  answer: string,
+  pieces = 1,
+): Promise<{ url: string; connections: () => number; requests: string[] }> {
   let connections = 0;
   const requests: string[] = [];
   const server = net.createServer((socket) => {
@@ -59,7 +62,10 @@ async function rawServer(answer: string, pieces = 1): Promise<{ url: string; con
   return { url: `http://127.0.0.1:${port}/hook?x=1`, connections: () => connections, requests };
 }
 
-const message = (n: number) => ({ id: `msg_${n}`, body: JSON.stringify({ type: 'stock.adjusted', data: { n, note: 'café ☕' } }) });
+const message = (n: number) => ({
+  id: `msg_${n}`,
+  body: JSON.stringify({ type: 'stock.adjusted', data: { n, note: 'café ☕' } }),
+});
 
 describe('sendWebhook over undici', () => {
   it('sends signed, complete requests over a few kept-alive connections', async () => {
@@ -79,7 +85,13 @@ describe('sendWebhook over undici', () => {
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         while (next < 200) {
-          const attempt = await sendWebhook(`http://127.0.0.1:${port}/in/hook?a=b`, SECRET, message(next++), 5000, LOCAL);
+          const attempt = await sendWebhook(
+            `http://127.0.0.1:${port}/in/hook?a=b`,
+            SECRET,
+            message(next++),
+            5000,
+            LOCAL,
+          );
           expect(attempt).toMatchObject({ ok: true, status: 200, error: null });
         }
       }),
@@ -128,11 +140,24 @@ describe('sendWebhook over undici', () => {
 
   it('tells apart what to retry: 429 with Retry-After, 5xx, 4xx, timeouts, refused connections', async () => {
     const busy = await rawServer('HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nContent-Length: 0\r\n\r\n');
-    expect(await sendWebhook(busy.url, SECRET, message(1), 2000, LOCAL)).toMatchObject({ ok: false, retryable: true, status: 429, retryAfterMs: 7000 });
+    expect(await sendWebhook(busy.url, SECRET, message(1), 2000, LOCAL)).toMatchObject({
+      ok: false,
+      retryable: true,
+      status: 429,
+      retryAfterMs: 7000,
+    });
     const broken = await rawServer('HTTP/1.1 503 Unavailable\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
-    expect(await sendWebhook(broken.url, SECRET, message(1), 2000, LOCAL)).toMatchObject({ ok: false, retryable: true, status: 503 });
+    expect(await sendWebhook(broken.url, SECRET, message(1), 2000, LOCAL)).toMatchObject({
+      ok: false,
+      retryable: true,
+      status: 503,
+    });
     const refusing = await rawServer('HTTP/1.1 410 Gone\r\nContent-Length: 0\r\n\r\n');
-    expect(await sendWebhook(refusing.url, SECRET, message(1), 2000, LOCAL)).toMatchObject({ ok: false, retryable: false, status: 410 });
+    expect(await sendWebhook(refusing.url, SECRET, message(1), 2000, LOCAL)).toMatchObject({
+      ok: false,
+      retryable: false,
+      status: 410,
+    });
     const silent = net.createServer(() => undefined);
     const silentPort = await listen(silent);
     const started = performance.now();
@@ -143,7 +168,11 @@ describe('sendWebhook over undici', () => {
     const gonePort = await listen(gone);
     closers.pop();
     await new Promise<void>((resolve) => gone.close(() => resolve()));
-    expect(await sendWebhook(`http://127.0.0.1:${gonePort}/`, SECRET, message(1), 2000, LOCAL)).toMatchObject({ ok: false, retryable: true, error: 'Network error: ECONNREFUSED' });
+    expect(await sendWebhook(`http://127.0.0.1:${gonePort}/`, SECRET, message(1), 2000, LOCAL)).toMatchObject({
+      ok: false,
+      retryable: true,
+      error: 'Network error: ECONNREFUSED',
+    });
   });
 
   it('sends once more on a fresh connection when a kept-alive one was closed by the receiver', async () => {

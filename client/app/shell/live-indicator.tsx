@@ -13,7 +13,13 @@ import type { FeedStatus } from '../../lib/realtime-feed.machine';
 export type IndicatorState = FeedStatus | 'saved';
 
 // In words with an icon: a bare coloured dot said nothing to most people.
-const LABELS = { live: 'Online', saved: 'Saved copy', connecting: 'Reconnecting…', offline: 'Offline', stopped: 'Disconnected' } as const;
+const LABELS = {
+  live: 'Online',
+  saved: 'Saved copy',
+  connecting: 'Reconnecting…',
+  offline: 'Offline',
+  stopped: 'Disconnected',
+} as const;
 const ICONS = { live: 'wifi', saved: 'clock', connecting: 'wifi', offline: 'wifi-off', stopped: 'wifi-off' } as const;
 const TITLES = {
   live: 'Online: changes by your team appear instantly',
@@ -32,7 +38,12 @@ export function LiveIndicator() {
   const savedCopy = useSyncExternalStore(onSavedCopyChange, showingSavedCopy);
   const state = indicatorState(useFeedStatus(), savedCopy);
   return (
-    <span className={`live-indicator live-${state}`} title={TITLES[state]} role="status" aria-label={`Live updates: ${LABELS[state]}`}>
+    <span
+      className={`live-indicator live-${state}`}
+      title={TITLES[state]}
+      role="status"
+      aria-label={`Live updates: ${LABELS[state]}`}
+    >
       <Icon name={ICONS[state]} size={15} className="live-icon" />
       <span className="live-label">{LABELS[state]}</span>
     </span>

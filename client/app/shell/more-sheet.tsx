@@ -48,7 +48,11 @@ export function MoreSheet({ id, entries, onClose }: { id: string; entries: NavEn
         <ul className="more-sheet-list">
           {entries.map((entry) => (
             <li key={entry.to}>
-              <NavLink to={entry.to} className={({ isActive }) => (isActive ? 'more-sheet-link active' : 'more-sheet-link')} onClick={onClose}>
+              <NavLink
+                to={entry.to}
+                className={({ isActive }) => (isActive ? 'more-sheet-link active' : 'more-sheet-link')}
+                onClick={onClose}
+              >
                 <Icon name={entry.icon} size={20} />
                 <span>{entry.label}</span>
                 <Icon name="chevron-right" size={18} className="more-sheet-chevron" />

@@ -7,7 +7,9 @@ import { Icon } from '../../components/icons';
 import { claimedScanButton, onScannedCode } from '../../lib/scanned-codes';
 import type { ScannerStart } from '../../features/scanner/scanner.machine';
 
-const ScannerSheet = lazy(() => import('../../features/scanner/components/scanner-sheet').then((m) => ({ default: m.ScannerSheet })));
+const ScannerSheet = lazy(() =>
+  import('../../features/scanner/components/scanner-sheet').then((m) => ({ default: m.ScannerSheet })),
+);
 
 interface Session {
   /** A new session per scan: the sheet starts over rather than carry the last code's state. */
@@ -17,14 +19,22 @@ interface Session {
 
 export function ScannerHost() {
   const [session, setSession] = useState<Session | null>(null);
-  const open = useCallback((start: ScannerStart) => setSession((current) => ({ key: (current?.key ?? 0) + 1, start })), []);
+  const open = useCallback(
+    (start: ScannerStart) => setSession((current) => ({ key: (current?.key ?? 0) + 1, start })),
+    [],
+  );
   const close = useCallback(() => setSession(null), []);
 
   useEffect(() => onScannedCode((code) => open({ kind: 'code', code })), [open]);
 
   return (
     <>
-      <button type="button" className="btn btn-secondary scan-button" aria-label="Scan a barcode" onClick={() => (claimedScanButton() ?? (() => open({ kind: 'camera' })))()}>
+      <button
+        type="button"
+        className="btn btn-secondary scan-button"
+        aria-label="Scan a barcode"
+        onClick={() => (claimedScanButton() ?? (() => open({ kind: 'camera' })))()}
+      >
         <Icon name="scan" size={18} />
         <span className="scan-button-label">Scan</span>
       </button>

@@ -48,7 +48,11 @@ export function UserMenu({ onLogout }: { onLogout: () => void }) {
         aria-label={`Account menu for ${name}`}
         onClick={() => setOpen((o) => !o)}
       >
-        {user.avatar ? <img className="avatar" src={user.avatar} alt="" /> : <span className="avatar">{initialsOf(name)}</span>}
+        {user.avatar ? (
+          <img className="avatar" src={user.avatar} alt="" />
+        ) : (
+          <span className="avatar">{initialsOf(name)}</span>
+        )}
         <span className="user-menu-name">{name}</span>
         <Icon name="chevron-down" size={16} className="user-menu-chevron" />
       </button>
@@ -58,7 +62,11 @@ export function UserMenu({ onLogout }: { onLogout: () => void }) {
             <span className="user-menu-title">{name}</span>
             {user.email ? <span className="user-menu-email">{user.email}</span> : null}
             {label ? (
-              <span className={`badge badge-role badge-role-${user.role === 'manager' ? 'manager' : user.role === 'guest' ? 'guest' : 'staff'}`}>{label}</span>
+              <span
+                className={`badge badge-role badge-role-${user.role === 'manager' ? 'manager' : user.role === 'guest' ? 'guest' : 'staff'}`}
+              >
+                {label}
+              </span>
             ) : null}
           </div>
           <Link to="/profile" role="menuitem" className="user-menu-item">

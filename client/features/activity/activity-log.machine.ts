@@ -51,7 +51,9 @@ const newestFirst = (params: ActivityParams) => params.sort === 'timestamp' && p
 export const activityLogMachine = setup({
   types: { context: {} as ActivityContext, events: {} as ActivityEvent },
   actors: {
-    loadPage: fromPromise<ActivityPage, { params: ActivityParams; cursor: string | null }>(({ input }) => activityApi.page(input.params, input.cursor)),
+    loadPage: fromPromise<ActivityPage, { params: ActivityParams; cursor: string | null }>(({ input }) =>
+      activityApi.page(input.params, input.cursor),
+    ),
     feed: liveFeedActor,
   },
   guards: {
@@ -61,18 +63,38 @@ export const activityLogMachine = setup({
     isStale: ({ context }) => context.stale,
   },
   actions: {
-    setQuery: assign({ params: ({ context, event }) => (event.type === 'TYPE' ? { ...context.params, q: event.q } : context.params) }),
-    setAction: assign({ params: ({ context, event }) => (event.type === 'SET_ACTION' ? { ...context.params, action: event.action } : context.params) }),
-    setSort: assign({ params: ({ context, event }) => (event.type === 'SORT' ? { ...context.params, ...nextSort(context.params, event.column) } : context.params) }),
+    setQuery: assign({
+      params: ({ context, event }) => (event.type === 'TYPE' ? { ...context.params, q: event.q } : context.params),
+    }),
+    setAction: assign({
+      params: ({ context, event }) =>
+        event.type === 'SET_ACTION' ? { ...context.params, action: event.action } : context.params,
+    }),
+    setSort: assign({
+      params: ({ context, event }) =>
+        event.type === 'SORT' ? { ...context.params, ...nextSort(context.params, event.column) } : context.params,
+    }),
     reset: assign({ params: () => ({ ...DEFAULT_ACTIVITY_PARAMS }) }),
     setFirstPage: assign(({ event }) => {
       const page = (event as unknown as { output: ActivityPage }).output;
-      return { entries: page.entries, nextCursor: page.nextCursor, error: null, moreError: null, fresh: [], newActivity: false, stale: false };
+      return {
+        entries: page.entries,
+        nextCursor: page.nextCursor,
+        error: null,
+        moreError: null,
+        fresh: [],
+        newActivity: false,
+        stale: false,
+      };
     }),
     appendPage: assign(({ context, event }) => {
       const page = (event as unknown as { output: ActivityPage }).output;
       const known = new Set(context.entries.map((e) => e.id));
-      return { entries: [...context.entries, ...page.entries.filter((e) => !known.has(e.id))], nextCursor: page.nextCursor, moreError: null };
+      return {
+        entries: [...context.entries, ...page.entries.filter((e) => !known.has(e.id))],
+        nextCursor: page.nextCursor,
+        moreError: null,
+      };
     }),
     mergeLatest: enqueueActions(({ context, event, enqueue }) => {
       const page = (event as unknown as { output: ActivityPage }).output;
@@ -83,12 +105,20 @@ export const activityLogMachine = setup({
         ...(merged.replaced ? { nextCursor: page.nextCursor } : {}),
       });
     }),
-    setError: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load activity logs') }),
-    setMoreError: assign({ moreError: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load more activity') }),
+    setError: assign({
+      error: ({ event }) =>
+        errorMessage((event as unknown as { error: unknown }).error, 'Failed to load activity logs'),
+    }),
+    setMoreError: assign({
+      moreError: ({ event }) =>
+        errorMessage((event as unknown as { error: unknown }).error, 'Failed to load more activity'),
+    }),
     markNew: assign({ newActivity: true }),
     markReverted: assign({
       entries: ({ context, event }) =>
-        event.type === 'REVERTED' ? context.entries.map((e) => (e.eventId === event.eventId ? { ...e, reverted: true } : e)) : context.entries,
+        event.type === 'REVERTED'
+          ? context.entries.map((e) => (e.eventId === event.eventId ? { ...e, reverted: true } : e))
+          : context.entries,
     }),
     markStale: assign({ stale: true }),
     clearStale: assign({ stale: false }),
@@ -96,7 +126,16 @@ export const activityLogMachine = setup({
   delays: { search: SEARCH_DELAY_MS, live: LIVE_DELAY_MS },
 }).createMachine({
   id: 'activityLog',
-  context: { params: { ...DEFAULT_ACTIVITY_PARAMS }, entries: [], nextCursor: null, error: null, moreError: null, fresh: [], newActivity: false, stale: false },
+  context: {
+    params: { ...DEFAULT_ACTIVITY_PARAMS },
+    entries: [],
+    nextCursor: null,
+    error: null,
+    moreError: null,
+    fresh: [],
+    newActivity: false,
+    stale: false,
+  },
   invoke: { src: 'feed' },
   initial: 'loading',
   on: {
@@ -144,9 +183,7 @@ export const activityLogMachine = setup({
           states: {
             idle: {
               on: {
-                FEED_EVENT: [
-                  { guard: 'logged', target: 'scheduled' },
-                ],
+                FEED_EVENT: [{ guard: 'logged', target: 'scheduled' }],
                 RESYNC: 'scheduled',
               },
             },

@@ -11,7 +11,11 @@ export function csvFileName(now = new Date()): string {
 }
 
 /** Saves the file in the format; answers its real encoding (Windows-1252 may come back as UTF-8 with a BOM). */
-export async function downloadCsv(fetchWithToken: AuthorizedFetch, path: string, format: CsvFormat): Promise<CsvEncoding> {
+export async function downloadCsv(
+  fetchWithToken: AuthorizedFetch,
+  path: string,
+  format: CsvFormat,
+): Promise<CsvEncoding> {
   const res = await fetchWithToken(withCsvFormat(path, format));
   if (!res.ok) {
     let message = `HTTP error! status: ${res.status}`;

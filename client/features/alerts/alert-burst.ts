@@ -12,7 +12,12 @@ export interface BurstOptions {
 }
 
 /** Returns the gate: call it with each alert's "show me" function. */
-export function createBurstGate({ max, windowMs, onSummary, schedule = setTimeout }: BurstOptions): (show: () => void) => void {
+export function createBurstGate({
+  max,
+  windowMs,
+  onSummary,
+  schedule = setTimeout,
+}: BurstOptions): (show: () => void) => void {
   let shown = 0;
   let held = 0;
   let open = false;

@@ -36,7 +36,10 @@ export function alertsMessage(alerts: AlertEntry[]): string {
   }
   const out = items.filter((a) => a.quantity <= 0).length;
   const names = items.map((a) => a.name);
-  const listed = names.length <= 3 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+  const listed =
+    names.length <= 3
+      ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+      : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
   return `${items.length} items running low${out > 0 ? ` (${out} out of stock)` : ''}: ${listed}. See Alerts.`;
 }
 
@@ -62,17 +65,27 @@ export function AlertNotifier({ enabled }: { enabled: boolean }) {
       onSummary: (held) => {
         const title = `${held} more ${held === 1 ? 'item needs' : 'items need'} attention`;
         const body = 'See Alerts for every low or out-of-stock item.';
-        if (currentAlertChoices().browserNotifications) showBrowserNotification(title, body, 'stockroom-alert-burst', () => navigate.current('/alerts'));
+        if (currentAlertChoices().browserNotifications)
+          showBrowserNotification(title, body, 'stockroom-alert-burst', () => navigate.current('/alerts'));
       },
     });
     const notify = (itemId: string, name: string, quantity: number, threshold: number) => {
       const choices = currentAlertChoices();
       const entry = { itemId, name: name || 'An item', quantity, threshold };
-      if (choices.inAppToasts) groupToast({ group: 'stock-alerts', entry, render: alertsMessage, kind: quantity <= 0 ? 'error' : 'info', durationMs: 6000 });
+      if (choices.inAppToasts)
+        groupToast({
+          group: 'stock-alerts',
+          entry,
+          render: alertsMessage,
+          kind: quantity <= 0 ? 'error' : 'info',
+          durationMs: 6000,
+        });
       if (!choices.browserNotifications) return;
       gate(() => {
         const { title, body } = alertText(entry.name, quantity, threshold);
-        showBrowserNotification(title, body, `stockroom-alert-${itemId}-${quantity}`, () => navigate.current('/alerts'));
+        showBrowserNotification(title, body, `stockroom-alert-${itemId}-${quantity}`, () =>
+          navigate.current('/alerts'),
+        );
       });
     };
     const offAlert = onFeed('alert', ({ message }) => {
@@ -84,7 +97,13 @@ export function AlertNotifier({ enabled }: { enabled: boolean }) {
     });
     const offEvent = onFeed('event', ({ event }) => {
       const data = event.data as { quantity?: number; delta?: number } | null;
-      if (currentAlertChoices().notifyWhen !== 'out' || event.type !== 'StockAdjusted' || data?.quantity !== 0 || (data.delta ?? 0) >= 0) return;
+      if (
+        currentAlertChoices().notifyWhen !== 'out' ||
+        event.type !== 'StockAdjusted' ||
+        data?.quantity !== 0 ||
+        (data.delta ?? 0) >= 0
+      )
+        return;
       const itemId = event.stream.slice('item-'.length);
       api.get<Item>(`/inventory/${encodeURIComponent(itemId)}`).then(
         (item) => notify(itemId, item.name, 0, item.threshold),

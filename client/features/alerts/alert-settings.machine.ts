@@ -6,7 +6,11 @@ import type { AlertNotifyWhen } from '../../../shared/alerts';
 import { errorMessage } from '../../lib/api-client';
 import { loadAlertChoices, setAlertChoices, type AlertChoices } from './alert-choices';
 import { alertsApi } from './api';
-import { notificationPermission, requestNotificationPermission, type NotificationPermissionState } from './browser-notifications';
+import {
+  notificationPermission,
+  requestNotificationPermission,
+  type NotificationPermissionState,
+} from './browser-notifications';
 
 export interface AlertSettingsContext {
   draft: AlertChoices | null;
@@ -21,7 +25,8 @@ export type AlertSettingsEvent =
   | { type: 'SAVE' }
   | { type: 'RETRY' };
 
-export const BLOCKED_MESSAGE = 'Notifications are blocked for this site. Allow them in your browser’s site settings, then turn this on.';
+export const BLOCKED_MESSAGE =
+  'Notifications are blocked for this site. Allow them in your browser’s site settings, then turn this on.';
 
 export const alertSettingsMachine = setup({
   types: { context: {} as AlertSettingsContext, events: {} as AlertSettingsEvent },
@@ -43,8 +48,14 @@ export const alertSettingsMachine = setup({
   },
   actions: {
     setDraft: assign({ draft: ({ event }) => (event as unknown as { output: AlertChoices }).output, error: null }),
-    setError: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load alert settings') }),
-    setSaveError: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to save alert settings') }),
+    setError: assign({
+      error: ({ event }) =>
+        errorMessage((event as unknown as { error: unknown }).error, 'Failed to load alert settings'),
+    }),
+    setSaveError: assign({
+      error: ({ event }) =>
+        errorMessage((event as unknown as { error: unknown }).error, 'Failed to save alert settings'),
+    }),
     edit: assign({
       draft: ({ context, event }) => {
         if (!context.draft) return context.draft;
@@ -55,8 +66,13 @@ export const alertSettingsMachine = setup({
       },
       error: null,
     }),
-    browserOn: assign({ draft: ({ context }) => context.draft && { ...context.draft, browserNotifications: true }, error: null }),
-    rememberPermission: assign({ permission: ({ event }) => (event as unknown as { output: NotificationPermissionState }).output }),
+    browserOn: assign({
+      draft: ({ context }) => context.draft && { ...context.draft, browserNotifications: true },
+      error: null,
+    }),
+    rememberPermission: assign({
+      permission: ({ event }) => (event as unknown as { output: NotificationPermissionState }).output,
+    }),
     blocked: assign({ error: BLOCKED_MESSAGE }),
     publish: ({ event }) => setAlertChoices((event as unknown as { output: AlertChoices }).output),
   },
@@ -66,15 +82,16 @@ export const alertSettingsMachine = setup({
   initial: 'loading',
   states: {
     loading: {
-      invoke: { src: 'load', onDone: { target: 'editing', actions: 'setDraft' }, onError: { target: 'failed', actions: 'setError' } },
+      invoke: {
+        src: 'load',
+        onDone: { target: 'editing', actions: 'setDraft' },
+        onError: { target: 'failed', actions: 'setError' },
+      },
     },
     failed: { on: { RETRY: 'loading' } },
     editing: {
       on: {
-        TOGGLE_BROWSER: [
-          { guard: 'turningBrowserOn', target: 'asking' },
-          { actions: 'edit' },
-        ],
+        TOGGLE_BROWSER: [{ guard: 'turningBrowserOn', target: 'asking' }, { actions: 'edit' }],
         TOGGLE_TOASTS: { actions: 'edit' },
         SET_WHEN: { actions: 'edit' },
         SAVE: 'saving',

@@ -3,7 +3,14 @@
 import { createLiveQueryMachine } from '../../lib/live-query.machine';
 import { toast } from '../../lib/toasts';
 import { alertsApi } from './api';
-import { alertsConcern, applyAlertWrite, reduceAlerts, type AlertsData, type AlertsParams, type AlertWrite } from './alert-reducers';
+import {
+  alertsConcern,
+  applyAlertWrite,
+  reduceAlerts,
+  type AlertsData,
+  type AlertsParams,
+  type AlertWrite,
+} from './alert-reducers';
 
 export const alertsMachine = createLiveQueryMachine<AlertsData, AlertsParams, AlertWrite>({
   id: 'alerts',

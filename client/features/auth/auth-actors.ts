@@ -7,7 +7,17 @@ import type { SessionBody, SessionResponse } from '../../../shared/accounts';
 import { startSession } from './api';
 import { authErrorCode } from './auth-errors';
 import type { AuthEvent, AuthFailure, LoginInput, SignupInput } from './auth.machine';
-import { emailSignIn, emailSignUp, googleSignIn, guestSignIn, idToken, signInMethods, signOutUser, watchAuthState, type AuthUser } from './firebase-lazy';
+import {
+  emailSignIn,
+  emailSignUp,
+  googleSignIn,
+  guestSignIn,
+  idToken,
+  signInMethods,
+  signOutUser,
+  watchAuthState,
+  type AuthUser,
+} from './firebase-lazy';
 
 const RETRY_CONFIG_MS = 3000;
 
@@ -52,7 +62,8 @@ export const authActors = {
       console.error('Login failed', error);
       const code = authErrorCode(error);
       // The message depends on the email's sign-in methods: a Google-only account is told to use Google.
-      const methods = code === 'invalid-credential' || code === 'wrong-password' ? await signInMethods(input.email) : undefined;
+      const methods =
+        code === 'invalid-credential' || code === 'wrong-password' ? await signInMethods(input.email) : undefined;
       throw failure(error, methods);
     }
   }),

@@ -102,7 +102,8 @@ export function googleErrorMessage(code: string, mode: 'login' | 'signup'): stri
 }
 
 export function guestErrorMessage(code: string): string {
-  if (code === 'operation-not-allowed' || code === 'admin-restricted-operation') return 'Guest sign-in is turned off for this store';
+  if (code === 'operation-not-allowed' || code === 'admin-restricted-operation')
+    return 'Guest sign-in is turned off for this store';
   if (code === 'network-request-failed') return AUTH_MESSAGES.networkFailed;
   return AUTH_MESSAGES.guestDefault;
 }

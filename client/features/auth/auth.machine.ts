@@ -132,7 +132,8 @@ export const authMachine = setup({
     passwordsDiffer: ({ event }) => event.type === 'SIGNUP' && event.password !== event.confirmPassword,
     hasUser: ({ event }) => event.type === 'FIREBASE_USER' && event.user !== null,
     noUser: ({ event }) => event.type === 'FIREBASE_USER' && event.user === null,
-    otherUser: ({ context, event }) => event.type === 'FIREBASE_USER' && event.user !== null && event.user.uid !== context.user?.uid,
+    otherUser: ({ context, event }) =>
+      event.type === 'FIREBASE_USER' && event.user !== null && event.user.uid !== context.user?.uid,
     mustRefreshToken: ({ event }) => (event as unknown as { output?: SessionResponse }).output?.refreshToken === true,
     /** The server answered no (account disabled, guests off), as opposed to no answer at all. */
     sessionRefused: ({ event }) => {
@@ -150,11 +151,14 @@ export const authMachine = setup({
     beginGoogle: assign(({ event }) => ({
       error: null,
       flow: (event.type === 'GOOGLE' && event.mode === 'signup' ? 'google-signup' : 'google-login') as AuthFlow,
-      sessionBody: event.type === 'GOOGLE' && event.mode === 'signup' && event.role ? { requestedRole: event.role } : {},
+      sessionBody:
+        event.type === 'GOOGLE' && event.mode === 'signup' && event.role ? { requestedRole: event.role } : {},
     })),
     beginGuest: assign({ error: null, flow: 'guest' as AuthFlow, sessionBody: {} }),
     warmStart: assign(({ event }) =>
-      event.type === 'WARM_START' ? { user: event.user, session: event.session, flow: 'session' as AuthFlow, sessionBody: {}, error: null } : {},
+      event.type === 'WARM_START'
+        ? { user: event.user, session: event.session, flow: 'session' as AuthFlow, sessionBody: {}, error: null }
+        : {},
     ),
     beginRestore: assign(({ event }) => ({
       user: event.type === 'FIREBASE_USER' ? event.user : null,
@@ -165,9 +169,12 @@ export const authMachine = setup({
     rejectPasswords: assign({ error: AUTH_MESSAGES.passwordsDiffer, flow: 'signup' as AuthFlow }),
     setUser: assign({ user: ({ event }) => (event as unknown as { output: AuthUser }).output }),
     setSession: assign({ session: ({ event }) => (event as unknown as { output: SessionResponse }).output }),
-    setFailure: assign({ error: ({ context, event }) => messageForFailure(context.flow, (event as unknown as { error: unknown }).error) }),
+    setFailure: assign({
+      error: ({ context, event }) => messageForFailure(context.flow, (event as unknown as { error: unknown }).error),
+    }),
     setSessionFailure: assign({
-      error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to start your session'),
+      error: ({ event }) =>
+        errorMessage((event as unknown as { error: unknown }).error, 'Failed to start your session'),
     }),
     setLogoutFailure: assign({ error: AUTH_MESSAGES.logoutDefault }),
     clearError: assign({ error: null }),
@@ -185,7 +192,10 @@ export const authMachine = setup({
   states: {
     loading: {
       on: {
-        FIREBASE_USER: [{ guard: 'hasUser', target: 'signingIn.session', actions: 'beginRestore' }, { target: 'signedOut' }],
+        FIREBASE_USER: [
+          { guard: 'hasUser', target: 'signingIn.session', actions: 'beginRestore' },
+          { target: 'signedOut' },
+        ],
         WARM_START: { target: 'signedIn.warm', actions: 'warmStart' },
       },
     },
@@ -209,7 +219,8 @@ export const authMachine = setup({
         email: {
           invoke: {
             src: 'emailSignIn',
-            input: ({ event }) => (event.type === 'LOGIN' ? { email: event.email, password: event.password } : { email: '', password: '' }),
+            input: ({ event }) =>
+              event.type === 'LOGIN' ? { email: event.email, password: event.password } : { email: '', password: '' },
             onDone: { target: 'session', actions: 'setUser' },
             onError: { target: '#auth.error', actions: 'setFailure' },
           },
@@ -219,7 +230,13 @@ export const authMachine = setup({
             src: 'emailSignUp',
             input: ({ event }) =>
               event.type === 'SIGNUP'
-                ? { name: event.name, email: event.email, password: event.password, confirmPassword: event.confirmPassword, role: event.role }
+                ? {
+                    name: event.name,
+                    email: event.email,
+                    password: event.password,
+                    confirmPassword: event.confirmPassword,
+                    role: event.role,
+                  }
                 : { name: '', email: '', password: '', confirmPassword: '', role: 'staff' as const },
             onDone: { target: 'session', actions: 'setUser' },
             onError: { target: '#auth.error', actions: 'setFailure' },

@@ -8,7 +8,10 @@ const load = () => import('./firebase');
 export type { AuthUser };
 
 /** Like firebase.ts's watchAuthState; an SDK that fails to load reports through onError. */
-export function watchAuthState(callback: (user: AuthUser | null) => void, onError: (error: unknown) => void): () => void {
+export function watchAuthState(
+  callback: (user: AuthUser | null) => void,
+  onError: (error: unknown) => void,
+): () => void {
   let cancelled = false;
   let stop: (() => void) | null = null;
   load().then(
@@ -28,7 +31,8 @@ export const firebaseAuth = async () => (await load()).firebaseAuth();
 export const guestSignInOffered = async () => (await (await load()).clientConfig()).guestSignIn === true;
 export const idToken = async (forceRefresh = false) => (await load()).idToken(forceRefresh);
 export const emailSignIn = async (email: string, password: string) => (await load()).emailSignIn(email, password);
-export const emailSignUp = async (name: string, email: string, password: string) => (await load()).emailSignUp(name, email, password);
+export const emailSignUp = async (name: string, email: string, password: string) =>
+  (await load()).emailSignUp(name, email, password);
 export const googleSignIn = async () => (await load()).googleSignIn();
 export const guestSignIn = async () => (await load()).guestSignIn();
 export const signOutUser = async () => (await load()).signOutUser();

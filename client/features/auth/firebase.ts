@@ -58,7 +58,11 @@ export function clientConfig(): Promise<ClientConfig> {
 export function firebaseAuth(): Promise<Auth> {
   ready ??= (async () => {
     const config = await clientConfig();
-    const app: FirebaseApp = initializeApp({ apiKey: config.apiKey, authDomain: config.authDomain, projectId: config.projectId });
+    const app: FirebaseApp = initializeApp({
+      apiKey: config.apiKey,
+      authDomain: config.authDomain,
+      projectId: config.projectId,
+    });
     const auth = initializeAuth(app, {
       persistence: [indexedDBLocalPersistence, browserLocalPersistence],
       // No popupRedirectResolver here: it loads Google's gapi script at start-up on every
@@ -84,7 +88,10 @@ export function toAuthUser(user: FirebaseUser): AuthUser {
 }
 
 /** Calls back with the signed-in user (or null) now and on every change; returns the unsubscribe. */
-export function watchAuthState(callback: (user: AuthUser | null) => void, onError: (error: unknown) => void): () => void {
+export function watchAuthState(
+  callback: (user: AuthUser | null) => void,
+  onError: (error: unknown) => void,
+): () => void {
   let unsubscribe: (() => void) | null = null;
   let cancelled = false;
   firebaseAuth().then(

@@ -15,7 +15,8 @@ export function movesDashboard(event: FeedEvent): boolean {
 export function reduceDashboard(draft: Draft<DashboardSummary>, event: FeedEvent): FeedEffect {
   if (!movesDashboard(event)) return 'ignored';
   const totals = draft.totals;
-  const e = { type: event.type, data: event.data } as InventoryEvent | { type: 'CategoryCreated' | 'CategoryDeleted'; data: unknown };
+  const e = { type: event.type, data: event.data } as
+    InventoryEvent | { type: 'CategoryCreated' | 'CategoryDeleted'; data: unknown };
   switch (e.type) {
     case 'ItemCreated':
       totals.items += 1;

@@ -41,7 +41,14 @@ export function applyDisplayEvent(draft: Draft<DisplaySnapshot>, event: FeedEven
 
 export function applyDisplayAlert(draft: Draft<DisplaySnapshot>, message: AlertMessage, now: string): void {
   if (draft.alerts.some((a) => a.itemId === message.item.id)) return;
-  draft.alerts.push({ itemId: message.item.id, name: message.item.name, category: '', quantity: message.quantity, threshold: message.threshold, since: now });
+  draft.alerts.push({
+    itemId: message.item.id,
+    name: message.item.name,
+    category: '',
+    quantity: message.quantity,
+    threshold: message.threshold,
+    since: now,
+  });
   draft.alertCount += 1;
   sortAlerts(draft.alerts);
   draft.alerts.splice(DISPLAY_ALERT_ROWS);

@@ -69,13 +69,17 @@ export const displayMachine = setup({
       stale: false,
       updatedAt: () => Date.now(),
     }),
-    setError: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load the display') }),
+    setError: assign({
+      error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load the display'),
+    }),
     markStale: assign({ stale: true }),
     patch: assign({
       snapshot: ({ context, event }) => {
         if (!context.snapshot) return context.snapshot;
-        if (event.type === 'FEED_EVENT' && changesDisplay(event.event)) return produce(context.snapshot, (d) => applyDisplayEvent(d, event.event));
-        if (event.type === 'ALERT') return produce(context.snapshot, (d) => applyDisplayAlert(d, event.message, new Date().toISOString()));
+        if (event.type === 'FEED_EVENT' && changesDisplay(event.event))
+          return produce(context.snapshot, (d) => applyDisplayEvent(d, event.event));
+        if (event.type === 'ALERT')
+          return produce(context.snapshot, (d) => applyDisplayAlert(d, event.message, new Date().toISOString()));
         return context.snapshot;
       },
     }),

@@ -8,6 +8,7 @@ const MAX_ROTATE_SECONDS = 600;
 export function rotationMs(search: string): number {
   const raw = new URLSearchParams(search).get('rotate');
   const seconds = raw === null || raw.trim() === '' ? NaN : Number(raw);
-  if (!Number.isFinite(seconds) || seconds < MIN_ROTATE_SECONDS || seconds > MAX_ROTATE_SECONDS) return DEFAULT_ROTATE_SECONDS * 1000;
+  if (!Number.isFinite(seconds) || seconds < MIN_ROTATE_SECONDS || seconds > MAX_ROTATE_SECONDS)
+    return DEFAULT_ROTATE_SECONDS * 1000;
   return Math.round(seconds * 1000);
 }

@@ -10,7 +10,10 @@ export function decodeFile(bytes: Uint8Array): { text: string; encoding: FileEnc
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const body = bom ? bytes.subarray(3) : bytes;
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body), encoding: bom ? 'utf-8-bom' : 'utf-8' };
+    return {
+      text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body),
+      encoding: bom ? 'utf-8-bom' : 'utf-8',
+    };
   } catch {
     return { text: decodeWindows1252(body), encoding: 'windows-1252' };
   }

@@ -3,7 +3,13 @@
 // IndexedDB once the commit starts and after every batch, so a closed tab resumes where it
 // stopped (a batch in flight is sent again; its rows' idempotency keys keep it from doubling).
 import { assign, fromPromise, setup } from 'xstate';
-import { IMPORT_BATCH_ROWS, type CommitRowResult, type DryRunReport, type ImportField, type ImportRow } from '../../../shared/import';
+import {
+  IMPORT_BATCH_ROWS,
+  type CommitRowResult,
+  type DryRunReport,
+  type ImportField,
+  type ImportRow,
+} from '../../../shared/import';
 import { delimiterNamed } from '../../../shared/csv-format';
 import { errorMessage } from '../../lib/api-client';
 import { importApi } from './api';
@@ -39,7 +45,10 @@ export type ImportEvent =
   | { type: 'START_OVER' };
 
 /** The rows a commit sends: every row the dry run did not reject. */
-export function rowsToCommit(context: Pick<ImportContext, 'parsed' | 'mapping' | 'report'>): { columns: ImportField[]; rows: ImportRow[] } {
+export function rowsToCommit(context: Pick<ImportContext, 'parsed' | 'mapping' | 'report'>): {
+  columns: ImportField[];
+  rows: ImportRow[];
+} {
   const { columns, rows } = toImportRows(context.parsed!, context.mapping);
   const rejected = new Set(context.report?.problems.map((p) => p.row));
   return { columns, rows: rows.filter((r) => !rejected.has(r.row)) };
@@ -70,27 +79,46 @@ const fresh = (): ImportContext => ({
   error: null,
 });
 
-const failure = (what: string) => ({ event }: { event: unknown }) => `${what}: ${errorMessage((event as { error: unknown }).error, 'Request failed')}`;
+const failure =
+  (what: string) =>
+  ({ event }: { event: unknown }) =>
+    `${what}: ${errorMessage((event as { error: unknown }).error, 'Request failed')}`;
 
 export const importMachine = setup({
   types: { context: {} as ImportContext, events: {} as ImportEvent },
   actors: {
     loadSaved: fromPromise(() => savedImport.load()),
     parse: fromPromise<ParsedFile, File>(({ input }) => parseFile(input)),
-    dryRun: fromPromise<DryRunReport, ImportContext>(({ input }) => importApi.dryRun({ fileName: input.fileName, ...toImportRows(input.parsed!, input.mapping) })),
+    dryRun: fromPromise<DryRunReport, ImportContext>(({ input }) =>
+      importApi.dryRun({ fileName: input.fileName, ...toImportRows(input.parsed!, input.mapping) }),
+    ),
     createCategories: fromPromise<unknown, ImportContext>(async ({ input }) => {
       // Saved first: if the tab closes from here on, the page offers to resume.
       await savedImport.save(snapshotOf(input));
       if (input.report!.newCategories.length === 0) return;
-      await importApi.createCategories({ importId: input.importId, fileName: input.fileName, names: input.report!.newCategories });
+      await importApi.createCategories({
+        importId: input.importId,
+        fileName: input.fileName,
+        names: input.report!.newCategories,
+      });
     }),
     commitBatch: fromPromise<CommitRowResult[], ImportContext>(async ({ input }) => {
       const { columns, rows } = rowsToCommit(input);
       const batch = batchesOf(rows, IMPORT_BATCH_ROWS)[input.batchesDone]!;
       // The file's delimiter and encoding go along: the store's exports offer them (Settings.importFormat).
       const format = { delimiter: delimiterNamed(input.parsed!.delimiter), encoding: input.parsed!.encoding };
-      const { results } = await importApi.commit({ importId: input.importId, fileName: input.fileName, columns, rows: batch, format });
-      await savedImport.save({ ...snapshotOf(input), batchesDone: input.batchesDone + 1, results: [...input.results, ...results] });
+      const { results } = await importApi.commit({
+        importId: input.importId,
+        fileName: input.fileName,
+        columns,
+        rows: batch,
+        format,
+      });
+      await savedImport.save({
+        ...snapshotOf(input),
+        batchesDone: input.batchesDone + 1,
+        results: [...input.results, ...results],
+      });
       return results;
     }),
     forget: fromPromise(() => savedImport.clear()),
@@ -99,7 +127,8 @@ export const importMachine = setup({
     hasSaved: ({ event }) => Boolean((event as unknown as { output: SavedImport | null }).output),
     mappingComplete: ({ context }) => missingFields(context.mapping).length === 0,
     readyToCommit: ({ context }) =>
-      (context.report!.newCategories.length === 0 || context.categoriesConfirmed) && rowsToCommit(context).rows.length > 0,
+      (context.report!.newCategories.length === 0 || context.categoriesConfirmed) &&
+      rowsToCommit(context).rows.length > 0,
     allBatchesDone: ({ context }) => context.batchesDone >= batchCount(context),
   },
   actions: {
@@ -109,17 +138,25 @@ export const importMachine = setup({
     keepFileName: assign({ fileName: ({ event }) => (event.type === 'FILE' ? event.file.name : ''), error: null }),
     keepParsed: assign(({ event }) => {
       const parsed = (event as unknown as { output: ParsedFile }).output;
-      return { parsed, mapping: guessMapping(parsed.header), error: parsed.header.length === 0 ? 'The file is empty' : null };
+      return {
+        parsed,
+        mapping: guessMapping(parsed.header),
+        error: parsed.header.length === 0 ? 'The file is empty' : null,
+      };
     }),
     map: assign({
       mapping: ({ context, event }) => {
         if (event.type !== 'MAP') return context.mapping;
         // A field fills one column: choosing it for this column frees it elsewhere.
-        return context.mapping.map((field, i) => (i === event.column ? event.field : field === event.field ? null : field));
+        return context.mapping.map((field, i) =>
+          i === event.column ? event.field : field === event.field ? null : field,
+        );
       },
     }),
     keepReport: assign({ report: ({ event }) => (event as unknown as { output: DryRunReport }).output, error: null }),
-    setConfirmed: assign({ categoriesConfirmed: ({ event }) => (event.type === 'CONFIRM_CATEGORIES' ? event.value : false) }),
+    setConfirmed: assign({
+      categoriesConfirmed: ({ event }) => (event.type === 'CONFIRM_CATEGORIES' ? event.value : false),
+    }),
     keepBatch: assign(({ context, event }) => ({
       batchesDone: context.batchesDone + 1,
       results: [...context.results, ...(event as unknown as { output: CommitRowResult[] }).output],
@@ -147,7 +184,13 @@ export const importMachine = setup({
         DISCARD: 'discarding',
       },
     },
-    discarding: { invoke: { src: 'forget', onDone: { target: 'upload', actions: 'reset' }, onError: { target: 'upload', actions: 'reset' } } },
+    discarding: {
+      invoke: {
+        src: 'forget',
+        onDone: { target: 'upload', actions: 'reset' },
+        onError: { target: 'upload', actions: 'reset' },
+      },
+    },
     upload: {
       on: { FILE: { target: 'parsing', actions: 'keepFileName' } },
     },

@@ -24,7 +24,9 @@ export function detectDelimiter(text: string): Delimiter {
   const sample = text.slice(0, 64 * 1024);
   let best: { delimiter: Delimiter; score: number } = { delimiter: ',', score: 0 };
   for (const delimiter of [',', ';', '\t'] as Delimiter[]) {
-    const lines = Papa.parse<string[]>(sample, { delimiter, preview: 20 }).data.filter((r) => r.length > 1 || r[0] !== '');
+    const lines = Papa.parse<string[]>(sample, { delimiter, preview: 20 }).data.filter(
+      (r) => r.length > 1 || r[0] !== '',
+    );
     const width = lines[0]?.length ?? 0;
     if (width < 2) continue;
     const consistent = lines.slice(1).filter((r) => r.length === width).length;
@@ -55,7 +57,11 @@ export function parseCsv(text: string): ParsedCsv {
           const newline = text.indexOf('\n', rowStart);
           const lineEnd = newline === -1 ? text.length : newline;
           rowNumber++;
-          rows.push({ row: rowNumber, problem: UNTERMINATED_QUOTE, line: text.slice(rowStart, lineEnd).replace(/\r$/, '') });
+          rows.push({
+            row: rowNumber,
+            problem: UNTERMINATED_QUOTE,
+            line: text.slice(rowStart, lineEnd).replace(/\r$/, ''),
+          });
           restartAt = lineEnd + 1;
           parser.abort();
           return;

@@ -40,7 +40,9 @@ export const addCategoryMachine = setup({
     output: {} as { category: Category | null },
   },
   actors: {
-    createCategory: fromPromise<Category, { name: string; description?: string }>(({ input }) => inventoryApi.createCategory(input)),
+    createCategory: fromPromise<Category, { name: string; description?: string }>(({ input }) =>
+      inventoryApi.createCategory(input),
+    ),
   },
   guards: {
     hasName: ({ context }) => context.name.trim() !== '',
@@ -48,11 +50,16 @@ export const addCategoryMachine = setup({
   actions: {
     // Editing the input a message is about takes the message away (the user is fixing it).
     setName: assign(({ context, event }) =>
-      event.type === 'CHANGE_NAME' ? { name: event.value, ...(context.invalidField === 'name' ? { error: null, invalidField: null } : {}) } : {},
+      event.type === 'CHANGE_NAME'
+        ? { name: event.value, ...(context.invalidField === 'name' ? { error: null, invalidField: null } : {}) }
+        : {},
     ),
     setDescription: assign(({ context, event }) =>
       event.type === 'CHANGE_DESCRIPTION'
-        ? { description: event.value, ...(context.invalidField === 'description' ? { error: null, invalidField: null } : {}) }
+        ? {
+            description: event.value,
+            ...(context.invalidField === 'description' ? { error: null, invalidField: null } : {}),
+          }
         : {},
     ),
     clearError: assign({ error: null, invalidField: null }),
@@ -63,7 +70,11 @@ export const addCategoryMachine = setup({
       return { error: `Failed to add category: ${errorMessage(failure, 'Request failed')}`, invalidField: null };
     }),
     notifyFailure: () => void toast.error('Failed to add category'),
-    keepCreated: assign({ created: ({ event }) => (event as unknown as { output: Category }).output, name: '', description: '' }),
+    keepCreated: assign({
+      created: ({ event }) => (event as unknown as { output: Category }).output,
+      name: '',
+      description: '',
+    }),
   },
 }).createMachine({
   id: 'addCategory',

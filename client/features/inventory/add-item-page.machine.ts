@@ -6,7 +6,15 @@ import type { Category, CreateItemBody, Item } from '../../../shared/inventory';
 import { errorMessage } from '../../lib/api-client';
 import { toast } from '../../lib/toasts';
 import { inventoryApi } from './api';
-import { EMPTY_DRAFT, firstProblem, refusedProblem, startingThreshold, toCreateBody, type DraftField, type ItemDraft } from './item-draft';
+import {
+  EMPTY_DRAFT,
+  firstProblem,
+  refusedProblem,
+  startingThreshold,
+  toCreateBody,
+  type DraftField,
+  type ItemDraft,
+} from './item-draft';
 
 export interface AddPageContext {
   values: ItemDraft;
@@ -26,7 +34,8 @@ export interface AddPageInput {
   barcode?: string;
 }
 
-export type AddPageEvent = { type: 'CHANGE'; field: DraftField; value: string } | { type: 'SUBMIT' } | { type: 'RETRY' };
+export type AddPageEvent =
+  { type: 'CHANGE'; field: DraftField; value: string } | { type: 'SUBMIT' } | { type: 'RETRY' };
 
 export const addItemPageMachine = setup({
   types: {
@@ -57,7 +66,10 @@ export const addItemPageMachine = setup({
     change: assign(({ context, event }) => {
       if (event.type !== 'CHANGE') return {};
       const fixing = event.field === context.invalidField;
-      return { values: { ...context.values, [event.field]: event.value }, ...(fixing ? { error: null, invalidField: null } : {}) };
+      return {
+        values: { ...context.values, [event.field]: event.value },
+        ...(fixing ? { error: null, invalidField: null } : {}),
+      };
     }),
     setForm: assign(({ context, event }) => {
       const { categories, defaultThreshold } = (event as unknown as { output: FormData }).output;
@@ -73,7 +85,10 @@ export const addItemPageMachine = setup({
       return { error: problem?.message ?? null, invalidField: problem?.field ?? null };
     }),
     clearError: assign({ error: null, invalidField: null }),
-    showLoadFailure: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load inventory data') }),
+    showLoadFailure: assign({
+      error: ({ event }) =>
+        errorMessage((event as unknown as { error: unknown }).error, 'Failed to load inventory data'),
+    }),
     // A refusal about one input (the server's `field`) shows at that input; anything else above the form.
     showFailure: assign(({ event }) => {
       const failure = (event as unknown as { error: unknown }).error;

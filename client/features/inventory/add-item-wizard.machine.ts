@@ -8,7 +8,16 @@ import type { CreateItemBody, Item } from '../../../shared/inventory';
 import { errorMessage } from '../../lib/api-client';
 import { toast } from '../../lib/toasts';
 import { inventoryApi } from './api';
-import { EMPTY_DRAFT, firstProblem, refusedProblem, startingThreshold, STEP_OF, toCreateBody, type DraftField, type ItemDraft } from './item-draft';
+import {
+  EMPTY_DRAFT,
+  firstProblem,
+  refusedProblem,
+  startingThreshold,
+  STEP_OF,
+  toCreateBody,
+  type DraftField,
+  type ItemDraft,
+} from './item-draft';
 
 export interface WizardInput {
   categoryIds: string[];
@@ -69,9 +78,14 @@ export const addItemWizardMachine = setup({
     change: assign(({ context, event }) => {
       if (event.type !== 'CHANGE') return {};
       const fixing = event.field === context.invalidField;
-      return { values: { ...context.values, [event.field]: event.value }, ...(fixing ? { error: null, invalidField: null } : {}) };
+      return {
+        values: { ...context.values, [event.field]: event.value },
+        ...(fixing ? { error: null, invalidField: null } : {}),
+      };
     }),
-    setCategories: assign({ categoryIds: ({ context, event }) => (event.type === 'CATEGORIES' ? event.categoryIds : context.categoryIds) }),
+    setCategories: assign({
+      categoryIds: ({ context, event }) => (event.type === 'CATEGORIES' ? event.categoryIds : context.categoryIds),
+    }),
     clearError: assign({ error: null, invalidField: null }),
     showProblem: assign(({ context }) => {
       const problem = problemOf(context);

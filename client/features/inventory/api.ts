@@ -31,7 +31,12 @@ const enc = encodeURIComponent;
 export const categoryPaths = {
   category: (id: string) => `/categories/${enc(id)}`,
   items: (id: string, query: CategoryItemsQuery, pageSize = PAGE_SIZE) => {
-    const params = new URLSearchParams({ sort: query.sort, order: query.order, page: String(query.page), pageSize: String(pageSize) });
+    const params = new URLSearchParams({
+      sort: query.sort,
+      order: query.order,
+      page: String(query.page),
+      pageSize: String(pageSize),
+    });
     if (query.q.trim()) params.set('q', query.q.trim());
     return `/categories/${enc(id)}/items?${params}`;
   },
@@ -54,14 +59,37 @@ export const inventoryApi = {
   updateItem: (id: string, body: UpdateItemBody, version: number, key?: string) =>
     api.put<Item>(`/inventory/${enc(id)}`, body, { ifMatch: version, idempotencyKey: key }),
   deleteItem: (id: string, version?: number, key?: string) =>
-    api.delete(`/inventory/${enc(id)}`, version === undefined ? { idempotencyKey: key } : { ifMatch: version, idempotencyKey: key }),
-  adjust: (id: string, body: AdjustStockBody, key?: string) => api.post<Item>(`/inventory/${enc(id)}/adjust`, body, { idempotencyKey: key }),
+    api.delete(
+      `/inventory/${enc(id)}`,
+      version === undefined ? { idempotencyKey: key } : { ifMatch: version, idempotencyKey: key },
+    ),
+  adjust: (id: string, body: AdjustStockBody, key?: string) =>
+    api.post<Item>(`/inventory/${enc(id)}/adjust`, body, { idempotencyKey: key }),
   // A single user change that must survive no network: sent now, or kept in the
   // outbox (rejects with QueuedOffline; wrap in orQueued) and replayed when back online.
   adjustOrQueue: (id: string, body: AdjustStockBody, label: string, key?: string) =>
-    sendOrThrowQueued<Item>({ kind: 'adjust', method: 'POST', path: `/inventory/${enc(id)}/adjust`, body, idempotencyKey: key, label, itemId: id, currentPath: `/inventory/${enc(id)}` }),
+    sendOrThrowQueued<Item>({
+      kind: 'adjust',
+      method: 'POST',
+      path: `/inventory/${enc(id)}/adjust`,
+      body,
+      idempotencyKey: key,
+      label,
+      itemId: id,
+      currentPath: `/inventory/${enc(id)}`,
+    }),
   updateItemOrQueue: (id: string, body: UpdateItemBody, version: number, label: string, key?: string) =>
-    sendOrThrowQueued<Item>({ kind: 'edit', method: 'PUT', path: `/inventory/${enc(id)}`, body, idempotencyKey: key, baseVersion: version, label, itemId: id, currentPath: `/inventory/${enc(id)}` }),
+    sendOrThrowQueued<Item>({
+      kind: 'edit',
+      method: 'PUT',
+      path: `/inventory/${enc(id)}`,
+      body,
+      idempotencyKey: key,
+      baseVersion: version,
+      label,
+      itemId: id,
+      currentPath: `/inventory/${enc(id)}`,
+    }),
   /** The store's Default Low-Stock Threshold, which new items start with (Settings). */
   defaultThreshold: async () => (await api.get<Settings>('/settings')).lowStockThreshold,
 };

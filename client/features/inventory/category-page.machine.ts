@@ -17,17 +17,22 @@ export interface CategoryPageParams extends CategoryItemsQuery {
 }
 
 export type CategoryPageWrite =
-  | { kind: 'adjust'; itemId: string; name: string; delta: 1 | -1 }
-  | { kind: 'delete'; itemId: string; name: string };
+  { kind: 'adjust'; itemId: string; name: string; delta: 1 | -1 } | { kind: 'delete'; itemId: string; name: string };
 
 async function loadCategoryPage(params: CategoryPageParams): Promise<CategoryPageData> {
-  const [category, page] = await Promise.all([inventoryApi.category(params.categoryId), inventoryApi.categoryItems(params.categoryId, params)]);
+  const [category, page] = await Promise.all([
+    inventoryApi.category(params.categoryId),
+    inventoryApi.categoryItems(params.categoryId, params),
+  ]);
   return { category, page };
 }
 
 /** The page as a returning user's first screen, when both reads came back early. */
 function earlyCategoryPage(params: CategoryPageParams): CategoryPageData | null {
-  const early = takeEarlyJson([categoryPaths.category(params.categoryId), categoryPaths.items(params.categoryId, params)]);
+  const early = takeEarlyJson([
+    categoryPaths.category(params.categoryId),
+    categoryPaths.items(params.categoryId, params),
+  ]);
   return early ? { category: early[0] as Category, page: early[1] as CategoryItemsPage } : null;
 }
 
@@ -42,12 +47,22 @@ export const categoryPageMachine = createLiveQueryMachine<CategoryPageData, Cate
     write.kind === 'adjust'
       ? orQueued(() =>
           withUndo(
-            (key) => inventoryApi.adjustOrQueue(write.itemId, { delta: write.delta, reason: 'correction' }, `${write.name}: ${write.delta > 0 ? '+' : ''}${write.delta}`, key),
+            (key) =>
+              inventoryApi.adjustOrQueue(
+                write.itemId,
+                { delta: write.delta, reason: 'correction' },
+                `${write.name}: ${write.delta > 0 ? '+' : ''}${write.delta}`,
+                key,
+              ),
             (item) => `Stock of "${write.name}" now ${item.quantity}`,
             adjustChange(write.name, write.delta),
           ),
         )
-      : withUndo((key) => inventoryApi.deleteItem(write.itemId, undefined, key), () => `"${write.name}" deleted`, deleteChange(write.name)),
+      : withUndo(
+          (key) => inventoryApi.deleteItem(write.itemId, undefined, key),
+          () => `"${write.name}" deleted`,
+          deleteChange(write.name),
+        ),
   applyWrite: (draft, write, result) => {
     if (write.kind === 'delete') return 'refetch';
     if (!result) return 'ignored'; // queued offline: the outbox shows it as pending
@@ -65,7 +80,9 @@ export const categoryPageMachine = createLiveQueryMachine<CategoryPageData, Cate
 });
 
 /** Sum of the +/- still on their way per item, so '-' stops at 0 even mid-flight. */
-export function pendingDeltas(writes: Record<string, { write: CategoryPageWrite; status: string }>): Record<string, number> {
+export function pendingDeltas(
+  writes: Record<string, { write: CategoryPageWrite; status: string }>,
+): Record<string, number> {
   const sums: Record<string, number> = {};
   for (const { write, status } of Object.values(writes)) {
     if (write.kind === 'adjust' && status === 'pending') sums[write.itemId] = (sums[write.itemId] ?? 0) + write.delta;

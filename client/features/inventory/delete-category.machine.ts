@@ -76,15 +76,26 @@ export const deleteCategoryMachine = setup({
       const category = categories.find((c) => c.id === context.category.id) ?? context.category;
       return { categories, category };
     }),
-    chooseTarget: assign({ targetId: ({ context, event }) => (event.type === 'CHOOSE_TARGET' ? event.categoryId : context.targetId) }),
+    chooseTarget: assign({
+      targetId: ({ context, event }) => (event.type === 'CHOOSE_TARGET' ? event.categoryId : context.targetId),
+    }),
     clearError: assign({ error: null }),
-    showFailure: assign({ error: ({ event }) => `Failed to delete category: ${errorMessage(errorOf(event), 'Request failed')}` }),
+    showFailure: assign({
+      error: ({ event }) => `Failed to delete category: ${errorMessage(errorOf(event), 'Request failed')}`,
+    }),
     notifyFailure: () => void toast.error('Failed to delete category'),
     keepMoved: assign({ moved: ({ event }) => (event as unknown as { output: number }).output }),
   },
 }).createMachine({
   id: 'deleteCategory',
-  context: ({ input }) => ({ category: input.category, categories: [], targetId: '', error: null, moved: 0, deleted: false }),
+  context: ({ input }) => ({
+    category: input.category,
+    categories: [],
+    targetId: '',
+    error: null,
+    moved: 0,
+    deleted: false,
+  }),
   initial: 'checking',
   on: { CANCEL: '.cancelled' },
   states: {

@@ -67,17 +67,23 @@ export const editCategoryMachine = setup({
   guards: {
     hasName: ({ context }) => context.name.trim() !== '',
     unchanged: ({ context }) =>
-      context.name.trim() === context.category.name && context.description.trim() === (context.category.description ?? ''),
+      context.name.trim() === context.category.name &&
+      context.description.trim() === (context.category.description ?? ''),
     changedMeanwhile: ({ event }) => currentFrom409(errorOf(event)) !== null,
   },
   actions: {
     // Editing the input a message is about takes the message away (the user is fixing it).
     setName: assign(({ context, event }) =>
-      event.type === 'CHANGE_NAME' ? { name: event.value, ...(context.invalidField === 'name' ? { error: null, invalidField: null } : {}) } : {},
+      event.type === 'CHANGE_NAME'
+        ? { name: event.value, ...(context.invalidField === 'name' ? { error: null, invalidField: null } : {}) }
+        : {},
     ),
     setDescription: assign(({ context, event }) =>
       event.type === 'CHANGE_DESCRIPTION'
-        ? { description: event.value, ...(context.invalidField === 'description' ? { error: null, invalidField: null } : {}) }
+        ? {
+            description: event.value,
+            ...(context.invalidField === 'description' ? { error: null, invalidField: null } : {}),
+          }
         : {},
     ),
     clearError: assign({ error: null, invalidField: null }),
@@ -92,7 +98,10 @@ export const editCategoryMachine = setup({
     showFailure: assign(({ event }) => {
       const refused = refusedInput(errorOf(event));
       if (refused) return { error: refused.message, invalidField: refused.field };
-      return { error: `Failed to update category: ${errorMessage(errorOf(event), 'Request failed')}`, invalidField: null };
+      return {
+        error: `Failed to update category: ${errorMessage(errorOf(event), 'Request failed')}`,
+        invalidField: null,
+      };
     }),
     notifyFailure: () => void toast.error('Failed to update category'),
     keepUpdated: assign({ updated: ({ event }) => (event as unknown as { output: Category }).output }),

@@ -11,7 +11,16 @@ import { withUndo } from '../../components/undo';
 import { orQueued } from '../../offline/outbox';
 import { inventoryApi } from './api';
 import { deleteChange, editChange } from './undo-labels';
-import { changedBody, differingFields, draftFromItem, EMPTY_DRAFT, firstProblem, refusedProblem, type DraftField, type ItemDraft } from './item-draft';
+import {
+  changedBody,
+  differingFields,
+  draftFromItem,
+  EMPTY_DRAFT,
+  firstProblem,
+  refusedProblem,
+  type DraftField,
+  type ItemDraft,
+} from './item-draft';
 
 export interface Conflict {
   current: Item;
@@ -63,20 +72,36 @@ export const editItemMachine = setup({
     update: fromPromise<Item | null, { id: string; body: UpdateItemBody; version: number; name: string }>(({ input }) =>
       orQueued(() =>
         withUndo(
-          (key) => inventoryApi.updateItemOrQueue(input.id, input.body, input.version, `Edit ${input.name}: ${Object.keys(input.body).join(', ')}`, key),
+          (key) =>
+            inventoryApi.updateItemOrQueue(
+              input.id,
+              input.body,
+              input.version,
+              `Edit ${input.name}: ${Object.keys(input.body).join(', ')}`,
+              key,
+            ),
           () => 'Changes saved',
           editChange(input.name, input.body),
         ),
       ),
     ),
     remove: fromPromise<void, { id: string; version: number; name: string }>(({ input }) =>
-      withUndo((key) => inventoryApi.deleteItem(input.id, input.version, key), () => `"${input.name}" deleted`, deleteChange(input.name)),
+      withUndo(
+        (key) => inventoryApi.deleteItem(input.id, input.version, key),
+        () => `"${input.name}" deleted`,
+        deleteChange(input.name),
+      ),
     ),
   },
   guards: {
     isNotFound: ({ event }) => errorOf(event) instanceof ApiError && (errorOf(event) as ApiError).status === 404,
-    invalid: ({ context }) => firstProblem(context.values, context.categories.map((c) => c.id)) !== null,
-    unchanged: ({ context }) => context.original !== null && Object.keys(changedBody(context.original, context.values)).length === 0,
+    invalid: ({ context }) =>
+      firstProblem(
+        context.values,
+        context.categories.map((c) => c.id),
+      ) !== null,
+    unchanged: ({ context }) =>
+      context.original !== null && Object.keys(changedBody(context.original, context.values)).length === 0,
     isConflict: ({ event }) => currentFrom409(errorOf(event)) !== null,
   },
   actions: {
@@ -88,10 +113,16 @@ export const editItemMachine = setup({
     change: assign(({ context, event }) => {
       if (event.type !== 'CHANGE') return {};
       const fixing = event.field === context.invalidField;
-      return { values: { ...context.values, [event.field]: event.value }, ...(fixing ? { error: null, invalidField: null } : {}) };
+      return {
+        values: { ...context.values, [event.field]: event.value },
+        ...(fixing ? { error: null, invalidField: null } : {}),
+      };
     }),
     showProblem: assign(({ context }) => {
-      const problem = firstProblem(context.values, context.categories.map((c) => c.id));
+      const problem = firstProblem(
+        context.values,
+        context.categories.map((c) => c.id),
+      );
       return { error: problem?.message ?? null, invalidField: problem?.field ?? null };
     }),
     clearError: assign({ error: null, invalidField: null }),
@@ -99,7 +130,9 @@ export const editItemMachine = setup({
     // A refusal about one input (the server's `field`) shows at that input; anything else above the form.
     setSaveError: assign(({ event }) => {
       const refused = refusedProblem(errorOf(event));
-      return refused ? { error: refused.message, invalidField: refused.field } : { error: errorMessage(errorOf(event), 'Failed to update item'), invalidField: null };
+      return refused
+        ? { error: refused.message, invalidField: refused.field }
+        : { error: errorMessage(errorOf(event), 'Failed to update item'), invalidField: null };
     }),
     setDeleteError: assign({ error: ({ event }) => errorMessage(errorOf(event), 'Failed to delete item') }),
     setConflict: assign(({ context, event }) => {
@@ -112,7 +145,9 @@ export const editItemMachine = setup({
     }),
     // Overwrite: keep my values, but build on the version that is current now.
     adoptCurrentVersion: assign(({ context }) => ({ original: context.conflict!.current, conflict: null })),
-    keepSaved: assign({ original: ({ context, event }) => (event as unknown as { output: Item | null }).output ?? context.original }),
+    keepSaved: assign({
+      original: ({ context, event }) => (event as unknown as { output: Item | null }).output ?? context.original,
+    }),
   },
 }).createMachine({
   id: 'editItem',
@@ -133,7 +168,10 @@ export const editItemMachine = setup({
         src: 'load',
         input: ({ context }) => context.id,
         onDone: { target: 'editing', actions: 'setLoaded' },
-        onError: [{ guard: 'isNotFound', target: 'notFound' }, { target: 'loadFailed', actions: 'setLoadError' }],
+        onError: [
+          { guard: 'isNotFound', target: 'notFound' },
+          { target: 'loadFailed', actions: 'setLoadError' },
+        ],
       },
     },
     loadFailed: {
@@ -153,7 +191,12 @@ export const editItemMachine = setup({
     saving: {
       invoke: {
         src: 'update',
-        input: ({ context }) => ({ id: context.id, body: changedBody(context.original!, context.values), version: context.original!.version, name: context.original!.name }),
+        input: ({ context }) => ({
+          id: context.id,
+          body: changedBody(context.original!, context.values),
+          version: context.original!.version,
+          name: context.original!.name,
+        }),
         onDone: { target: 'saved', actions: 'keepSaved' },
         onError: [
           { guard: 'isConflict', target: 'conflict', actions: 'setConflict' },

@@ -20,7 +20,11 @@ export interface ItemDetailWrite {
 export const itemDetailMachine = createLiveQueryMachine<ItemDetailData, { id: string }, ItemDetailWrite>({
   id: 'itemDetail',
   load: async ({ id }) => {
-    const [item, history, categories] = await Promise.all([inventoryApi.item(id), inventoryApi.history(id), inventoryApi.categories()]);
+    const [item, history, categories] = await Promise.all([
+      inventoryApi.item(id),
+      inventoryApi.history(id),
+      inventoryApi.categories(),
+    ]);
     return { item, history, categoryNames: Object.fromEntries(categories.map((c) => [c.id, c.name])) };
   },
   reduce: (draft, event, params) => reduceItemDetail(draft, event, params.id),

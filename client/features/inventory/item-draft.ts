@@ -36,7 +36,9 @@ export const EMPTY_DRAFT: ItemDraft = {
 
 /** The threshold field of a new item: the store's default when known, else empty. */
 export function startingThreshold(defaultThreshold: number | null | undefined): string {
-  return typeof defaultThreshold === 'number' && Number.isInteger(defaultThreshold) && defaultThreshold >= 0 ? String(defaultThreshold) : '';
+  return typeof defaultThreshold === 'number' && Number.isInteger(defaultThreshold) && defaultThreshold >= 0
+    ? String(defaultThreshold)
+    : '';
 }
 
 export const MESSAGES = {
@@ -107,15 +109,22 @@ export function firstProblem(draft: ItemDraft, categoryIds: readonly string[]): 
   if (missing) return { field: missing, message: MESSAGES.required };
   if (!categoryIds.includes(draft.categoryId)) return { field: 'categoryId', message: MESSAGES.requiredCategory };
   const price = priceOf(draft.price);
-  if (price === null) return { field: 'price', message: negative(draft.price) ? MESSAGES.priceNegative : MESSAGES.price };
+  if (price === null)
+    return { field: 'price', message: negative(draft.price) ? MESSAGES.priceNegative : MESSAGES.price };
   if (!inCents(price)) return { field: 'price', message: MESSAGES.priceCents };
-  if (!wholeNumber(draft.quantity)) return { field: 'quantity', message: negative(draft.quantity) ? MESSAGES.quantityNegative : MESSAGES.quantity };
-  if (!wholeNumber(draft.threshold)) return { field: 'threshold', message: negative(draft.threshold) ? MESSAGES.thresholdNegative : MESSAGES.threshold };
+  if (!wholeNumber(draft.quantity))
+    return { field: 'quantity', message: negative(draft.quantity) ? MESSAGES.quantityNegative : MESSAGES.quantity };
+  if (!wholeNumber(draft.threshold))
+    return { field: 'threshold', message: negative(draft.threshold) ? MESSAGES.thresholdNegative : MESSAGES.threshold };
   if (!blank(draft.imageUrl) && !isValidUrl(draft.imageUrl)) {
     const http = checkImageUrl(draft.imageUrl);
-    return { field: 'imageUrl', message: !http.ok && http.problem === 'not-https' ? MESSAGES.imageUrlHttps : MESSAGES.imageUrl };
+    return {
+      field: 'imageUrl',
+      message: !http.ok && http.problem === 'not-https' ? MESSAGES.imageUrlHttps : MESSAGES.imageUrl,
+    };
   }
-  if (!blank(draft.expiryDate) && !isValidDate(draft.expiryDate)) return { field: 'expiryDate', message: MESSAGES.expiryDate };
+  if (!blank(draft.expiryDate) && !isValidDate(draft.expiryDate))
+    return { field: 'expiryDate', message: MESSAGES.expiryDate };
   if (!blank(draft.barcode)) {
     // The same check as the server's (shared/barcode.ts), so its message shows before a round trip.
     const barcode = checkBarcode(draft.barcode);
@@ -187,7 +196,18 @@ export const FIELD_LABELS: Record<string, string> = {
 
 /** Fields whose values differ between two versions of an item (for the conflict notice). */
 export function differingFields(a: Item, b: Item): string[] {
-  const fields: (keyof Item)[] = ['name', 'description', 'sku', 'category', 'quantity', 'price', 'threshold', 'imageUrl', 'expiryDate', 'barcode'];
+  const fields: (keyof Item)[] = [
+    'name',
+    'description',
+    'sku',
+    'category',
+    'quantity',
+    'price',
+    'threshold',
+    'imageUrl',
+    'expiryDate',
+    'barcode',
+  ];
   return fields.filter((field) => (a[field] ?? null) !== (b[field] ?? null)).map((field) => String(field));
 }
 

@@ -29,7 +29,9 @@ export const itemSearchMachine = setup({
     setQuery: assign({ query: ({ event }) => (event.type === 'TYPE' ? event.query : '') }),
     clear: assign({ query: '', results: [], error: null }),
     setResults: assign({ results: ({ event }) => (event as unknown as { output: Item[] }).output, error: null }),
-    setError: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to search items') }),
+    setError: assign({
+      error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to search items'),
+    }),
     notifyFailure: () => void toast.error('Failed to search items'),
   },
   delays: { debounce: SEARCH_DEBOUNCE_MS },

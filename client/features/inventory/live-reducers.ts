@@ -5,7 +5,13 @@
 // for a refetch instead.
 import type { Draft } from 'immer';
 import type { Category, CategoryItemsPage, HistoryEntry, Item } from '../../../shared/inventory';
-import type { CategoryEvent, CategoryFields, Changes, InventoryEvent, ItemFields } from '../../../shared/inventory-events';
+import type {
+  CategoryEvent,
+  CategoryFields,
+  Changes,
+  InventoryEvent,
+  ItemFields,
+} from '../../../shared/inventory-events';
 import { evolveCategory, evolveItem, type FoldedCategory, type FoldedItem } from '../../../shared/inventory-fold';
 import type { FeedEvent } from '../../../shared/realtime';
 import type { FeedEffect } from '../../lib/live-query.machine';
@@ -41,7 +47,19 @@ const foldedOf = (item: Item): FoldedItem<string> => ({
 
 /** Writes what the fold changed back onto the screen's item (its snake_case twins too). */
 function patchItem(item: Draft<Item>, next: FoldedItem<string>): void {
-  const fields = ['name', 'description', 'sku', 'categoryId', 'quantity', 'price', 'threshold', 'imageUrl', 'expiryDate', 'barcode', 'version'] as const;
+  const fields = [
+    'name',
+    'description',
+    'sku',
+    'categoryId',
+    'quantity',
+    'price',
+    'threshold',
+    'imageUrl',
+    'expiryDate',
+    'barcode',
+    'version',
+  ] as const;
   const target = item as unknown as Record<string, unknown>;
   for (const field of fields) if (target[field] !== next[field]) target[field] = next[field];
   if (next.updatedAt !== null) item.updatedAt = next.updatedAt;
@@ -84,7 +102,10 @@ const foldedCategoryOf = (category: Category): FoldedCategory<string> => ({
 
 /** Patches a screen's category with an event of its own stream. */
 function applyToCategory(category: Draft<Category>, event: FeedEvent): void {
-  const next = evolveCategory(foldedCategoryOf(category), asCategory(event), { version: event.version, at: event.time })!;
+  const next = evolveCategory(foldedCategoryOf(category), asCategory(event), {
+    version: event.version,
+    at: event.time,
+  })!;
   category.name = next.name;
   category.description = next.description ?? '';
   category.version = next.version;

@@ -19,15 +19,19 @@ export async function moveCategoryItems(fromId: string, toId: string): Promise<n
     let movedThisRound = 0;
     for (let start = 0; start < page.items.length; start += AT_ONCE) {
       const batch = page.items.slice(start, start + AT_ONCE);
-      const results = await Promise.allSettled(batch.map((item) => inventoryApi.updateItem(item.id, { category_id: toId }, item.version)));
+      const results = await Promise.allSettled(
+        batch.map((item) => inventoryApi.updateItem(item.id, { category_id: toId }, item.version)),
+      );
       for (const result of results) {
         if (result.status === 'fulfilled') movedThisRound += 1;
         // 409: changed since we read it; 404: deleted meanwhile. The next round rereads both.
-        else if (!(result.reason instanceof ApiError && (result.reason.status === 409 || result.reason.status === 404))) throw result.reason;
+        else if (!(result.reason instanceof ApiError && (result.reason.status === 409 || result.reason.status === 404)))
+          throw result.reason;
       }
     }
     moved += movedThisRound;
     idleRounds = movedThisRound === 0 ? idleRounds + 1 : 0;
-    if (idleRounds >= MAX_IDLE_ROUNDS) throw new Error('Items kept changing while they were being moved; please try again');
+    if (idleRounds >= MAX_IDLE_ROUNDS)
+      throw new Error('Items kept changing while they were being moved; please try again');
   }
 }

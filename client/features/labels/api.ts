@@ -31,7 +31,12 @@ export async function loadLabelItems(source: LabelSource): Promise<LabelItems> {
     const category = await api.get<Category>(`/categories/${enc(source.categoryId)}`);
     const items: Item[] = [];
     for (let page = 1; ; page++) {
-      const params = new URLSearchParams({ sort: 'name', order: 'asc', page: String(page), pageSize: String(PAGE_SIZE) });
+      const params = new URLSearchParams({
+        sort: 'name',
+        order: 'asc',
+        page: String(page),
+        pageSize: String(PAGE_SIZE),
+      });
       const result = await api.get<CategoryItemsPage>(`/categories/${enc(source.categoryId)}/items?${params}`);
       items.push(...result.items);
       if (page >= result.totalPages) break;

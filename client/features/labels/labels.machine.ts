@@ -33,7 +33,9 @@ export const labelsMachine = setup({
   },
   actors: {
     load: fromPromise<LabelItems, LabelSource>(({ input }) => loadLabelItems(input)),
-    draw: fromPromise<Record<string, LabelCodes>, { items: Item[]; origin: string }>(({ input }) => drawLabelCodes(input.items, input.origin)),
+    draw: fromPromise<Record<string, LabelCodes>, { items: Item[]; origin: string }>(({ input }) =>
+      drawLabelCodes(input.items, input.origin),
+    ),
   },
 }).createMachine({
   id: 'labels',
@@ -65,7 +67,10 @@ export const labelsMachine = setup({
             selected: ({ event }) => event.output.items.map((item) => item.id),
           }),
         },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorMessage(event.error, 'Failed to load items') }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => errorMessage(event.error, 'Failed to load items') }),
+        },
       },
     },
     drawing: {
@@ -73,7 +78,10 @@ export const labelsMachine = setup({
         src: 'draw',
         input: ({ context }) => ({ items: context.items, origin: context.origin }),
         onDone: { target: 'ready', actions: assign({ codes: ({ event }) => event.output }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorMessage(event.error, 'Could not draw the barcodes') }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => errorMessage(event.error, 'Could not draw the barcodes') }),
+        },
       },
     },
     ready: {
@@ -81,10 +89,16 @@ export const labelsMachine = setup({
         TOGGLE: {
           actions: assign({
             selected: ({ context, event }) =>
-              context.selected.includes(event.id) ? context.selected.filter((id) => id !== event.id) : [...context.selected, event.id],
+              context.selected.includes(event.id)
+                ? context.selected.filter((id) => id !== event.id)
+                : [...context.selected, event.id],
           }),
         },
-        SELECT_ALL: { actions: assign({ selected: ({ context, event }) => (event.selected ? context.items.map((item) => item.id) : []) }) },
+        SELECT_ALL: {
+          actions: assign({
+            selected: ({ context, event }) => (event.selected ? context.items.map((item) => item.id) : []),
+          }),
+        },
       },
     },
     failed: {

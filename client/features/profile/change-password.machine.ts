@@ -44,14 +44,22 @@ export function passwordErrorMessage(error: unknown): string {
 }
 
 export const changePasswordMachine = setup({
-  types: { context: {} as ChangePasswordContext, events: {} as { type: 'SUBMIT'; form: PasswordForm } | { type: 'RESET' } },
+  types: {
+    context: {} as ChangePasswordContext,
+    events: {} as { type: 'SUBMIT'; form: PasswordForm } | { type: 'RESET' },
+  },
   actors: {
     // Replaced by the app with Firebase's re-authenticate and update.
-    changePassword: fromPromise<void, { current: string; next: string }>(() => Promise.reject(new Error('not available'))),
+    changePassword: fromPromise<void, { current: string; next: string }>(() =>
+      Promise.reject(new Error('not available')),
+    ),
   },
   guards: { invalid: ({ event }) => event.type === 'SUBMIT' && checkPasswordForm(event.form) !== null },
   actions: {
-    rejectForm: assign({ error: ({ event }) => (event.type === 'SUBMIT' ? checkPasswordForm(event.form) : null), done: false }),
+    rejectForm: assign({
+      error: ({ event }) => (event.type === 'SUBMIT' ? checkPasswordForm(event.form) : null),
+      done: false,
+    }),
     clear: assign({ error: null, done: false }),
     succeed: assign({ error: null, done: true }),
     fail: assign({ error: ({ event }) => passwordErrorMessage((event as unknown as { error: unknown }).error) }),
@@ -63,7 +71,10 @@ export const changePasswordMachine = setup({
   states: {
     idle: {
       on: {
-        SUBMIT: [{ guard: 'invalid', actions: 'rejectForm' }, { target: 'submitting', actions: 'clear' }],
+        SUBMIT: [
+          { guard: 'invalid', actions: 'rejectForm' },
+          { target: 'submitting', actions: 'clear' },
+        ],
         RESET: { actions: 'clear' },
       },
     },

@@ -36,7 +36,11 @@ export type ProfileEvent =
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** What to send: trimmed fields that changed; or the problem with the form. */
-export function profileChanges(profile: Profile, name: string, email: string): { changes: Changes } | { error: string } {
+export function profileChanges(
+  profile: Profile,
+  name: string,
+  email: string,
+): { changes: Changes } | { error: string } {
   const n = name.trim();
   const e = email.trim();
   if (!n) return { error: 'Full Name is required' };
@@ -66,7 +70,8 @@ export const profileMachine = setup({
     reauthenticate: fromPromise<void, { password: string }>(() => Promise.reject(new Error('not available'))),
   },
   guards: {
-    formProblem: ({ context, event }) => event.type === 'SAVE' && !!context.profile && 'error' in profileChanges(context.profile, event.name, event.email),
+    formProblem: ({ context, event }) =>
+      event.type === 'SAVE' && !!context.profile && 'error' in profileChanges(context.profile, event.name, event.email),
     nothingChanged: ({ context, event }) => {
       if (event.type !== 'SAVE' || !context.profile) return false;
       const result = profileChanges(context.profile, event.name, event.email);
@@ -74,7 +79,9 @@ export const profileMachine = setup({
     },
     // The server wants a fresh sign-in for a new email; a password account can give one here.
     needsSignInAgain: ({ context, event }) =>
-      isStatus((event as unknown as { error: unknown }).error, 401) && context.pending?.email !== undefined && context.profile?.user.provider === 'password',
+      isStatus((event as unknown as { error: unknown }).error, 401) &&
+      context.pending?.email !== undefined &&
+      context.profile?.user.provider === 'password',
     blankPassword: ({ event }) => event.type === 'CONFIRM_PASSWORD' && !event.password,
   },
   actions: {
@@ -82,7 +89,9 @@ export const profileMachine = setup({
       const out = (event as unknown as { output: { profile: Profile; roles: Role[] } }).output;
       return { profile: out.profile, roles: out.roles, error: null };
     }),
-    setError: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load your profile') }),
+    setError: assign({
+      error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load your profile'),
+    }),
     rejectForm: assign({
       saveError: ({ context, event }) => {
         if (event.type !== 'SAVE' || !context.profile) return null;
@@ -110,18 +119,37 @@ export const profileMachine = setup({
       enqueue('profileSaved');
       toast.success(savedMessage(update));
     }),
-    setSaveError: assign({ saveError: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to update your profile') }),
+    setSaveError: assign({
+      saveError: ({ event }) =>
+        errorMessage((event as unknown as { error: unknown }).error, 'Failed to update your profile'),
+    }),
     askPassword: assign({ reauthError: 'Please enter your password' }),
-    setReauthError: assign({ reauthError: ({ event }) => passwordErrorMessage((event as unknown as { error: unknown }).error) }),
+    setReauthError: assign({
+      reauthError: ({ event }) => passwordErrorMessage((event as unknown as { error: unknown }).error),
+    }),
     // The app refreshes the session (name in the header and menu); provided by the page.
     profileSaved: () => undefined,
   },
 }).createMachine({
   id: 'profile',
-  context: { profile: null, roles: [], error: null, saveError: null, pending: null, reauthError: null, emailSentTo: null },
+  context: {
+    profile: null,
+    roles: [],
+    error: null,
+    saveError: null,
+    pending: null,
+    reauthError: null,
+    emailSentTo: null,
+  },
   initial: 'loading',
   states: {
-    loading: { invoke: { src: 'load', onDone: { target: 'viewing', actions: 'setLoaded' }, onError: { target: 'error', actions: 'setError' } } },
+    loading: {
+      invoke: {
+        src: 'load',
+        onDone: { target: 'viewing', actions: 'setLoaded' },
+        onError: { target: 'error', actions: 'setError' },
+      },
+    },
     error: { on: { RETRY: 'loading' } },
     viewing: { on: { EDIT: { target: 'editing', actions: 'clearSaveError' } } },
     editing: {
@@ -139,7 +167,10 @@ export const profileMachine = setup({
         src: 'save',
         input: ({ context }) => context.pending ?? {},
         onDone: { target: 'viewing', actions: 'setSaved' },
-        onError: [{ guard: 'needsSignInAgain', target: 'confirmingPassword' }, { target: 'editing', actions: 'setSaveError' }],
+        onError: [
+          { guard: 'needsSignInAgain', target: 'confirmingPassword' },
+          { target: 'editing', actions: 'setSaveError' },
+        ],
       },
     },
     // "Sign in again to change your email": the password, then the same save again.

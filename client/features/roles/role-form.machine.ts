@@ -25,14 +25,18 @@ export const roleFormMachine = setup({
     input: {} as { editing: Role | null },
   },
   actors: {
-    save: fromPromise<Role, { id: string | null; body: RoleBody }>(({ input }) => (input.id ? rolesApi.update(input.id, input.body) : rolesApi.create(input.body))),
+    save: fromPromise<Role, { id: string | null; body: RoleBody }>(({ input }) =>
+      input.id ? rolesApi.update(input.id, input.body) : rolesApi.create(input.body),
+    ),
   },
   guards: { invalid: ({ event }) => checkRole(event.body) !== null },
   actions: {
     rejectForm: assign({ error: ({ event }) => checkRole(event.body) }),
     clearError: assign({ error: null }),
     setSaved: assign({ saved: ({ event }) => (event as unknown as { output: Role }).output }),
-    setError: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to save the role') }),
+    setError: assign({
+      error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to save the role'),
+    }),
   },
 }).createMachine({
   id: 'roleForm',
@@ -52,7 +56,10 @@ export const roleFormMachine = setup({
         src: 'save',
         input: ({ context, event }) => {
           const body = (event as { body: RoleBody }).body;
-          return { id: context.editing?.id ?? null, body: { ...body, name: body.name.trim(), description: body.description.trim() } };
+          return {
+            id: context.editing?.id ?? null,
+            body: { ...body, name: body.name.trim(), description: body.description.trim() },
+          };
         },
         onDone: { target: 'done', actions: 'setSaved' },
         onError: { target: 'editing', actions: 'setError' },

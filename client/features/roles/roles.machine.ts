@@ -26,12 +26,21 @@ export const rolesMachine = createLiveQueryMachine<RolesData, null, RoleWrite>({
     toast.success(`Role "${write.role.name}" deleted`);
     return 'applied';
   },
-  onWriteFailed: (write, message) => toast.error(message === 'Role is in use' ? `"${write.role.name}" is still given to an account: change their role first` : message),
+  onWriteFailed: (write, message) =>
+    toast.error(
+      message === 'Role is in use'
+        ? `"${write.role.name}" is still given to an account: change their role first`
+        : message,
+    ),
   loadErrorMessage: 'Failed to load roles',
 });
 
 /** Search over role names, descriptions and permission labels. */
-export function filterRoles(roles: readonly Role[], query: string, labelOf: (p: Role['permissions'][number]) => string): Role[] {
+export function filterRoles(
+  roles: readonly Role[],
+  query: string,
+  labelOf: (p: Role['permissions'][number]) => string,
+): Role[] {
   const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [...roles];
   return roles.filter((r) => {

@@ -4,21 +4,26 @@
 // camera state) turns the camera off.
 import { fromCallback } from 'xstate';
 
-export type CameraEvent = { type: 'CAMERA_READY'; stream: MediaStream } | { type: 'CAMERA_FAILED'; message: string } | { type: 'DETECTED'; text: string };
+export type CameraEvent =
+  | { type: 'CAMERA_READY'; stream: MediaStream }
+  | { type: 'CAMERA_FAILED'; message: string }
+  | { type: 'DETECTED'; text: string };
 
 /** Time between decoding attempts: quick enough to feel instant, light on a phone's battery. */
 const SCAN_INTERVAL_MS = 120;
 /** Frames are read at most this wide: bigger costs time and gains nothing for a barcode. */
 const MAX_FRAME_WIDTH = 1280;
 
-export const CAMERA_DENIED = 'Camera access was denied. Allow the camera for this site in your browser settings, or type the code below.';
+export const CAMERA_DENIED =
+  'Camera access was denied. Allow the camera for this site in your browser settings, or type the code below.';
 export const NO_CAMERA = 'No camera was found on this device. Type the code below instead.';
 
 function cameraProblem(error: unknown): string {
   const name = (error as { name?: string } | null)?.name;
   if (name === 'NotAllowedError' || name === 'SecurityError') return CAMERA_DENIED;
   if (name === 'NotFoundError' || name === 'OverconstrainedError') return NO_CAMERA;
-  if (name === 'NotReadableError') return 'The camera is in use by another app. Close it and scan again, or type the code below.';
+  if (name === 'NotReadableError')
+    return 'The camera is in use by another app. Close it and scan again, or type the code below.';
   return 'The camera could not start. Type the code below instead.';
 }
 
@@ -35,7 +40,10 @@ export const cameraScanner = fromCallback<{ type: 'STOP' }, void, CameraEvent>((
       return;
     }
     try {
-      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: 'environment' } }, audio: false });
+      stream = await navigator.mediaDevices.getUserMedia({
+        video: { facingMode: { ideal: 'environment' } },
+        audio: false,
+      });
     } catch (error) {
       if (!stopped) sendBack({ type: 'CAMERA_FAILED', message: cameraProblem(error) });
       return;
@@ -47,7 +55,11 @@ export const cameraScanner = fromCallback<{ type: 'STOP' }, void, CameraEvent>((
     try {
       ({ decodeFrame } = await import('./zxing-reader'));
     } catch {
-      if (!stopped) sendBack({ type: 'CAMERA_FAILED', message: 'The barcode reader could not load. Check the connection, or type the code below.' });
+      if (!stopped)
+        sendBack({
+          type: 'CAMERA_FAILED',
+          message: 'The barcode reader could not load. Check the connection, or type the code below.',
+        });
       return;
     }
     // A video element of our own to read frames from, so the preview can come and go.
@@ -77,7 +89,8 @@ export const cameraScanner = fromCallback<{ type: 'STOP' }, void, CameraEvent>((
   };
 
   run().catch(() => {
-    if (!stopped) sendBack({ type: 'CAMERA_FAILED', message: 'The camera could not start. Type the code below instead.' });
+    if (!stopped)
+      sendBack({ type: 'CAMERA_FAILED', message: 'The camera could not start. Type the code below instead.' });
   });
   return () => {
     stopped = true;

@@ -2,7 +2,8 @@
 // `/inventory/{id}`), or a barcode to look up. Retail codes have two spellings: a UPC-A is
 // an EAN-13 with a leading 0, and readers report either, so both are tried.
 
-export type ScannedCode = { kind: 'item-url'; itemId: string; text: string } | { kind: 'barcode'; code: string; alternates: string[] };
+export type ScannedCode =
+  { kind: 'item-url'; itemId: string; text: string } | { kind: 'barcode'; code: string; alternates: string[] };
 
 const ITEM_PATH = /^\/inventory\/([A-Za-z0-9_-]+)\/?$/;
 /** Paths under /inventory that are screens, not items. */

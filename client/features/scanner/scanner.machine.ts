@@ -44,8 +44,12 @@ export const scannerMachine = setup({
   },
   actors: {
     camera: cameraScanner,
-    lookup: fromPromise<LookupResult, { code: string; origin: string }>(({ input }) => lookUpCode(parseScannedCode(input.code, input.origin))),
-    adjust: fromPromise<AdjustOutcome, { itemId: string; adjustment: QuickAdjustment }>(({ input }) => applyQuickAdjustment(input.itemId, input.adjustment)),
+    lookup: fromPromise<LookupResult, { code: string; origin: string }>(({ input }) =>
+      lookUpCode(parseScannedCode(input.code, input.origin)),
+    ),
+    adjust: fromPromise<AdjustOutcome, { itemId: string; adjustment: QuickAdjustment }>(({ input }) =>
+      applyQuickAdjustment(input.itemId, input.adjustment),
+    ),
   },
   actions: {
     // Provided by the component: navigate to the item's page.
@@ -64,7 +68,11 @@ export const scannerMachine = setup({
   }),
   initial: 'starting',
   on: {
-    LOOKUP: { target: '.lookingUp', guard: ({ event }) => event.code.trim() !== '', actions: assign({ code: ({ event }) => event.code.trim() }) },
+    LOOKUP: {
+      target: '.lookingUp',
+      guard: ({ event }) => event.code.trim() !== '',
+      actions: assign({ code: ({ event }) => event.code.trim() }),
+    },
     CLOSE: '.closed',
   },
   states: {
@@ -97,12 +105,18 @@ export const scannerMachine = setup({
             target: 'found',
             actions: [
               assign({ item: ({ event }) => (event.output.kind === 'found' ? event.output.item : null) }),
-              { type: 'openItem', params: ({ event }) => ({ itemId: event.output.kind === 'found' ? event.output.item.id : '' }) },
+              {
+                type: 'openItem',
+                params: ({ event }) => ({ itemId: event.output.kind === 'found' ? event.output.item.id : '' }),
+              },
             ],
           },
           { target: 'unknown' },
         ],
-        onError: { target: 'failed', actions: assign({ lookupError: ({ event }) => errorMessage(event.error, 'Could not look the code up') }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ lookupError: ({ event }) => errorMessage(event.error, 'Could not look the code up') }),
+        },
       },
     },
     found: {
@@ -111,8 +125,14 @@ export const scannerMachine = setup({
       states: {
         ready: {
           on: {
-            ADJUST: { target: 'saving', actions: assign({ adjustment: ({ event }) => ({ kind: 'delta', delta: event.delta }) }) },
-            SET_COUNT: { target: 'saving', actions: assign({ adjustment: ({ event }) => ({ kind: 'count', counted: event.counted }) }) },
+            ADJUST: {
+              target: 'saving',
+              actions: assign({ adjustment: ({ event }) => ({ kind: 'delta', delta: event.delta }) }),
+            },
+            SET_COUNT: {
+              target: 'saving',
+              actions: assign({ adjustment: ({ event }) => ({ kind: 'count', counted: event.counted }) }),
+            },
           },
         },
         saving: {
@@ -130,7 +150,10 @@ export const scannerMachine = setup({
                 },
               ],
             },
-            onError: { target: 'ready', actions: ({ event }) => toast.error(errorMessage(event.error, 'Could not update stock')) },
+            onError: {
+              target: 'ready',
+              actions: ({ event }) => toast.error(errorMessage(event.error, 'Could not update stock')),
+            },
           },
         },
       },

@@ -3,10 +3,57 @@
 // locales stores most often write prices for, each with its English name. The store's own
 // choice is always offered, listed here or not.
 const COMMON_LOCALES = [
-  'ar-AE', 'ar-SA', 'cs-CZ', 'da-DK', 'de-AT', 'de-CH', 'de-DE', 'el-GR', 'en-AU', 'en-CA', 'en-GB', 'en-IE', 'en-IN',
-  'en-NZ', 'en-SG', 'en-US', 'en-ZA', 'es-AR', 'es-CO', 'es-ES', 'es-MX', 'fi-FI', 'fil-PH', 'fr-BE', 'fr-CA', 'fr-CH',
-  'fr-FR', 'he-IL', 'hi-IN', 'hu-HU', 'id-ID', 'it-IT', 'ja-JP', 'ko-KR', 'ms-MY', 'nb-NO', 'nl-BE', 'nl-NL', 'pl-PL',
-  'pt-BR', 'pt-PT', 'ro-RO', 'ru-RU', 'sv-SE', 'th-TH', 'tr-TR', 'uk-UA', 'vi-VN', 'zh-CN', 'zh-HK', 'zh-TW',
+  'ar-AE',
+  'ar-SA',
+  'cs-CZ',
+  'da-DK',
+  'de-AT',
+  'de-CH',
+  'de-DE',
+  'el-GR',
+  'en-AU',
+  'en-CA',
+  'en-GB',
+  'en-IE',
+  'en-IN',
+  'en-NZ',
+  'en-SG',
+  'en-US',
+  'en-ZA',
+  'es-AR',
+  'es-CO',
+  'es-ES',
+  'es-MX',
+  'fi-FI',
+  'fil-PH',
+  'fr-BE',
+  'fr-CA',
+  'fr-CH',
+  'fr-FR',
+  'he-IL',
+  'hi-IN',
+  'hu-HU',
+  'id-ID',
+  'it-IT',
+  'ja-JP',
+  'ko-KR',
+  'ms-MY',
+  'nb-NO',
+  'nl-BE',
+  'nl-NL',
+  'pl-PL',
+  'pt-BR',
+  'pt-PT',
+  'ro-RO',
+  'ru-RU',
+  'sv-SE',
+  'th-TH',
+  'tr-TR',
+  'uk-UA',
+  'vi-VN',
+  'zh-CN',
+  'zh-HK',
+  'zh-TW',
 ];
 
 export interface Choice {
@@ -14,7 +61,11 @@ export interface Choice {
   label: string;
 }
 
-function named(values: string[], type: 'currency' | 'language', label: (value: string, name: string) => string): Choice[] {
+function named(
+  values: string[],
+  type: 'currency' | 'language',
+  label: (value: string, name: string) => string,
+): Choice[] {
   const names = new Intl.DisplayNames(['en'], { type });
   const nameOf = (value: string) => {
     try {
@@ -37,5 +88,7 @@ export function currencyChoices(current: string): Choice[] {
 export function localeChoices(current: string): Choice[] {
   const tags = new Set(COMMON_LOCALES);
   tags.add(current);
-  return named([...tags], 'language', (tag, name) => `${name} · ${tag}`).sort((a, b) => a.label.localeCompare(b.label, 'en'));
+  return named([...tags], 'language', (tag, name) => `${name} · ${tag}`).sort((a, b) =>
+    a.label.localeCompare(b.label, 'en'),
+  );
 }

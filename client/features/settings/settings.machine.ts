@@ -60,9 +60,12 @@ export const settingsMachine = setup({
       const { settings, roles } = (event as unknown as { output: { settings: Settings; roles: Role[] } }).output;
       return { saved: settings, draft: settings, roles, error: null };
     }),
-    setError: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load settings') }),
+    setError: assign({
+      error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to load settings'),
+    }),
     edit: assign({
-      draft: ({ context, event }) => (event.type === 'EDIT' && context.draft ? { ...context.draft, ...event.changes } : context.draft),
+      draft: ({ context, event }) =>
+        event.type === 'EDIT' && context.draft ? { ...context.draft, ...event.changes } : context.draft,
       saveError: null,
     }),
     discard: assign({ draft: ({ context }) => context.saved, saveError: null }),
@@ -87,7 +90,11 @@ export const settingsMachine = setup({
   initial: 'loading',
   states: {
     loading: {
-      invoke: { src: 'load', onDone: { target: 'ready', actions: 'setLoaded' }, onError: { target: 'error', actions: 'setError' } },
+      invoke: {
+        src: 'load',
+        onDone: { target: 'ready', actions: 'setLoaded' },
+        onError: { target: 'error', actions: 'setError' },
+      },
     },
     error: { on: { RETRY: 'loading' } },
     reloading: {

@@ -28,5 +28,7 @@ export function findLine(lines: readonly StocktakeLine[], text: string): Stockta
 export function filterLines(lines: readonly StocktakeLine[], query: string): StocktakeLine[] {
   const q = query.trim().toLowerCase();
   if (!q) return [...lines];
-  return lines.filter((l) => l.name.toLowerCase().includes(q) || l.sku.toLowerCase().includes(q) || (l.barcode ?? '').includes(q));
+  return lines.filter(
+    (l) => l.name.toLowerCase().includes(q) || l.sku.toLowerCase().includes(q) || (l.barcode ?? '').includes(q),
+  );
 }

@@ -52,11 +52,17 @@ export const sessionMachine = createLiveQueryMachine<StocktakeSession, SessionPa
     return (result as CountOutcome).queued ? 'ignored' : 'refetch';
   },
   onWriteDone: (write, result) => {
-    if (write.kind === 'count' && (result as CountOutcome).queued) groupToast({ group: 'stocktake-queued-counts', entry: write.name, render: queuedCountsMessage });
+    if (write.kind === 'count' && (result as CountOutcome).queued)
+      groupToast({ group: 'stocktake-queued-counts', entry: write.name, render: queuedCountsMessage });
     if (write.kind === 'approve-all') toast.success('Stocktake approved: stock levels updated');
   },
   onWriteFailed: (write, message) => {
-    const what = write.kind === 'count' ? `save the count of ${write.name}` : write.kind === 'approve-line' ? `approve ${write.name}` : 'approve the stocktake';
+    const what =
+      write.kind === 'count'
+        ? `save the count of ${write.name}`
+        : write.kind === 'approve-line'
+          ? `approve ${write.name}`
+          : 'approve the stocktake';
     toast.error(`Could not ${what}: ${message}`);
   },
   loadErrorMessage: 'Failed to load the stocktake',

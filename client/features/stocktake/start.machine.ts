@@ -59,7 +59,9 @@ export function startBody(context: StartContext): StartStocktakeBody {
     case 'categories': {
       const [only, ...more] = context.categoryIds;
       // One category keeps the session's categoryId (the list shows it as that category's count).
-      return more.length === 0 ? { scope: 'category', categoryId: only!, ...name } : { scope: 'categories', categoryIds: context.categoryIds, ...name };
+      return more.length === 0
+        ? { scope: 'category', categoryId: only!, ...name }
+        : { scope: 'categories', categoryIds: context.categoryIds, ...name };
     }
     case 'low-stock':
       return { scope: 'low-stock', ...name };
@@ -84,7 +86,9 @@ export const startMachine = setup({
   actors: {
     categories: fromPromise(() => stocktakeApi.categories()),
     lowStock: fromPromise(() => stocktakeApi.lowStock()),
-    search: fromPromise<Item[], string>(({ input }) => (input.trim() ? stocktakeApi.searchItems(input.trim()) : Promise.resolve([]))),
+    search: fromPromise<Item[], string>(({ input }) =>
+      input.trim() ? stocktakeApi.searchItems(input.trim()) : Promise.resolve([]),
+    ),
     start: fromPromise<StocktakeSession, StartStocktakeBody>(({ input }) => stocktakeApi.start(input)),
   },
   guards: {
@@ -97,7 +101,17 @@ export const startMachine = setup({
   delays: { typing: 250 },
 }).createMachine({
   id: 'startStocktake',
-  context: { choice: null, categories: [], categoryIds: [], lowStock: null, query: '', found: [], picked: [], name: '', error: null },
+  context: {
+    choice: null,
+    categories: [],
+    categoryIds: [],
+    lowStock: null,
+    query: '',
+    found: [],
+    picked: [],
+    name: '',
+    error: null,
+  },
   invoke: [
     {
       src: 'categories',
@@ -116,12 +130,21 @@ export const startMachine = setup({
     TOGGLE_CATEGORY: {
       actions: assign({
         categoryIds: ({ context, event }) =>
-          context.categoryIds.includes(event.categoryId) ? context.categoryIds.filter((id) => id !== event.categoryId) : [...context.categoryIds, event.categoryId],
+          context.categoryIds.includes(event.categoryId)
+            ? context.categoryIds.filter((id) => id !== event.categoryId)
+            : [...context.categoryIds, event.categoryId],
       }),
     },
     NAME: { actions: assign({ name: ({ event }) => event.name }) },
-    PICK: { actions: assign({ picked: ({ context, event }) => (context.picked.some((i) => i.id === event.item.id) ? context.picked : [...context.picked, event.item]) }) },
-    UNPICK: { actions: assign({ picked: ({ context, event }) => context.picked.filter((i) => i.id !== event.itemId) }) },
+    PICK: {
+      actions: assign({
+        picked: ({ context, event }) =>
+          context.picked.some((i) => i.id === event.item.id) ? context.picked : [...context.picked, event.item],
+      }),
+    },
+    UNPICK: {
+      actions: assign({ picked: ({ context, event }) => context.picked.filter((i) => i.id !== event.itemId) }),
+    },
   },
   initial: 'editing',
   states: {
@@ -150,7 +173,10 @@ export const startMachine = setup({
         src: 'start',
         input: ({ context }) => startBody(context),
         onDone: { target: 'editing', actions: { type: 'opened', params: ({ event }) => ({ id: event.output.id }) } },
-        onError: { target: 'editing', actions: assign({ error: ({ event }) => errorMessage(event.error, 'Could not start the count') }) },
+        onError: {
+          target: 'editing',
+          actions: assign({ error: ({ event }) => errorMessage(event.error, 'Could not start the count') }),
+        },
       },
     },
   },

@@ -9,7 +9,12 @@ export type CountOutcome = { queued: false; count: StocktakeCount } | { queued: 
 
 export const countsPath = (sessionId: string) => `/stocktakes/${encodeURIComponent(sessionId)}/counts`;
 
-export async function submitCount(sessionId: string, item: { itemId: string; name: string }, counted: number, now = new Date()): Promise<CountOutcome> {
+export async function submitCount(
+  sessionId: string,
+  item: { itemId: string; name: string },
+  counted: number,
+  now = new Date(),
+): Promise<CountOutcome> {
   const body: SubmitCountBody = { itemId: item.itemId, counted, countedAt: now.toISOString() };
   const idempotencyKey = crypto.randomUUID();
   // The outbox serves the signed-in user once the shell has started it; before that, a plain call.

@@ -7,7 +7,10 @@ import { createWedgeDetector } from '../../lib/keyboard-wedge';
 const withModifier = (e: { ctrlKey: boolean; altKey: boolean; metaKey: boolean }) => e.ctrlKey || e.altKey || e.metaKey;
 
 function isEditable(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
+  );
 }
 
 /** Listens on the document while mounted; returns a keydown handler for the search box. */
@@ -30,7 +33,11 @@ export function useCountWedge(onCode: (code: string) => void): (event: ReactKeyb
   }, []);
 
   return (event) => {
-    const code = fieldDetector.current.feed({ key: event.key, time: event.timeStamp, withModifier: withModifier(event) });
+    const code = fieldDetector.current.feed({
+      key: event.key,
+      time: event.timeStamp,
+      withModifier: withModifier(event),
+    });
     if (code === null) return;
     event.preventDefault();
     handler.current(code);

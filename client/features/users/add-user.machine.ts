@@ -14,7 +14,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The first problem with the form, in the words a person would use; null when it is fine. */
 export function checkNewUser(body: CreateUserBody): string | null {
-  if (!body.name.trim() || !body.email.trim() || !body.password || !body.role) return 'Please fill in all required fields';
+  if (!body.name.trim() || !body.email.trim() || !body.password || !body.role)
+    return 'Please fill in all required fields';
   if (!EMAIL.test(body.email.trim())) return 'Please enter a valid email address';
   if (body.password.length < 6) return 'The password needs at least 6 characters';
   return null;
@@ -32,7 +33,9 @@ export const addUserMachine = setup({
     rejectForm: assign({ error: ({ event }) => checkNewUser(event.body) }),
     clearError: assign({ error: null }),
     setCreated: assign({ created: ({ event }) => (event as unknown as { output: User }).output }),
-    setError: assign({ error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to add user') }),
+    setError: assign({
+      error: ({ event }) => errorMessage((event as unknown as { error: unknown }).error, 'Failed to add user'),
+    }),
   },
 }).createMachine({
   id: 'addUser',

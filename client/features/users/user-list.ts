@@ -9,8 +9,7 @@ export interface UsersData {
 }
 
 export type UserWrite =
-  | { kind: 'role'; user: User; role: string }
-  | { kind: 'disable' | 'enable' | 'approve' | 'reject'; user: User };
+  { kind: 'role'; user: User; role: string } | { kind: 'disable' | 'enable' | 'approve' | 'reject'; user: User };
 
 const BUILT_IN_NAMES: Record<string, string> = { manager: 'Store Manager', staff: 'Staff Member', guest: 'Guest' };
 

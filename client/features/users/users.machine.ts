@@ -6,8 +6,19 @@ import { toast } from '../../lib/toasts';
 import { usersApi } from './api';
 import { usersConcern, type UsersData, type UserWrite } from './user-list';
 
-const ACTION_PATH = { disable: 'disable', enable: 'enable', approve: 'manager-request/approve', reject: 'manager-request/reject' } as const;
-const DONE_TEXT = { role: 'Role changed for', disable: 'Disabled', enable: 'Enabled', approve: 'Store Manager access approved for', reject: 'Manager request rejected for' } as const;
+const ACTION_PATH = {
+  disable: 'disable',
+  enable: 'enable',
+  approve: 'manager-request/approve',
+  reject: 'manager-request/reject',
+} as const;
+const DONE_TEXT = {
+  role: 'Role changed for',
+  disable: 'Disabled',
+  enable: 'Enabled',
+  approve: 'Store Manager access approved for',
+  reject: 'Manager request rejected for',
+} as const;
 
 export const usersMachine = createLiveQueryMachine<UsersData, null, UserWrite>({
   id: 'users',
@@ -17,7 +28,10 @@ export const usersMachine = createLiveQueryMachine<UsersData, null, UserWrite>({
   },
   reduce: (_draft, event) => (usersConcern(event) ? 'refetch' : 'ignored'),
   concerns: usersConcern,
-  runWrite: (write) => (write.kind === 'role' ? usersApi.changeRole(write.user.id, write.role) : usersApi.act(write.user.id, ACTION_PATH[write.kind])),
+  runWrite: (write) =>
+    write.kind === 'role'
+      ? usersApi.changeRole(write.user.id, write.role)
+      : usersApi.act(write.user.id, ACTION_PATH[write.kind]),
   // The one place a finished action is known, so it also says so to the user.
   applyWrite: (draft, write, result) => {
     const updated = result as User;

@@ -46,7 +46,8 @@ export class ProfileService {
     const row = await this.row(principal.uid);
     // Every rule first, so a refused request changes nothing and sends nothing.
     const name = body.name === undefined ? undefined : cleanName(body.name);
-    const newEmail = body.email === undefined ? null : decideEmailChange(body.email, proofOf(principal), toSnapshot(row), new Date());
+    const newEmail =
+      body.email === undefined ? null : decideEmailChange(body.email, proofOf(principal), toSnapshot(row), new Date());
     if (newEmail) {
       if (!idToken) throw new UnauthorizedError(SIGN_IN_AGAIN);
       await this.users.firebase.sendEmailChangeLink(idToken, newEmail);
@@ -55,7 +56,9 @@ export class ProfileService {
     let current = row;
     if (name !== undefined) {
       const result = await this.users.execute(principal.uid, { type: 'UpdateProfile', name }, meta, async (events) => {
-        for (const event of events) if (event.type === 'UserProfileUpdated' && event.data.name) await this.users.firebase.updateName(principal.uid, event.data.name);
+        for (const event of events)
+          if (event.type === 'UserProfileUpdated' && event.data.name)
+            await this.users.firebase.updateName(principal.uid, event.data.name);
       });
       if (result.events.length) log.info({ uid: principal.uid }, 'profile name changed');
       current = result.row;

@@ -5,13 +5,22 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AlertPreferences } from '../../../shared/accounts.js';
 import { bearerToken, principalOf, requirePermission } from '../../auth/auth-plugin.js';
 import { commandMeta } from '../../http/command-meta.js';
-import { errors, preferencesBody, preferencesSchema, profileBody, profileSchema, profileUpdateSchema } from '../schemas.js';
+import {
+  errors,
+  preferencesBody,
+  preferencesSchema,
+  profileBody,
+  profileSchema,
+  profileUpdateSchema,
+} from '../schemas.js';
 import type { ProfileService } from './profile-service.js';
 
 export const profileRoutes: FastifyPluginAsync<{ profiles: ProfileService }> = async (app, { profiles }) => {
   const tags = ['profile'];
-  app.get('/profile', { schema: { summary: 'My account and alert preferences', tags, response: { 200: profileSchema, ...errors } } }, async (request) =>
-    profiles.get(principalOf(request), commandMeta(request), request.log),
+  app.get(
+    '/profile',
+    { schema: { summary: 'My account and alert preferences', tags, response: { 200: profileSchema, ...errors } } },
+    async (request) => profiles.get(principalOf(request), commandMeta(request), request.log),
   );
 
   app.put<{ Body: { name?: string; email?: string } }>(
@@ -38,7 +47,14 @@ export const profileRoutes: FastifyPluginAsync<{ profiles: ProfileService }> = a
 
   app.put<{ Body: AlertPreferences }>(
     '/profile/preferences',
-    { schema: { summary: 'My alert preferences', tags, body: preferencesBody, response: { 200: preferencesSchema, ...errors } } },
+    {
+      schema: {
+        summary: 'My alert preferences',
+        tags,
+        body: preferencesBody,
+        response: { 200: preferencesSchema, ...errors },
+      },
+    },
     async (request) => profiles.setPreferences(principalOf(request), request.body, commandMeta(request)),
   );
 };

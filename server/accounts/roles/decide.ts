@@ -60,7 +60,11 @@ export function decideRole(command: RoleCommand, state: RoleDecisionState, _now:
       refuseApiToken(command.actor, TOKENS_CANNOT);
       if (state.role) throw new ConflictError('Role already exists');
       const body = cleanBody(command, state);
-      requireWithinAuthority(command.actor, body.permissions, "You can't create a role with permissions you don't have yourself");
+      requireWithinAuthority(
+        command.actor,
+        body.permissions,
+        "You can't create a role with permissions you don't have yourself",
+      );
       return [{ type: 'RoleCreated', data: { id: command.id, ...body } }];
     }
     case 'UpdateRole': {
@@ -68,9 +72,17 @@ export function decideRole(command: RoleCommand, state: RoleDecisionState, _now:
       refuseBuiltIn(command.id);
       if (!state.role) throw new NotFoundError('Role not found');
       // Editing a role changes what everyone holding it may do: not for those who hold less.
-      requireWithinAuthority(command.actor, state.role.permissions, "You can't edit a role that has permissions you don't have yourself");
+      requireWithinAuthority(
+        command.actor,
+        state.role.permissions,
+        "You can't edit a role that has permissions you don't have yourself",
+      );
       const body = cleanBody(command, state);
-      requireWithinAuthority(command.actor, body.permissions, "You can't give a role permissions you don't have yourself");
+      requireWithinAuthority(
+        command.actor,
+        body.permissions,
+        "You can't give a role permissions you don't have yourself",
+      );
       if (sameRole(state.role, body)) return [];
       return [{ type: 'RoleUpdated', data: { id: command.id, ...body } }];
     }

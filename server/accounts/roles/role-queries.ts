@@ -16,23 +16,30 @@ interface RoleRow {
 
 function toDefinition(row: RoleRow): RoleDefinition {
   // pg parses jsonb; PGlite does too, but a text fallback keeps either honest.
-  const permissions = typeof row.permissions === 'string' ? (JSON.parse(row.permissions) as Permission[]) : row.permissions;
+  const permissions =
+    typeof row.permissions === 'string' ? (JSON.parse(row.permissions) as Permission[]) : row.permissions;
   return { id: row.id, name: row.name, description: row.description, permissions, builtIn: false };
 }
 
 export async function customRoles(db: Db): Promise<RoleDefinition[]> {
-  const rows = await sql<RoleRow>`select id, name, description, permissions, version from roles order by created_at, id`.execute(db);
+  const rows =
+    await sql<RoleRow>`select id, name, description, permissions, version from roles order by created_at, id`.execute(
+      db,
+    );
   return rows.rows.map(toDefinition);
 }
 
 export async function findCustomRole(db: Db, id: string): Promise<(RoleSnapshot & { version: number }) | null> {
-  const rows = await sql<RoleRow>`select id, name, description, permissions, version from roles where id = ${id}`.execute(db);
+  const rows =
+    await sql<RoleRow>`select id, name, description, permissions, version from roles where id = ${id}`.execute(db);
   const row = rows.rows[0];
   return row ? { ...toDefinition(row), version: row.version } : null;
 }
 
 export async function userCounts(db: Db): Promise<Map<string, number>> {
-  const rows = await sql<{ role: string; n: number }>`select role, count(*)::int as n from users group by role`.execute(db);
+  const rows = await sql<{ role: string; n: number }>`select role, count(*)::int as n from users group by role`.execute(
+    db,
+  );
   return new Map(rows.rows.map((r) => [r.role, Number(r.n)]));
 }
 

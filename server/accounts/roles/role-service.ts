@@ -15,7 +15,9 @@ import { customRoles, findCustomRole, listRoles, rolePermissions, usersWithRole 
 
 async function loadState(trx: Transaction, id: string): Promise<RoleDecisionState & { version: number }> {
   const role = await findCustomRole(trx, id);
-  const names = [...Object.values(BUILT_IN_ROLES), ...(await customRoles(trx))].filter((r) => r.id !== id).map((r) => r.name);
+  const names = [...Object.values(BUILT_IN_ROLES), ...(await customRoles(trx))]
+    .filter((r) => r.id !== id)
+    .map((r) => r.name);
   return { role, otherNames: names, userCount: await usersWithRole(trx, id), version: role?.version ?? 0 };
 }
 
@@ -37,13 +39,18 @@ export class RoleService {
       withAccountsLock(this.store, async (trx, append) => {
         const state = await loadState(trx, command.id);
         // The actor's permissions as the records say now, not when the request began.
-        const actor = narrowAuthority(command.actor, await findUserRow(trx, command.actor.uid), await rolePermissions(trx));
+        const actor = narrowAuthority(
+          command.actor,
+          await findUserRow(trx, command.actor.uid),
+          await rolePermissions(trx),
+        );
         const decided = decideRole({ ...command, actor }, state, new Date());
         if (decided.length) await append(roleStream(command.id), state.version, decided, meta);
         return decided;
       }),
     );
-    if (events.length) log.info({ role: command.id, by: meta.actor.uid, events: events.map((e) => e.type) }, 'role changed');
+    if (events.length)
+      log.info({ role: command.id, by: meta.actor.uid, events: events.map((e) => e.type) }, 'role changed');
   }
 
   async create(actor: Authority, body: RoleBody, meta: EventMetadata, log: FastifyBaseLogger): Promise<Role> {
@@ -52,7 +59,13 @@ export class RoleService {
     return this.one(id);
   }
 
-  async update(actor: Authority, id: string, body: RoleBody, meta: EventMetadata, log: FastifyBaseLogger): Promise<Role> {
+  async update(
+    actor: Authority,
+    id: string,
+    body: RoleBody,
+    meta: EventMetadata,
+    log: FastifyBaseLogger,
+  ): Promise<Role> {
     await this.execute({ type: 'UpdateRole', id, actor, ...body }, meta, log);
     return this.one(id);
   }

@@ -16,28 +16,61 @@ export const roleRoutes: FastifyPluginAsync<{ roles: RoleService }> = async (app
   // Every signed-in screen may need role names and permissions (the user menu's label).
   app.get(
     '/roles',
-    { schema: { summary: 'Built-in and custom roles with their permissions and user counts', tags, response: { 200: { type: 'array', items: roleSchema }, ...errors } } },
+    {
+      schema: {
+        summary: 'Built-in and custom roles with their permissions and user counts',
+        tags,
+        response: { 200: { type: 'array', items: roleSchema }, ...errors },
+      },
+    },
     async () => roles.list(),
   );
 
   app.post<{ Body: RoleBody }>(
     '/roles',
-    { onRequest: manage, schema: { summary: 'Create a custom role', tags, body: roleBody, response: { 201: roleSchema, ...errors } } },
-    async (request, reply) => reply.status(201).send(await roles.create(authorityOf(principalOf(request)), request.body, commandMeta(request), request.log)),
+    {
+      onRequest: manage,
+      schema: { summary: 'Create a custom role', tags, body: roleBody, response: { 201: roleSchema, ...errors } },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await roles.create(authorityOf(principalOf(request)), request.body, commandMeta(request), request.log)),
   );
 
   app.put<WithId & { Body: RoleBody }>(
     '/roles/:id',
     {
       onRequest: manage,
-      schema: { summary: 'Edit a custom role (built-in roles cannot change)', tags, params: roleIdParams, body: roleBody, response: { 200: roleSchema, ...errors } },
+      schema: {
+        summary: 'Edit a custom role (built-in roles cannot change)',
+        tags,
+        params: roleIdParams,
+        body: roleBody,
+        response: { 200: roleSchema, ...errors },
+      },
     },
-    async (request) => roles.update(authorityOf(principalOf(request)), request.params.id, request.body, commandMeta(request), request.log),
+    async (request) =>
+      roles.update(
+        authorityOf(principalOf(request)),
+        request.params.id,
+        request.body,
+        commandMeta(request),
+        request.log,
+      ),
   );
 
   app.delete<WithId>(
     '/roles/:id',
-    { onRequest: manage, schema: { summary: 'Delete a custom role no account holds', tags, params: roleIdParams, response: { 204: { type: 'null' }, ...errors } } },
+    {
+      onRequest: manage,
+      schema: {
+        summary: 'Delete a custom role no account holds',
+        tags,
+        params: roleIdParams,
+        response: { 204: { type: 'null' }, ...errors },
+      },
+    },
     async (request, reply) => {
       await roles.delete(authorityOf(principalOf(request)), request.params.id, commandMeta(request), request.log);
       return reply.status(204).send();

@@ -17,7 +17,12 @@ export class SessionService {
     private readonly db: Kysely<any>,
   ) {}
 
-  async start(principal: Principal, body: SessionBody, meta: EventMetadata, log: FastifyBaseLogger): Promise<SessionResponse> {
+  async start(
+    principal: Principal,
+    body: SessionBody,
+    meta: EventMetadata,
+    log: FastifyBaseLogger,
+  ): Promise<SessionResponse> {
     const db = this.db;
     let row = await findUserRow(db, principal.uid);
     if (!row) {

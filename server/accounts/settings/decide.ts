@@ -21,11 +21,15 @@ export function decideSettings(command: SettingsCommand, state: Settings, _now: 
   }
   if (wanted.currency !== undefined) wanted.currency = checked(checkCurrency(wanted.currency));
   if (wanted.locale !== undefined) wanted.locale = checked(checkLocale(wanted.locale));
-  if (wanted.importFormat) wanted.importFormat = { delimiter: wanted.importFormat.delimiter, encoding: wanted.importFormat.encoding };
+  if (wanted.importFormat)
+    wanted.importFormat = { delimiter: wanted.importFormat.delimiter, encoding: wanted.importFormat.encoding };
   const changes: Partial<Settings> = {};
   for (const key of Object.keys(wanted) as Array<keyof Settings>) {
     // importFormat is the one object: equal when its delimiter and encoding are.
-    const same = key === 'importFormat' ? sameCsvFormat(wanted.importFormat ?? null, state.importFormat) : wanted[key] === state[key];
+    const same =
+      key === 'importFormat'
+        ? sameCsvFormat(wanted.importFormat ?? null, state.importFormat)
+        : wanted[key] === state[key];
     if (!same) (changes as Record<string, unknown>)[key] = wanted[key];
   }
   return Object.keys(changes).length ? [{ type: 'SettingsChanged', data: { changes } }] : [];

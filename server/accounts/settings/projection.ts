@@ -26,7 +26,9 @@ export const settingsProjection: Projection = {
       }
       // The export formats (migration 020) in a statement of their own: the row exists now.
       await sql`update settings set export_format = ${s.exportFormat},
-          import_format = ${s.importFormat === null ? null : JSON.stringify(s.importFormat)}::jsonb where id = 1`.execute(trx);
+          import_format = ${s.importFormat === null ? null : JSON.stringify(s.importFormat)}::jsonb where id = 1`.execute(
+        trx,
+      );
     },
   },
 };

@@ -34,12 +34,22 @@ function notAfter(change: Change, place: LogPlace): boolean {
  */
 export async function storeMoneyAt(db: Kysely<any>, places: LogPlace[]): Promise<MoneyAt> {
   if (places.length === 0) return () => DEFAULT_MONEY;
-  const rows = await sql<{ tx_id: string; position: string; currency: string | null; locale: string | null }>`select tx_id::text as tx_id,
+  const rows = await sql<{
+    tx_id: string;
+    position: string;
+    currency: string | null;
+    locale: string | null;
+  }>`select tx_id::text as tx_id,
       position::text as position, data -> 'changes' ->> 'currency' as currency, data -> 'changes' ->> 'locale' as locale
     from events
     where stream_id = 'settings' and type = 'SettingsChanged' and (data -> 'changes') ?| array['currency', 'locale']
     order by stream_version`.execute(db);
-  const changes: Change[] = rows.rows.map((r) => ({ txId: r.tx_id, position: Number(r.position), currency: r.currency, locale: r.locale }));
+  const changes: Change[] = rows.rows.map((r) => ({
+    txId: r.tx_id,
+    position: Number(r.position),
+    currency: r.currency,
+    locale: r.locale,
+  }));
   if (changes.length === 0) return () => DEFAULT_MONEY;
   return (place) => {
     let money = DEFAULT_MONEY;

@@ -99,7 +99,12 @@ export function decideAccountCreation(actor: Authority, role: string, roles: Use
 }
 
 /** Acting on someone who holds more than you would let you take what you lack. */
-function requireNotAbove(actor: Authority, user: UserSnapshot, roles: UserDecisionState['roles'], refusal: string): void {
+function requireNotAbove(
+  actor: Authority,
+  user: UserSnapshot,
+  roles: UserDecisionState['roles'],
+  refusal: string,
+): void {
   requireWithinAuthority(actor, permissionsOf(user.role, roles), refusal);
 }
 
@@ -126,7 +131,12 @@ export function requireRecentSignIn(proof: SignInProof, now: Date): void {
  * verification (the change happens when its owner follows the link), or null when it is
  * the current one. Nothing is recorded until Firebase reports the change (SyncEmail).
  */
-export function decideEmailChange(email: string, proof: SignInProof, user: UserSnapshot | null, now: Date): string | null {
+export function decideEmailChange(
+  email: string,
+  proof: SignInProof,
+  user: UserSnapshot | null,
+  now: Date,
+): string | null {
   if (!user) throw new NotFoundError('User not found');
   if (user.provider === ANONYMOUS || user.email === null) throw new ValidationError('Guest accounts have no email');
   const wanted = email.trim().toLowerCase();
@@ -202,8 +212,18 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
       const user = requireUser(state);
       if (user.provider === ANONYMOUS) throw new ConflictError('Guest accounts cannot be given a role');
       if (user.uid === command.actor.uid) throw new ForbiddenError('You cannot change your own role');
-      requireNotAbove(command.actor, user, state.roles, "You can't change the role of someone with permissions you don't have yourself");
-      requireGivableRole(command.actor, command.role, state.roles, "You can't assign a role with permissions you don't have yourself");
+      requireNotAbove(
+        command.actor,
+        user,
+        state.roles,
+        "You can't change the role of someone with permissions you don't have yourself",
+      );
+      requireGivableRole(
+        command.actor,
+        command.role,
+        state.roles,
+        "You can't assign a role with permissions you don't have yourself",
+      );
       if (user.role === command.role) return [];
       if (isLastActiveManager(user, state)) throw new ConflictError('The last active manager cannot be demoted');
       return [{ type: 'UserRoleChanged', data: { uid: user.uid, role: command.role, previousRole: user.role } }];
@@ -212,14 +232,24 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
       const user = requireUser(state);
       if (user.status === 'disabled') return [];
       if (user.uid === command.actor.uid) throw new ConflictError('You cannot disable your own account');
-      requireNotAbove(command.actor, user, state.roles, "You can't disable someone with permissions you don't have yourself");
+      requireNotAbove(
+        command.actor,
+        user,
+        state.roles,
+        "You can't disable someone with permissions you don't have yourself",
+      );
       if (isLastActiveManager(user, state)) throw new ConflictError('The last active manager cannot be disabled');
       return [{ type: 'UserDisabled', data: { uid: user.uid } }];
     }
     case 'Enable': {
       const user = requireUser(state);
       if (user.status === 'active') return [];
-      requireNotAbove(command.actor, user, state.roles, "You can't enable someone with permissions you don't have yourself");
+      requireNotAbove(
+        command.actor,
+        user,
+        state.roles,
+        "You can't enable someone with permissions you don't have yourself",
+      );
       return [{ type: 'UserEnabled', data: { uid: user.uid } }];
     }
     case 'ApproveManagerRequest': {
@@ -229,7 +259,12 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
       if (user.uid === command.actor.uid) throw new ForbiddenError('You cannot change your own role');
       const events: UserEvent[] = [{ type: 'ManagerAccessApproved', data: { uid: user.uid } }];
       if (user.role !== 'manager') {
-        requireGivableRole(command.actor, 'manager', state.roles, "You can't assign a role with permissions you don't have yourself");
+        requireGivableRole(
+          command.actor,
+          'manager',
+          state.roles,
+          "You can't assign a role with permissions you don't have yourself",
+        );
         events.push({ type: 'UserRoleChanged', data: { uid: user.uid, role: 'manager', previousRole: user.role } });
       }
       return events;
@@ -255,7 +290,12 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
     case 'ChangePreferences': {
       const user = requireUser(state);
       if (user.browserNotifications === command.browserNotifications) return [];
-      return [{ type: 'AlertPreferencesChanged', data: { uid: user.uid, browserNotifications: command.browserNotifications } }];
+      return [
+        {
+          type: 'AlertPreferencesChanged',
+          data: { uid: user.uid, browserNotifications: command.browserNotifications },
+        },
+      ];
     }
     default: {
       const unknown: never = command;

@@ -26,12 +26,22 @@ export const usersProjection: Projection = {
     UserRoleChanged: async (event, trx) => {
       const d = event.data as DataOf<'UserRoleChanged'>;
       // A manager has nothing left to request.
-      await touch(event, trx, d.uid, sql`role = ${d.role},
-        manager_request = case when ${d.role} = 'manager' then null else manager_request end`);
+      await touch(
+        event,
+        trx,
+        d.uid,
+        sql`role = ${d.role},
+        manager_request = case when ${d.role} = 'manager' then null else manager_request end`,
+      );
     },
     UserProfileUpdated: async (event, trx) => {
       const d = event.data as DataOf<'UserProfileUpdated'>;
-      await touch(event, trx, d.uid, sql`name = coalesce(${d.name ?? null}, name), email = coalesce(${d.email ?? null}, email)`);
+      await touch(
+        event,
+        trx,
+        d.uid,
+        sql`name = coalesce(${d.name ?? null}, name), email = coalesce(${d.email ?? null}, email)`,
+      );
     },
     UserDisabled: async (event, trx) => {
       await touch(event, trx, (event.data as DataOf<'UserDisabled'>).uid, sql`status = 'disabled'`);

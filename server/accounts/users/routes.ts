@@ -10,7 +10,10 @@ import type { UserService } from './user-service.js';
 
 type WithId = { Params: { id: string } };
 
-export const userRoutes: FastifyPluginAsync<{ users: UserService; admin: UserAdmin }> = async (app, { users, admin }) => {
+export const userRoutes: FastifyPluginAsync<{ users: UserService; admin: UserAdmin }> = async (
+  app,
+  { users, admin },
+) => {
   const view = requirePermission('users:view');
   const manage = requirePermission('users:manage');
   const tags = ['users'];
@@ -33,10 +36,20 @@ export const userRoutes: FastifyPluginAsync<{ users: UserService; admin: UserAdm
     '/users',
     {
       onRequest: manage,
-      schema: { summary: 'Create a real account with a password and a role', tags, body: createUserBody, response: { 201: userSchema, ...errors } },
+      schema: {
+        summary: 'Create a real account with a password and a role',
+        tags,
+        body: createUserBody,
+        response: { 201: userSchema, ...errors },
+      },
     },
     async (request, reply) => {
-      const user = await users.create(authorityOf(principalOf(request)), request.body, commandMeta(request), request.log);
+      const user = await users.create(
+        authorityOf(principalOf(request)),
+        request.body,
+        commandMeta(request),
+        request.log,
+      );
       return reply.status(201).send(user);
     },
   );
@@ -45,20 +58,40 @@ export const userRoutes: FastifyPluginAsync<{ users: UserService; admin: UserAdm
     '/users/:id/role',
     {
       onRequest: manage,
-      schema: { summary: "Change an account's role", tags, params: userIdParams, body: roleChangeBody, response: { 200: userSchema, ...errors } },
+      schema: {
+        summary: "Change an account's role",
+        tags,
+        params: userIdParams,
+        body: roleChangeBody,
+        response: { 200: userSchema, ...errors },
+      },
     },
-    async (request) => admin.changeRole(authorityOf(principalOf(request)), request.params.id, request.body.role, commandMeta(request), request.log),
+    async (request) =>
+      admin.changeRole(
+        authorityOf(principalOf(request)),
+        request.params.id,
+        request.body.role,
+        commandMeta(request),
+        request.log,
+      ),
   );
 
   const action = (path: string, summary: string, run: (id: string, request: FastifyRequest) => Promise<unknown>) =>
     app.post<WithId>(
       path,
-      { onRequest: manage, schema: { summary, tags, params: userIdParams, body: emptyBody, response: { 200: userSchema, ...errors } } },
+      {
+        onRequest: manage,
+        schema: { summary, tags, params: userIdParams, body: emptyBody, response: { 200: userSchema, ...errors } },
+      },
       async (request) => run(request.params.id, request),
     );
 
-  action('/users/:id/disable', 'Disable an account: its tokens are refused at once', (id, r) => admin.disable(authorityOf(principalOf(r)), id, commandMeta(r), r.log));
-  action('/users/:id/enable', 'Enable a disabled account', (id, r) => admin.enable(authorityOf(principalOf(r)), id, commandMeta(r), r.log));
+  action('/users/:id/disable', 'Disable an account: its tokens are refused at once', (id, r) =>
+    admin.disable(authorityOf(principalOf(r)), id, commandMeta(r), r.log),
+  );
+  action('/users/:id/enable', 'Enable a disabled account', (id, r) =>
+    admin.enable(authorityOf(principalOf(r)), id, commandMeta(r), r.log),
+  );
   action('/users/:id/manager-request/approve', 'Approve a pending Store Manager request', (id, r) =>
     admin.approveManagerRequest(authorityOf(principalOf(r)), id, commandMeta(r), r.log),
   );

@@ -15,12 +15,21 @@ export class UserAdmin {
   private async run(uid: string, command: UserCommand, meta: EventMetadata, log: FastifyBaseLogger) {
     const result = await this.users.execute(uid, command, meta);
     if (result.events.length) {
-      log.info({ uid, by: meta.actor.uid, events: result.events.map((e) => e.type), role: result.row.role }, 'account changed');
+      log.info(
+        { uid, by: meta.actor.uid, events: result.events.map((e) => e.type), role: result.row.role },
+        'account changed',
+      );
     }
     return result;
   }
 
-  async changeRole(actor: Authority, uid: string, role: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
+  async changeRole(
+    actor: Authority,
+    uid: string,
+    role: string,
+    meta: EventMetadata,
+    log: FastifyBaseLogger,
+  ): Promise<User> {
     const result = await this.run(uid, { type: 'ChangeRole', role, actor }, meta, log);
     await this.users.syncClaim(uid, result.row.role, log);
     return toUser(result.row);
@@ -30,17 +39,26 @@ export class UserAdmin {
     const result = await this.run(uid, { type: 'Disable', actor }, meta, log);
     // The server already refuses this user's tokens (it reads status on every request);
     // Firebase stops new sign-ins and refreshes.
-    await this.users.firebase.disable(uid).catch((error: unknown) => log.error({ err: error, uid }, 'could not disable in Firebase'));
+    await this.users.firebase
+      .disable(uid)
+      .catch((error: unknown) => log.error({ err: error, uid }, 'could not disable in Firebase'));
     return toUser(result.row);
   }
 
   async enable(actor: Authority, uid: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
     const result = await this.run(uid, { type: 'Enable', actor }, meta, log);
-    await this.users.firebase.enable(uid).catch((error: unknown) => log.error({ err: error, uid }, 'could not enable in Firebase'));
+    await this.users.firebase
+      .enable(uid)
+      .catch((error: unknown) => log.error({ err: error, uid }, 'could not enable in Firebase'));
     return toUser(result.row);
   }
 
-  async approveManagerRequest(actor: Authority, uid: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {
+  async approveManagerRequest(
+    actor: Authority,
+    uid: string,
+    meta: EventMetadata,
+    log: FastifyBaseLogger,
+  ): Promise<User> {
     const result = await this.run(uid, { type: 'ApproveManagerRequest', actor }, meta, log);
     await this.users.syncClaim(uid, result.row.role, log);
     return toUser(result.row);

@@ -66,7 +66,8 @@ export async function listUsers(db: Db, q: string | undefined): Promise<User[]> 
         or coalesce(r.name, case u.role when 'manager' then 'Store Manager' when 'staff' then 'Staff Member'
           when 'guest' then 'Guest' end) ilike ${likePattern(term)}`
     : sql``;
-  const rows = await sql<UserRow>`select u.id, u.name, u.email, u.role, u.status, u.provider, u.avatar, u.manager_request,
+  const rows =
+    await sql<UserRow>`select u.id, u.name, u.email, u.role, u.status, u.provider, u.avatar, u.manager_request,
       u.browser_notifications, u.created_at, u.version
     from users u left join roles r on r.id = u.role ${filter}
     order by u.created_at, u.id limit 1000`.execute(db);

@@ -12,7 +12,13 @@ import { retryOnConflict, violates, withAccountsLock, type Append } from '../acc
 import { FirebaseAccounts, isUserNotFound } from '../firebase-accounts.js';
 import { rolePermissions } from '../roles/role-queries.js';
 import { narrowAuthority, type Authority } from '../authority.js';
-import { decideAccountCreation, decideUser, type UserCommand, type UserDecisionState, type UserSnapshot } from './decide.js';
+import {
+  decideAccountCreation,
+  decideUser,
+  type UserCommand,
+  type UserDecisionState,
+  type UserSnapshot,
+} from './decide.js';
 import { activeManagerIds, findUserRow, listUsers, storeHasUsers, toUser, type UserRow } from './user-queries.js';
 
 export interface CommandResult {
@@ -53,7 +59,13 @@ async function withCurrentActor(db: Kysely<any>, command: UserCommand, state: Us
 }
 
 /** Commands whose rules look at other accounts or at roles run under the accounts lock. */
-const LOCKED: ReadonlySet<UserCommand['type']> = new Set(['ChangeRole', 'Disable', 'Enable', 'ApproveManagerRequest', 'Register']);
+const LOCKED: ReadonlySet<UserCommand['type']> = new Set([
+  'ChangeRole',
+  'Disable',
+  'Enable',
+  'ApproveManagerRequest',
+  'Register',
+]);
 
 export class UserService {
   readonly firebase: FirebaseAccounts;
@@ -97,11 +109,14 @@ export class UserService {
     const events = await retryOnConflict(async () => {
       try {
         if (LOCKED.has(command.type)) return await withAccountsLock(this.ctx.store, run);
-        return await run(this.db, (stream, expected, evs, metadata) => this.ctx.store.append(stream, expected, evs, metadata));
+        return await run(this.db, (stream, expected, evs, metadata) =>
+          this.ctx.store.append(stream, expected, evs, metadata),
+        );
       } catch (error) {
         // The founder index backs the lock up: if two first sign-ups ever both decide
         // "manager", one commit fails here and deciding again finds the store has its manager.
-        if (command.type === 'Register' && violates(error, 'users_one_founder')) return withAccountsLock(this.ctx.store, run);
+        if (command.type === 'Register' && violates(error, 'users_one_founder'))
+          return withAccountsLock(this.ctx.store, run);
         throw error;
       }
     });
@@ -133,7 +148,9 @@ export class UserService {
       log.info({ uid, role: result.row.role, by: meta.actor.uid }, 'account created by a manager');
       return toUser(result.row);
     } catch (error) {
-      await this.firebase.remove(uid).catch((e: unknown) => log.error({ err: e, uid }, 'could not remove an unrecorded account'));
+      await this.firebase
+        .remove(uid)
+        .catch((e: unknown) => log.error({ err: e, uid }, 'could not remove an unrecorded account'));
       throw error;
     }
   }

@@ -57,7 +57,12 @@ export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFet
       </header>
 
       <div className="toolbar activity-toolbar">
-        <SearchField placeholder="Search activity..." label="Search activity" value={params.q} onChange={(value) => send({ type: 'TYPE', q: value })} />
+        <SearchField
+          placeholder="Search activity..."
+          label="Search activity"
+          value={params.q}
+          onChange={(value) => send({ type: 'TYPE', q: value })}
+        />
         <select
           className="input activity-filter"
           aria-label="Filter by action"
@@ -83,13 +88,30 @@ export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFet
         </div>
       ) : null}
 
-      {state.matches('error') ? <ErrorBox title="Failed to load activity logs" message={error ?? 'Failed to load activity logs'} onRetry={() => send({ type: 'RETRY' })} /> : null}
+      {state.matches('error') ? (
+        <ErrorBox
+          title="Failed to load activity logs"
+          message={error ?? 'Failed to load activity logs'}
+          onRetry={() => send({ type: 'RETRY' })}
+        />
+      ) : null}
       {loadingFirst && entries.length === 0 ? <TruckLoader label="Loading activity..." fullScreen={false} /> : null}
       {state.matches('ready') && entries.length === 0 ? (
-        <EmptyState icon="list" title="No activity logs found" text={filtered ? 'Try another search or filter, or press Reset.' : 'Changes to items and categories will show up here.'} />
+        <EmptyState
+          icon="list"
+          title="No activity logs found"
+          text={
+            filtered
+              ? 'Try another search or filter, or press Reset.'
+              : 'Changes to items and categories will show up here.'
+          }
+        />
       ) : null}
       {entries.length > 0 ? (
-        <div className={loadingFirst ? 'activity-results activity-results-busy' : 'activity-results'} aria-busy={loadingFirst}>
+        <div
+          className={loadingFirst ? 'activity-results activity-results-busy' : 'activity-results'}
+          aria-busy={loadingFirst}
+        >
           <ActivityTable
             entries={entries}
             params={params}
@@ -100,16 +122,29 @@ export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFet
           <div ref={sentinel} className="activity-more">
             {moreError ? <ErrorBox message={moreError} onRetry={() => send({ type: 'LOAD_MORE' })} /> : null}
             {nextCursor && !moreError ? (
-              <button type="button" className="btn btn-secondary" onClick={() => send({ type: 'LOAD_MORE' })} disabled={loadingMore}>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                onClick={() => send({ type: 'LOAD_MORE' })}
+                disabled={loadingMore}
+              >
                 {loadingMore ? 'Loading...' : 'Load more'}
               </button>
             ) : null}
-            {!nextCursor ? <p className="muted">{entries.length === 1 ? '1 entry' : `${entries.length} entries`} · that is everything</p> : null}
+            {!nextCursor ? (
+              <p className="muted">
+                {entries.length === 1 ? '1 entry' : `${entries.length} entries`} · that is everything
+              </p>
+            ) : null}
           </div>
         </div>
       ) : null}
       {reverting ? (
-        <RevertDialog eventId={reverting} onClose={() => setReverting(null)} onDone={() => send({ type: 'REVERTED', eventId: reverting })} />
+        <RevertDialog
+          eventId={reverting}
+          onClose={() => setReverting(null)}
+          onDone={() => send({ type: 'REVERTED', eventId: reverting })}
+        />
       ) : null}
     </div>
   );

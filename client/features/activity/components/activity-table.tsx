@@ -11,14 +11,32 @@ import type { ActivityParams, ActivitySort } from '../api';
 
 const ACTION_LABELS = { create: 'Created', update: 'Updated', delete: 'Deleted' } as const;
 
-function SortHeader({ column, label, params, onSort }: { column: ActivitySort; label: string; params: ActivityParams; onSort: (c: ActivitySort) => void }) {
+function SortHeader({
+  column,
+  label,
+  params,
+  onSort,
+}: {
+  column: ActivitySort;
+  label: string;
+  params: ActivityParams;
+  onSort: (c: ActivitySort) => void;
+}) {
   const active = params.sort === column;
   const sort = active ? (params.order === 'asc' ? 'ascending' : 'descending') : 'none';
   return (
     <th scope="col" aria-sort={sort}>
-      <button type="button" className={`sort-header ${active ? 'sort-header-active' : ''}`} onClick={() => onSort(column)}>
+      <button
+        type="button"
+        className={`sort-header ${active ? 'sort-header-active' : ''}`}
+        onClick={() => onSort(column)}
+      >
         {label}
-        <Icon name={active && params.order === 'asc' ? 'chevron-up' : 'chevron-down'} size={14} className={active ? undefined : 'sort-header-idle'} />
+        <Icon
+          name={active && params.order === 'asc' ? 'chevron-up' : 'chevron-down'}
+          size={14}
+          className={active ? undefined : 'sort-header-idle'}
+        />
       </button>
     </th>
   );
@@ -52,7 +70,11 @@ export function ActivityTable({
         </thead>
         <tbody>
           {entries.map((entry) => (
-            <tr key={entry.id} className={isFresh.has(entry.id) ? 'activity-fresh' : undefined} data-testid="activity-row">
+            <tr
+              key={entry.id}
+              className={isFresh.has(entry.id) ? 'activity-fresh' : undefined}
+              data-testid="activity-row"
+            >
               <td data-label="Timestamp" className="activity-time">
                 <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time>
               </td>

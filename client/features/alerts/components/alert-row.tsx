@@ -5,7 +5,17 @@ import type { LowStockAlert } from '../../../../shared/alerts';
 import { Icon } from '../../../components/icons';
 import { formatRelative } from '../../../lib/format';
 
-export function AlertRow({ alert, busy, onDismiss, onRestore }: { alert: LowStockAlert; busy: boolean; onDismiss: () => void; onRestore: () => void }) {
+export function AlertRow({
+  alert,
+  busy,
+  onDismiss,
+  onRestore,
+}: {
+  alert: LowStockAlert;
+  busy: boolean;
+  onDismiss: () => void;
+  onRestore: () => void;
+}) {
   const out = alert.quantity <= 0;
   return (
     <li className={`alert-row ${alert.dismissed ? 'alert-row-dismissed' : ''}`} data-testid="alert-row">
@@ -34,11 +44,23 @@ export function AlertRow({ alert, busy, onDismiss, onRestore }: { alert: LowStoc
       </dl>
       <span className={`badge ${out ? 'badge-danger' : 'alert-badge-low'}`}>{out ? 'Out of stock' : 'Low stock'}</span>
       {alert.dismissed ? (
-        <button type="button" className="btn btn-sm btn-secondary" onClick={onRestore} disabled={busy} aria-label={`Restore alert for ${alert.name}`}>
+        <button
+          type="button"
+          className="btn btn-sm btn-secondary"
+          onClick={onRestore}
+          disabled={busy}
+          aria-label={`Restore alert for ${alert.name}`}
+        >
           <Icon name="bell" size={15} /> Restore
         </button>
       ) : (
-        <button type="button" className="btn btn-sm btn-ghost" onClick={onDismiss} disabled={busy} aria-label={`Dismiss alert for ${alert.name}`}>
+        <button
+          type="button"
+          className="btn btn-sm btn-ghost"
+          onClick={onDismiss}
+          disabled={busy}
+          aria-label={`Dismiss alert for ${alert.name}`}
+        >
           <Icon name="x" size={15} /> Dismiss
         </button>
       )}

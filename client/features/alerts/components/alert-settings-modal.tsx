@@ -38,14 +38,21 @@ export function AlertSettingsModal({ onClose }: { onClose: () => void }) {
           <button type="button" className="btn btn-secondary" onClick={onClose} disabled={saving}>
             Cancel
           </button>
-          <button type="button" className="btn btn-primary" onClick={() => send({ type: 'SAVE' })} disabled={!draft || saving || !state.matches('editing')}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => send({ type: 'SAVE' })}
+            disabled={!draft || saving || !state.matches('editing')}
+          >
             {saving ? 'Saving...' : 'Save Settings'}
           </button>
         </>
       }
     >
       {state.matches('loading') ? <p className="muted">Loading your settings...</p> : null}
-      {state.matches('failed') ? <ErrorBox message={error ?? 'Failed to load alert settings'} onRetry={() => send({ type: 'RETRY' })} /> : null}
+      {state.matches('failed') ? (
+        <ErrorBox message={error ?? 'Failed to load alert settings'} onRetry={() => send({ type: 'RETRY' })} />
+      ) : null}
       {draft ? (
         <div className="form-stack">
           <SwitchRow
@@ -65,11 +72,21 @@ export function AlertSettingsModal({ onClose }: { onClose: () => void }) {
           <fieldset className="al-choice-group" disabled={saving}>
             <legend className="field-label">Tell me when</legend>
             <label className="al-choice">
-              <input type="radio" name="notify-when" checked={draft.notifyWhen === 'low'} onChange={() => send({ type: 'SET_WHEN', when: 'low' })} />
+              <input
+                type="radio"
+                name="notify-when"
+                checked={draft.notifyWhen === 'low'}
+                onChange={() => send({ type: 'SET_WHEN', when: 'low' })}
+              />
               An item falls to or below its threshold
             </label>
             <label className="al-choice">
-              <input type="radio" name="notify-when" checked={draft.notifyWhen === 'out'} onChange={() => send({ type: 'SET_WHEN', when: 'out' })} />
+              <input
+                type="radio"
+                name="notify-when"
+                checked={draft.notifyWhen === 'out'}
+                onChange={() => send({ type: 'SET_WHEN', when: 'out' })}
+              />
               Only when an item runs out of stock
             </label>
           </fieldset>

@@ -23,7 +23,11 @@ export function AlertsPage() {
   const data = useSelector(alerts, (s) => s.context.data);
   const error = useSelector(alerts, (s) => s.context.error);
   const writes = useSelector(alerts, (s) => s.context.writes);
-  const pending = new Set(Object.values(writes).filter((w) => w.status === 'pending').map((w) => w.write.itemId));
+  const pending = new Set(
+    Object.values(writes)
+      .filter((w) => w.status === 'pending')
+      .map((w) => w.write.itemId),
+  );
   const [query, setQuery] = useState('');
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [showDismissed, setShowDismissed] = useState(false);
@@ -33,7 +37,8 @@ export function AlertsPage() {
   const matching = filterAlerts(all, query);
   const active = matching.filter((a) => !a.dismissed);
   const dismissed = matching.filter((a) => a.dismissed);
-  const write = (kind: 'dismiss' | 'restore', itemId: string, name: string) => alerts.send({ type: 'WRITE', id: newWriteId(), write: { kind, itemId, name } });
+  const write = (kind: 'dismiss' | 'restore', itemId: string, name: string) =>
+    alerts.send({ type: 'WRITE', id: newWriteId(), write: { kind, itemId, name } });
   const activeCount = all.filter((a) => !a.dismissed).length;
 
   return (
@@ -42,7 +47,9 @@ export function AlertsPage() {
         <div>
           <h1 className="page-title">Alerts</h1>
           <p className="page-subtitle">
-            {data ? `${activeCount} active ${activeCount === 1 ? 'alert' : 'alerts'} · items at or below their threshold` : 'Items at or below their threshold'}
+            {data
+              ? `${activeCount} active ${activeCount === 1 ? 'alert' : 'alerts'} · items at or below their threshold`
+              : 'Items at or below their threshold'}
           </p>
         </div>
         <div className="page-actions">
@@ -52,13 +59,32 @@ export function AlertsPage() {
         </div>
       </header>
 
-      <SearchField placeholder="Search by item name or category..." label="Search alerts by item name or category" value={query} onChange={(value) => setQuery(value)} />
+      <SearchField
+        placeholder="Search by item name or category..."
+        label="Search alerts by item name or category"
+        value={query}
+        onChange={(value) => setQuery(value)}
+      />
 
-      {failed ? <ErrorBox title="Failed to load alerts" message={error ?? 'Failed to load alerts'} onRetry={() => alerts.send({ type: 'RETRY' })} /> : null}
+      {failed ? (
+        <ErrorBox
+          title="Failed to load alerts"
+          message={error ?? 'Failed to load alerts'}
+          onRetry={() => alerts.send({ type: 'RETRY' })}
+        />
+      ) : null}
       {!data && !failed ? <TruckLoader label="Loading alerts..." fullScreen={false} /> : null}
 
-      {data && all.length === 0 ? <EmptyState icon="check-circle" title="No Active Alerts" text="All inventory items are above their threshold levels." /> : null}
-      {data && all.length > 0 && matching.length === 0 ? <EmptyState icon="search" title="No alerts found" text="No alerts match your search." /> : null}
+      {data && all.length === 0 ? (
+        <EmptyState
+          icon="check-circle"
+          title="No Active Alerts"
+          text="All inventory items are above their threshold levels."
+        />
+      ) : null}
+      {data && all.length > 0 && matching.length === 0 ? (
+        <EmptyState icon="search" title="No alerts found" text="No alerts match your search." />
+      ) : null}
       {data && all.length > 0 && matching.length > 0 && active.length === 0 ? (
         <EmptyState
           icon="check-circle"
@@ -85,7 +111,12 @@ export function AlertsPage() {
 
       {dismissed.length > 0 ? (
         <section className="dismissed-section" aria-label="Dismissed alerts">
-          <button type="button" className="btn btn-ghost btn-sm" aria-expanded={showDismissed} onClick={() => setShowDismissed((v) => !v)}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            aria-expanded={showDismissed}
+            onClick={() => setShowDismissed((v) => !v)}
+          >
             <Icon name={showDismissed ? 'chevron-up' : 'chevron-down'} size={16} /> Dismissed ({dismissed.length})
           </button>
           {showDismissed ? (

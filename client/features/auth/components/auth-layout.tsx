@@ -6,7 +6,17 @@ import { Icon } from '../../../components/icons';
 import { StockroomIllustration } from './stockroom-illustration';
 import './auth.css';
 
-export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle: string; children: ReactNode; footer: ReactNode }) {
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+  footer,
+}: {
+  title: string;
+  subtitle: string;
+  children: ReactNode;
+  footer: ReactNode;
+}) {
   return (
     <div className="auth-screen">
       <main className="auth-main">
@@ -27,7 +37,9 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
         <div className="auth-aside-inner">
           <StockroomIllustration />
           <h2>Every shelf, live.</h2>
-          <p>Stock levels, low-stock alerts and a full history of every change, shared by your whole team in real time.</p>
+          <p>
+            Stock levels, low-stock alerts and a full history of every change, shared by your whole team in real time.
+          </p>
         </div>
       </aside>
     </div>

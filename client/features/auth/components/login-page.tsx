@@ -17,7 +17,9 @@ export function LoginPage({ auth }: { auth: ActorRefFrom<typeof authMachine> }) 
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const busyFlow = useSelector(auth, (s) => (s.matches('signingIn') ? s.context.flow : null));
-  const error = useSelector(auth, (s) => (s.matches('error') && LOGIN_FLOWS.includes(s.context.flow ?? '') ? s.context.error : null));
+  const error = useSelector(auth, (s) =>
+    s.matches('error') && LOGIN_FLOWS.includes(s.context.flow ?? '') ? s.context.error : null,
+  );
   const busy = busyFlow !== null;
   const guestOffered = useGuestSignInOffered();
 
@@ -45,7 +47,15 @@ export function LoginPage({ auth }: { auth: ActorRefFrom<typeof authMachine> }) 
       <form className="form-stack" onSubmit={submit} noValidate={false}>
         <div className="field">
           <label htmlFor="login-email">Email</label>
-          <input id="login-email" className="input" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            id="login-email"
+            className="input"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="login-password">Password</label>
@@ -67,9 +77,18 @@ export function LoginPage({ auth }: { auth: ActorRefFrom<typeof authMachine> }) 
         <span>or</span>
       </div>
       <div className="form-stack">
-        <GoogleButton label={busyFlow === 'google-login' ? 'Waiting for Google...' : 'Sign in with Google'} onClick={() => auth.send({ type: 'GOOGLE', mode: 'login' })} disabled={busy} />
+        <GoogleButton
+          label={busyFlow === 'google-login' ? 'Waiting for Google...' : 'Sign in with Google'}
+          onClick={() => auth.send({ type: 'GOOGLE', mode: 'login' })}
+          disabled={busy}
+        />
         {guestOffered ? (
-          <button type="button" className="btn btn-ghost btn-block" onClick={() => auth.send({ type: 'GUEST' })} disabled={busy}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-block"
+            onClick={() => auth.send({ type: 'GUEST' })}
+            disabled={busy}
+          >
             {busyFlow === 'guest' ? 'Starting guest session...' : 'Continue as guest'}
           </button>
         ) : null}

@@ -13,11 +13,20 @@ import { GoogleButton } from './google-button';
 const SIGNUP_FLOWS = ['signup', 'google-signup', 'session'];
 
 export function RegisterPage({ auth }: { auth: ActorRefFrom<typeof authMachine> }) {
-  const [form, setForm] = useState({ name: '', email: '', password: '', confirmPassword: '', role: 'staff' as RequestedRole });
+  const [form, setForm] = useState({
+    name: '',
+    email: '',
+    password: '',
+    confirmPassword: '',
+    role: 'staff' as RequestedRole,
+  });
   const busyFlow = useSelector(auth, (s) => (s.matches('signingIn') ? s.context.flow : null));
-  const error = useSelector(auth, (s) => (s.matches('error') && SIGNUP_FLOWS.includes(s.context.flow ?? '') ? s.context.error : null));
+  const error = useSelector(auth, (s) =>
+    s.matches('error') && SIGNUP_FLOWS.includes(s.context.flow ?? '') ? s.context.error : null,
+  );
   const busy = busyFlow !== null;
-  const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: event.target.value }));
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [key]: event.target.value }));
 
   useEffect(() => {
     if (auth.getSnapshot().matches('error')) auth.send({ type: 'CLEAR_ERROR' });
@@ -42,11 +51,26 @@ export function RegisterPage({ auth }: { auth: ActorRefFrom<typeof authMachine> 
       <form className="form-stack" onSubmit={submit}>
         <div className="field">
           <label htmlFor="register-name">Full Name</label>
-          <input id="register-name" className="input" autoComplete="name" required value={form.name} onChange={set('name')} />
+          <input
+            id="register-name"
+            className="input"
+            autoComplete="name"
+            required
+            value={form.name}
+            onChange={set('name')}
+          />
         </div>
         <div className="field">
           <label htmlFor="register-email">Email</label>
-          <input id="register-email" className="input" type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
+          <input
+            id="register-email"
+            className="input"
+            type="email"
+            autoComplete="email"
+            required
+            value={form.email}
+            onChange={set('email')}
+          />
         </div>
         <div className="field-row">
           <div className="field">

@@ -28,7 +28,9 @@ function AsOfDashboard({ asOf }: { asOf: string }) {
   const [data, setData] = useState<DashboardSummary | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    api.get<DashboardSummary>(`/dashboard?asOf=${encodeURIComponent(asOf)}`).then(setData, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+    api
+      .get<DashboardSummary>(`/dashboard?asOf=${encodeURIComponent(asOf)}`)
+      .then(setData, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   }, [asOf]);
   return (
     <div className="page dashboard">
@@ -93,7 +95,13 @@ function LiveDashboard() {
         </div>
       </header>
       <AsOfControl />
-      {failed ? <ErrorBox title="Failed to load the dashboard" message={error ?? 'Failed to load the dashboard'} onRetry={() => dashboard.send({ type: 'RETRY' })} /> : null}
+      {failed ? (
+        <ErrorBox
+          title="Failed to load the dashboard"
+          message={error ?? 'Failed to load the dashboard'}
+          onRetry={() => dashboard.send({ type: 'RETRY' })}
+        />
+      ) : null}
       {!data && !failed ? <TruckLoader label="Loading dashboard..." fullScreen={false} /> : null}
       {data ? <DashboardCards data={data} /> : null}
     </div>

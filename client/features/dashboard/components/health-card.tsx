@@ -25,8 +25,18 @@ export function HealthCard({ health, items }: { health: InventoryHealth; items: 
           <span className="health-label">Stock Levels</span>
           <span className="health-figure">{percent === null ? '—' : `${percent}%`}</span>
         </div>
-        <span className="bar" role="progressbar" aria-label="Items above their threshold" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent ?? 0}>
-          <span className={`bar-fill ${percent !== null && percent < 80 ? 'bar-fill-warning' : ''}`} style={{ width: `${percent ?? 0}%` }} />
+        <span
+          className="bar"
+          role="progressbar"
+          aria-label="Items above their threshold"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent ?? 0}
+        >
+          <span
+            className={`bar-fill ${percent !== null && percent < 80 ? 'bar-fill-warning' : ''}`}
+            style={{ width: `${percent ?? 0}%` }}
+          />
         </span>
         <span className="health-sub">
           {health.itemsAboveThreshold} of {items} items above threshold
@@ -46,7 +56,11 @@ export function HealthCard({ health, items }: { health: InventoryHealth; items: 
             <span className="health-sub">{health.reorderAlerts.raisedLast30Days} raised in 30 days</span>
           </dt>
           <dd>
-            <Link to="/alerts" className={`health-figure ${health.reorderAlerts.open > 0 ? 'tone-danger' : ''}`} aria-label={`${health.reorderAlerts.open} reorder alerts`}>
+            <Link
+              to="/alerts"
+              className={`health-figure ${health.reorderAlerts.open > 0 ? 'tone-danger' : ''}`}
+              aria-label={`${health.reorderAlerts.open} reorder alerts`}
+            >
               {health.reorderAlerts.open}
             </Link>
           </dd>
@@ -55,10 +69,14 @@ export function HealthCard({ health, items }: { health: InventoryHealth; items: 
           <dt>
             <span className="health-label">Avg Restock Time</span>
             <span className="health-sub">
-              {health.restocksCounted === 0 ? 'No restocks in 30 days' : `From going low to restocked, ${health.restocksCounted} ${health.restocksCounted === 1 ? 'restock' : 'restocks'}`}
+              {health.restocksCounted === 0
+                ? 'No restocks in 30 days'
+                : `From going low to restocked, ${health.restocksCounted} ${health.restocksCounted === 1 ? 'restock' : 'restocks'}`}
             </span>
           </dt>
-          <dd className="health-figure">{health.avgRestockHours === null ? '—' : durationText(health.avgRestockHours)}</dd>
+          <dd className="health-figure">
+            {health.avgRestockHours === null ? '—' : durationText(health.avgRestockHours)}
+          </dd>
         </div>
       </dl>
     </section>

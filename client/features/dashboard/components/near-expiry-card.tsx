@@ -25,7 +25,9 @@ export function NearExpiryCard({ items }: { items: NearExpiryItem[] }) {
                   {item.category} · {item.quantity} in stock
                 </span>
               </span>
-              <span className={`badge ${item.daysLeft <= 7 ? 'dash-badge-warning' : 'badge-neutral'}`}>{expiryText(item.daysLeft)}</span>
+              <span className={`badge ${item.daysLeft <= 7 ? 'dash-badge-warning' : 'badge-neutral'}`}>
+                {expiryText(item.daysLeft)}
+              </span>
             </li>
           ))}
         </ul>

@@ -26,7 +26,11 @@ export function RecentActivityCard({ entries }: { entries: ActivityEntry[] }) {
         <ul className="activity-feed">
           {entries.map((entry) => (
             <li key={entry.id} className="activity-feed-row">
-              <span className={`activity-dot activity-dot-${entry.action}`} role="img" aria-label={ACTION_WORDS[entry.action]} />
+              <span
+                className={`activity-dot activity-dot-${entry.action}`}
+                role="img"
+                aria-label={ACTION_WORDS[entry.action]}
+              />
               <span className="activity-feed-text">
                 <span className="activity-feed-details">
                   <ChangeSentence entry={entry} />

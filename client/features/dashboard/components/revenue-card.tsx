@@ -56,7 +56,9 @@ export function RevenueCard({ revenue, money }: { revenue: RevenueFigures; money
         </>
       )}
       <p className={`change change-${tone}`}>
-        {tone !== 'neutral' ? <Icon name="trending-down" size={16} className={tone === 'up' ? 'flip-up' : undefined} /> : null}
+        {tone !== 'neutral' ? (
+          <Icon name="trending-down" size={16} className={tone === 'up' ? 'flip-up' : undefined} />
+        ) : null}
         {changeLabel(changePercent)}
       </p>
       <dl className="revenue-bars">

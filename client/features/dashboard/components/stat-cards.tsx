@@ -6,7 +6,21 @@ import type { MoneyFormat } from '../../../../shared/money-format';
 import { Icon, type IconName } from '../../../components/icons';
 import { formatCount, formatWholeMoney } from '../../../lib/format';
 
-function StatCard({ label, value, hint, icon, tone, to }: { label: string; value: string; hint: string; icon: IconName; tone: string; to?: string }) {
+function StatCard({
+  label,
+  value,
+  hint,
+  icon,
+  tone,
+  to,
+}: {
+  label: string;
+  value: string;
+  hint: string;
+  icon: IconName;
+  tone: string;
+  to?: string;
+}) {
   const body = (
     <>
       <span className={`stat-icon stat-icon-${tone}`} aria-hidden="true">
@@ -33,9 +47,29 @@ function StatCard({ label, value, hint, icon, tone, to }: { label: string; value
 export function StatCards({ totals, money }: { totals: DashboardTotals; money: MoneyFormat }) {
   return (
     <section className="stat-grid" aria-label="Store totals">
-      <StatCard label="Total Items" value={formatCount(totals.items)} hint={`${formatCount(totals.units)} units on hand`} icon="box" tone="primary" to="/inventory" />
-      <StatCard label="Categories" value={formatCount(totals.categories)} hint="Groups of items" icon="folder" tone="info" to="/inventory" />
-      <StatCard label="Total Value" value={formatWholeMoney(totals.value, money)} hint="Quantity × unit price" icon="tag" tone="success" />
+      <StatCard
+        label="Total Items"
+        value={formatCount(totals.items)}
+        hint={`${formatCount(totals.units)} units on hand`}
+        icon="box"
+        tone="primary"
+        to="/inventory"
+      />
+      <StatCard
+        label="Categories"
+        value={formatCount(totals.categories)}
+        hint="Groups of items"
+        icon="folder"
+        tone="info"
+        to="/inventory"
+      />
+      <StatCard
+        label="Total Value"
+        value={formatWholeMoney(totals.value, money)}
+        hint="Quantity × unit price"
+        icon="tag"
+        tone="success"
+      />
       <StatCard
         label="Low Stock"
         value={formatCount(totals.lowStock)}

@@ -25,7 +25,9 @@ export function StockValueCard({ points, money }: { points: StockValuePoint[]; m
       <div className="stock-value-figures">
         <p className="big-figure">{formatWholeMoney(last?.value ?? 0, money)}</p>
         <p className={`change change-${change > 0 ? 'up' : change < 0 ? 'down' : 'neutral'}`}>
-          {change === 0 ? 'No change in 30 days' : `${change > 0 ? '+' : '−'}${formatWholeMoney(Math.abs(change), money)} in 30 days`}
+          {change === 0
+            ? 'No change in 30 days'
+            : `${change > 0 ? '+' : '−'}${formatWholeMoney(Math.abs(change), money)} in 30 days`}
         </p>
       </div>
       <TrendChart points={points} label={label} />

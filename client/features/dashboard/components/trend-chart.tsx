@@ -7,7 +7,12 @@ export interface TrendPoint {
   value: number;
 }
 
-export function chartPath(points: readonly number[], width: number, height: number, pad = 4): { line: string; area: string } {
+export function chartPath(
+  points: readonly number[],
+  width: number,
+  height: number,
+  pad = 4,
+): { line: string; area: string } {
   if (points.length === 0) return { line: '', area: '' };
   const min = Math.min(...points);
   const max = Math.max(...points);
@@ -40,7 +45,14 @@ export function TrendChart({ points, label }: { points: TrendPoint[]; label: str
         </linearGradient>
       </defs>
       <path d={area} fill={`url(#${gradient})`} />
-      <path d={line} fill="none" stroke="var(--chart-line)" strokeWidth="2.2" vectorEffect="non-scaling-stroke" strokeLinejoin="round" />
+      <path
+        d={line}
+        fill="none"
+        stroke="var(--chart-line)"
+        strokeWidth="2.2"
+        vectorEffect="non-scaling-stroke"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

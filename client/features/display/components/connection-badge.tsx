@@ -1,7 +1,12 @@
 // Whether the display is live: the feed's state, plus a failed refresh while it is away.
 import type { FeedStatus } from '../../../lib/realtime-feed.machine';
 
-const LABELS: Record<FeedStatus, string> = { live: 'Live', connecting: 'Reconnecting…', offline: 'Offline', stopped: 'Disconnected' };
+const LABELS: Record<FeedStatus, string> = {
+  live: 'Live',
+  connecting: 'Reconnecting…',
+  offline: 'Offline',
+  stopped: 'Disconnected',
+};
 
 export function ConnectionBadge({ status, failing }: { status: FeedStatus; failing: boolean }) {
   const shown: FeedStatus = status === 'live' && failing ? 'connecting' : status;

@@ -6,7 +6,17 @@ import { Icon } from '../../../components/icons';
 import { useFittedPages } from '../use-fitted-pages';
 import { PageIndicator } from './page-indicator';
 
-export function DisplayAlerts({ alerts, total, tick, everyMs }: { alerts: DisplayAlert[]; total: number; tick: number; everyMs: number }) {
+export function DisplayAlerts({
+  alerts,
+  total,
+  tick,
+  everyMs,
+}: {
+  alerts: DisplayAlert[];
+  total: number;
+  tick: number;
+  everyMs: number;
+}) {
   const { listRef, page, pages, onPage } = useFittedPages(alerts.length, tick);
   return (
     <section className="display-panel display-alerts" aria-labelledby="display-alerts-title">
@@ -28,7 +38,12 @@ export function DisplayAlerts({ alerts, total, tick, everyMs }: { alerts: Displa
           {alerts.map((alert, index) => {
             const out = alert.quantity <= 0;
             return (
-              <li key={alert.itemId} className={`display-alert ${out ? 'display-alert-out' : ''}`} data-testid="display-alert" hidden={!onPage(index)}>
+              <li
+                key={alert.itemId}
+                className={`display-alert ${out ? 'display-alert-out' : ''}`}
+                data-testid="display-alert"
+                hidden={!onPage(index)}
+              >
                 <span className="display-alert-name">{alert.name}</span>
                 <span className="display-alert-category">{alert.category}</span>
                 <span className="display-alert-stock">

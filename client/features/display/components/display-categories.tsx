@@ -8,7 +8,17 @@ import { formatCount, formatWholeMoney } from '../../../lib/format';
 import { useFittedPages } from '../use-fitted-pages';
 import { PageIndicator } from './page-indicator';
 
-export function DisplayCategories({ categories, money, tick, everyMs }: { categories: CategoryStock[]; money: MoneyFormat; tick: number; everyMs: number }) {
+export function DisplayCategories({
+  categories,
+  money,
+  tick,
+  everyMs,
+}: {
+  categories: CategoryStock[];
+  money: MoneyFormat;
+  tick: number;
+  everyMs: number;
+}) {
   const { listRef, page, pages, onPage } = useFittedPages(categories.length, tick);
   const top = Math.max(1, ...categories.map((c) => c.units));
   return (
@@ -23,7 +33,12 @@ export function DisplayCategories({ categories, money, tick, everyMs }: { catego
       ) : (
         <ul className="display-list display-category-list" ref={listRef} data-testid="display-category-list">
           {categories.map((category, index) => (
-            <li key={category.categoryId} className="display-category" data-testid="display-category" hidden={!onPage(index)}>
+            <li
+              key={category.categoryId}
+              className="display-category"
+              data-testid="display-category"
+              hidden={!onPage(index)}
+            >
               <div className="display-category-line">
                 <span className="display-category-name">{category.name}</span>
                 <span className="display-category-units" data-testid="display-category-units">
@@ -35,7 +50,8 @@ export function DisplayCategories({ categories, money, tick, everyMs }: { catego
               </span>
               <div className="display-category-line display-category-sub">
                 <span>
-                  {category.itemCount} {category.itemCount === 1 ? 'item' : 'items'} · {formatWholeMoney(category.value, money)}
+                  {category.itemCount} {category.itemCount === 1 ? 'item' : 'items'} ·{' '}
+                  {formatWholeMoney(category.value, money)}
                 </span>
                 {category.lowCount > 0 ? <span className="display-low">{category.lowCount} low</span> : null}
               </div>

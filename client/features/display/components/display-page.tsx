@@ -55,7 +55,12 @@ export function DisplayPage() {
         <>
           <div className="display-body">
             <DisplayAlerts alerts={snapshot.alerts} total={snapshot.alertCount} tick={tick} everyMs={everyMs} />
-            <DisplayCategories categories={snapshot.categories} money={snapshot.money ?? DEFAULT_MONEY} tick={tick} everyMs={everyMs} />
+            <DisplayCategories
+              categories={snapshot.categories}
+              money={snapshot.money ?? DEFAULT_MONEY}
+              tick={tick}
+              everyMs={everyMs}
+            />
           </div>
           <ActivityTicker entries={snapshot.recentActivity} />
         </>

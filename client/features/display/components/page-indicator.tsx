@@ -4,7 +4,17 @@
 // Past this many pages dots stop telling anything; the label still does.
 const MAX_DOTS = 12;
 
-export function PageIndicator({ page, pages, everyMs, testId }: { page: number; pages: number; everyMs: number; testId: string }) {
+export function PageIndicator({
+  page,
+  pages,
+  everyMs,
+  testId,
+}: {
+  page: number;
+  pages: number;
+  everyMs: number;
+  testId: string;
+}) {
   return (
     <div className="display-pages">
       {pages > 1 ? (

@@ -34,7 +34,12 @@ function allProblems(context: ImportContext): ImportProblem[] {
 
 /** The rejected rows saved in a format; answers the encoding written (csv-blob.ts). */
 function downloadRejected(context: ImportContext, format: CsvFormat): CsvEncoding {
-  const text = rejectedCsv(context.parsed!, allProblems(context), columnNameOf(context), CSV_DELIMITERS[format.delimiter]);
+  const text = rejectedCsv(
+    context.parsed!,
+    allProblems(context),
+    columnNameOf(context),
+    CSV_DELIMITERS[format.delimiter],
+  );
   const { blob, encoding } = csvBlob(text, format);
   saveBlob(blob, context.fileName.replace(/\.[^.]+$/, '') + '-rejected.csv');
   return encoding;
@@ -56,9 +61,12 @@ export function ImportPage() {
     const saved = context.saved!;
     body = (
       <section className="card import-step" aria-labelledby="resume-title">
-        <h2 id="resume-title" className="card-title">An import did not finish</h2>
+        <h2 id="resume-title" className="card-title">
+          An import did not finish
+        </h2>
         <p>
-          {formatCount(saved.results.length)} {saved.results.length === 1 ? 'row' : 'rows'} of <strong>{saved.fileName}</strong> {saved.results.length === 1 ? 'was' : 'were'} imported before it stopped.
+          {formatCount(saved.results.length)} {saved.results.length === 1 ? 'row' : 'rows'} of{' '}
+          <strong>{saved.fileName}</strong> {saved.results.length === 1 ? 'was' : 'were'} imported before it stopped.
         </p>
         <div className="import-actions">
           <button type="button" className="btn btn-secondary" onClick={() => send({ type: 'DISCARD' })}>
@@ -84,7 +92,10 @@ export function ImportPage() {
         onStartOver={() => send({ type: 'START_OVER' })}
       />
     );
-  } else if (state.matches('review') || (state.matches('creatingCategories') && context.batchesDone === 0 && !counting)) {
+  } else if (
+    state.matches('review') ||
+    (state.matches('creatingCategories') && context.batchesDone === 0 && !counting)
+  ) {
     body = (
       <ReviewStep
         report={context.report!}
@@ -129,7 +140,9 @@ export function ImportPage() {
             <Icon name="arrow-left" size={16} /> Inventory
           </Link>
           <h1 className="page-title">Import items from CSV</h1>
-          <p className="page-subtitle">Upload a spreadsheet, check every row, then import it. Nothing is written until you confirm.</p>
+          <p className="page-subtitle">
+            Upload a spreadsheet, check every row, then import it. Nothing is written until you confirm.
+          </p>
         </div>
       </header>
       {context.error && (state.matches('upload') || state.matches('mapping')) ? (

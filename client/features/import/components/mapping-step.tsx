@@ -23,10 +23,13 @@ export function MappingStep(props: {
   const preview = parsed.rows.slice(0, PREVIEW_ROWS);
   return (
     <section className="card import-step" aria-labelledby="mapping-title">
-      <h2 id="mapping-title" className="card-title">Map columns</h2>
+      <h2 id="mapping-title" className="card-title">
+        Map columns
+      </h2>
       <p className="muted">
-        <strong>{props.fileName}</strong>: {formatCount(parsed.rows.length)} {parsed.rows.length === 1 ? 'row' : 'rows'}, {DELIMITER_NAMES[parsed.delimiter]}-separated,{' '}
-        {ENCODING_NAMES[parsed.encoding]}. Rows match items by SKU: a known SKU updates the item, a new one creates it.
+        <strong>{props.fileName}</strong>: {formatCount(parsed.rows.length)} {parsed.rows.length === 1 ? 'row' : 'rows'}
+        , {DELIMITER_NAMES[parsed.delimiter]}-separated, {ENCODING_NAMES[parsed.encoding]}. Rows match items by SKU: a
+        known SKU updates the item, a new one creates it.
       </p>
       <div className="import-table-wrap">
         <table className="import-table">
@@ -77,7 +80,12 @@ export function MappingStep(props: {
         <button type="button" className="btn btn-secondary" onClick={props.onStartOver}>
           Choose another file
         </button>
-        <button type="button" className="btn btn-primary" onClick={props.onCheck} disabled={missing.length > 0 || props.busy}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={props.onCheck}
+          disabled={missing.length > 0 || props.busy}
+        >
           {props.busy ? 'Checking…' : 'Check rows'}
         </button>
       </div>

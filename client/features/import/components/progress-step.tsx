@@ -1,11 +1,19 @@
 // Step 4: the commit, batch by batch.
 import { formatCount } from '../../../lib/format';
 
-export function ProgressStep(props: { fileName: string; done: number; total: number; error: string | null; onRetry: () => void }) {
+export function ProgressStep(props: {
+  fileName: string;
+  done: number;
+  total: number;
+  error: string | null;
+  onRetry: () => void;
+}) {
   const percent = props.total ? Math.round((props.done / props.total) * 100) : 100;
   return (
     <section className="card import-step" aria-labelledby="progress-title">
-      <h2 id="progress-title" className="card-title">Importing {props.fileName}</h2>
+      <h2 id="progress-title" className="card-title">
+        Importing {props.fileName}
+      </h2>
       <progress className="import-progress" max={props.total} value={props.done} aria-label="Import progress">
         {percent}%
       </progress>

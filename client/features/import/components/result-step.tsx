@@ -15,7 +15,9 @@ export function ResultStep(props: {
   const { counts } = props;
   return (
     <section className="card import-step" aria-labelledby="result-title">
-      <h2 id="result-title" className="card-title">Imported {props.fileName}</h2>
+      <h2 id="result-title" className="card-title">
+        Imported {props.fileName}
+      </h2>
       <ul className="import-counts" aria-label="Import result">
         <li>
           <strong>{formatCount(counts.created)}</strong> created

@@ -18,7 +18,9 @@ export function ReviewStep(props: {
   const blocked = (report.newCategories.length > 0 && !props.categoriesConfirmed) || props.toCommit === 0;
   return (
     <section className="card import-step" aria-labelledby="review-title">
-      <h2 id="review-title" className="card-title">Check</h2>
+      <h2 id="review-title" className="card-title">
+        Check
+      </h2>
       <ul className="import-counts">
         <li>
           <strong>{formatCount(report.create)}</strong> to create
@@ -64,8 +66,13 @@ export function ReviewStep(props: {
             These categories do not exist yet: <strong>{report.newCategories.join(', ')}</strong>.
           </p>
           <label>
-            <input type="checkbox" checked={props.categoriesConfirmed} onChange={(event) => props.onConfirmCategories(event.target.checked)} />{' '}
-            Create {report.newCategories.length === 1 ? 'this category' : `these ${report.newCategories.length} categories`}
+            <input
+              type="checkbox"
+              checked={props.categoriesConfirmed}
+              onChange={(event) => props.onConfirmCategories(event.target.checked)}
+            />{' '}
+            Create{' '}
+            {report.newCategories.length === 1 ? 'this category' : `these ${report.newCategories.length} categories`}
           </label>
         </fieldset>
       ) : null}

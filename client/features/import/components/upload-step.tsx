@@ -22,7 +22,9 @@ export function UploadStep({ onFile, busy }: { onFile: (file: File) => void; bus
     >
       <Icon name="list" size={32} />
       <strong>{busy ? 'Reading the file…' : 'Drop a CSV file here, or choose one'}</strong>
-      <span className="muted">Comma, semicolon or tab separated; UTF-8 or Windows (ANSI) text. The first row names the columns.</span>
+      <span className="muted">
+        Comma, semicolon or tab separated; UTF-8 or Windows (ANSI) text. The first row names the columns.
+      </span>
       <input
         type="file"
         accept=".csv,.tsv,.txt,text/csv,text/tab-separated-values"

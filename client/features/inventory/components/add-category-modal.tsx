@@ -16,7 +16,8 @@ export function AddCategoryModal({ onClose, onAdded }: { onClose: () => void; on
   const [attempt, setAttempt] = useState(0);
   useFocusInvalidField(form, attempt, error);
   // A message about one input shows under it and is read with it; the rest above the form.
-  const describedBy = (field: 'name' | 'description') => (invalidField === field && error ? `category-${field}-error` : undefined);
+  const describedBy = (field: 'name' | 'description') =>
+    invalidField === field && error ? `category-${field}-error` : undefined;
   const fieldError = (field: 'name' | 'description') => {
     const id = describedBy(field);
     return id && error ? <FieldError id={id} message={error} /> : null;
@@ -28,7 +29,12 @@ export function AddCategoryModal({ onClose, onAdded }: { onClose: () => void; on
   }, [snapshot, onAdded, onClose]);
 
   return (
-    <Modal title="Add Category" description="Group items the way your shelves are organised." onClose={() => send({ type: 'CANCEL' })} busy={adding}>
+    <Modal
+      title="Add Category"
+      description="Group items the way your shelves are organised."
+      onClose={() => send({ type: 'CANCEL' })}
+      busy={adding}
+    >
       <form
         id="add-category-form"
         className="form-stack"
@@ -78,7 +84,12 @@ export function AddCategoryModal({ onClose, onAdded }: { onClose: () => void; on
           {fieldError('description')}
         </div>
         <div className="modal-actions">
-          <button type="button" className="btn btn-secondary" onClick={() => send({ type: 'CANCEL' })} disabled={adding}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => send({ type: 'CANCEL' })}
+            disabled={adding}
+          >
             Cancel
           </button>
           <button type="submit" className="btn btn-primary" disabled={adding || name.trim() === ''}>

@@ -29,7 +29,10 @@ export function AddItemPage() {
 
   useEffect(() => {
     if (snapshot.matches('created') && created) {
-      offerUndo(`"${created.name}" added`, addChange(created.name), { streamId: `item-${created.id}`, version: created.version });
+      offerUndo(`"${created.name}" added`, addChange(created.name), {
+        streamId: `item-${created.id}`,
+        version: created.version,
+      });
       navigate(`/inventory/${created.id}`);
     }
   }, [snapshot, created, navigate]);
@@ -56,7 +59,9 @@ export function AddItemPage() {
         </div>
       </header>
       {snapshot.matches('loading') ? <TruckLoader label="Loading categories..." fullScreen={false} /> : null}
-      {snapshot.matches('loadFailed') ? <ErrorBox message={error ?? ''} onRetry={() => send({ type: 'RETRY' })} /> : null}
+      {snapshot.matches('loadFailed') ? (
+        <ErrorBox message={error ?? ''} onRetry={() => send({ type: 'RETRY' })} />
+      ) : null}
       {!snapshot.matches('loading') && !snapshot.matches('loadFailed') ? (
         <form
           ref={form}
@@ -86,7 +91,11 @@ export function AddItemPage() {
           <section className="card form-section">
             <h2 className="card-title">Image</h2>
             <div className="image-field">
-              <ItemImage url={isValidUrl(values.imageUrl) ? values.imageUrl : null} name={values.name || 'New item'} className="image-preview" />
+              <ItemImage
+                url={isValidUrl(values.imageUrl) ? values.imageUrl : null}
+                name={values.name || 'New item'}
+                className="image-preview"
+              />
               <div className="image-field-input">
                 <ItemFormFields {...fieldProps} fields={['imageUrl']} />
               </div>

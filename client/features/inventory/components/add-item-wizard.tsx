@@ -33,7 +33,9 @@ export function AddItemWizard({
   onCreated: (item: Item) => void;
   onAddCategory?: () => void;
 }) {
-  const [snapshot, send] = useMachine(addItemWizardMachine, { input: { categoryIds: categories.map((c) => c.id), defaultThreshold, barcode } });
+  const [snapshot, send] = useMachine(addItemWizardMachine, {
+    input: { categoryIds: categories.map((c) => c.id), defaultThreshold, barcode },
+  });
   const submitting = snapshot.matches('submitting');
   const step = wizardStep(snapshot.value);
   const { values, error, invalidField } = snapshot.context;
@@ -52,10 +54,19 @@ export function AddItemWizard({
   }, [snapshot, onCreated, onClose]);
 
   return (
-    <Modal title="Add Item" description={`Step ${step} of 3: ${current.title}`} onClose={() => send({ type: 'CANCEL' })} busy={submitting}>
+    <Modal
+      title="Add Item"
+      description={`Step ${step} of 3: ${current.title}`}
+      onClose={() => send({ type: 'CANCEL' })}
+      busy={submitting}
+    >
       <ol className="wizard-steps" aria-label="Progress">
         {STEPS.map((s, i) => (
-          <li key={s.title} className={i + 1 === step ? 'active' : i + 1 < step ? 'done' : ''} aria-current={i + 1 === step ? 'step' : undefined}>
+          <li
+            key={s.title}
+            className={i + 1 === step ? 'active' : i + 1 < step ? 'done' : ''}
+            aria-current={i + 1 === step ? 'step' : undefined}
+          >
             <span className="wizard-step-dot">{i + 1}</span>
             <span className="wizard-step-label">{s.title}</span>
           </li>
@@ -99,7 +110,12 @@ export function AddItemWizard({
               Cancel
             </button>
           ) : (
-            <button type="button" className="btn btn-secondary" onClick={() => send({ type: 'BACK' })} disabled={submitting}>
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => send({ type: 'BACK' })}
+              disabled={submitting}
+            >
               Back
             </button>
           )}

@@ -15,7 +15,12 @@ export const REASON_LABELS: Record<AdjustReason, string> = {
 };
 
 /** The delta for a reason and amount; null when the input can't make one. */
-export function deltaFor(reason: AdjustReason, amount: string, direction: 'add' | 'remove', current: number): number | null {
+export function deltaFor(
+  reason: AdjustReason,
+  amount: string,
+  direction: 'add' | 'remove',
+  current: number,
+): number | null {
   if (!/^\d+$/.test(amount.trim())) return null;
   const n = parseInt(amount, 10);
   switch (reason) {
@@ -56,7 +61,11 @@ export function AdjustStockDialog({
 
   const submit = () => {
     if (delta === null) {
-      setProblem(reason === 'count' ? 'Enter the quantity you counted (different from the current stock)' : 'Enter a whole number greater than 0');
+      setProblem(
+        reason === 'count'
+          ? 'Enter the quantity you counted (different from the current stock)'
+          : 'Enter a whole number greater than 0',
+      );
       return;
     }
     if (after !== null && after < 0) {
@@ -80,7 +89,13 @@ export function AdjustStockDialog({
         {problem || error ? <ErrorBox message={problem ?? error ?? ''} /> : null}
         <div className="field">
           <label htmlFor="adjust-reason">Reason</label>
-          <select id="adjust-reason" className="input" value={reason} onChange={(e) => setReason(e.target.value as AdjustReason)} disabled={busy}>
+          <select
+            id="adjust-reason"
+            className="input"
+            value={reason}
+            onChange={(e) => setReason(e.target.value as AdjustReason)}
+            disabled={busy}
+          >
             {ADJUST_REASONS.map((r) => (
               <option key={r} value={r}>
                 {REASON_LABELS[r]}
@@ -93,7 +108,14 @@ export function AdjustStockDialog({
             <legend className="visually-hidden">Direction</legend>
             {(['add', 'remove'] as const).map((d) => (
               <label key={d} className={direction === d ? 'segmented-button active' : 'segmented-button'}>
-                <input type="radio" name="adjust-direction" value={d} checked={direction === d} onChange={() => setDirection(d)} className="visually-hidden" />
+                <input
+                  type="radio"
+                  name="adjust-direction"
+                  value={d}
+                  checked={direction === d}
+                  onChange={() => setDirection(d)}
+                  className="visually-hidden"
+                />
                 {d === 'add' ? 'Add stock' : 'Remove stock'}
               </label>
             ))}
@@ -124,7 +146,15 @@ export function AdjustStockDialog({
           <label htmlFor="adjust-note">
             Note<span className="optional-mark"> (optional)</span>
           </label>
-          <textarea id="adjust-note" className="input" rows={2} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} disabled={busy} />
+          <textarea
+            id="adjust-note"
+            className="input"
+            rows={2}
+            maxLength={500}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            disabled={busy}
+          />
         </div>
         <div className="modal-actions">
           <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>

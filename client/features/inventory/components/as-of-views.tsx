@@ -43,13 +43,31 @@ function useLoad<T>(path: string): Loaded<T> {
   return state;
 }
 
-function Frame({ asOf, title, children, loading, error }: { asOf: string; title: string; children: React.ReactNode; loading: boolean; error: string | null }) {
+function Frame({
+  asOf,
+  title,
+  children,
+  loading,
+  error,
+}: {
+  asOf: string;
+  title: string;
+  children: React.ReactNode;
+  loading: boolean;
+  error: string | null;
+}) {
   return (
     <div className="page">
       <AsOfBanner asOf={asOf} />
       <AsOfControl />
       <h1 className="page-title">{title}</h1>
-      {error ? <ErrorBox title="Failed to load inventory data" message={error} /> : loading ? <TruckLoader label="Loading..." fullScreen={false} /> : children}
+      {error ? (
+        <ErrorBox title="Failed to load inventory data" message={error} />
+      ) : loading ? (
+        <TruckLoader label="Loading..." fullScreen={false} />
+      ) : (
+        children
+      )}
     </div>
   );
 }
@@ -91,7 +109,12 @@ export function AsOfInventory({ asOf }: { asOf: string }) {
   const low = (items.data ?? []).filter((i) => i.quantity <= i.threshold);
   const value = (items.data ?? []).reduce((sum, i) => sum + i.quantity * i.price, 0);
   return (
-    <Frame asOf={asOf} title="Inventory" loading={!categories.data || !items.data} error={categories.error ?? items.error}>
+    <Frame
+      asOf={asOf}
+      title="Inventory"
+      loading={!categories.data || !items.data}
+      error={categories.error ?? items.error}
+    >
       <p>
         {itemCountLabel(items.data?.length ?? 0)} · total value {formatPrice(value, money)} · {low.length} low on stock
       </p>
@@ -111,7 +134,12 @@ export function AsOfCategory({ categoryId, asOf }: { categoryId: string; asOf: s
   const category = useLoad<Category>(`/categories/${enc(categoryId)}?asOf=${enc(asOf)}`);
   const page = useLoad<CategoryItemsPage>(`/categories/${enc(categoryId)}/items?asOf=${enc(asOf)}&pageSize=100`);
   return (
-    <Frame asOf={asOf} title={category.data?.name ?? 'Category'} loading={!category.data || !page.data} error={category.error ?? page.error}>
+    <Frame
+      asOf={asOf}
+      title={category.data?.name ?? 'Category'}
+      loading={!category.data || !page.data}
+      error={category.error ?? page.error}
+    >
       <p>
         <Link to={withAsOf('/inventory', asOf)}>← Inventory</Link> · {itemCountLabel(page.data?.total ?? 0)}
       </p>

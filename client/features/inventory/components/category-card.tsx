@@ -18,9 +18,20 @@ export function itemCountLabel(count: number): string {
 }
 
 /** `to`: where the card leads, when not the live category page (the store as of a moment). */
-export function CategoryCard({ category, actions = [], to }: { category: Category; actions?: MenuAction[]; to?: string }) {
+export function CategoryCard({
+  category,
+  actions = [],
+  to,
+}: {
+  category: Category;
+  actions?: MenuAction[];
+  to?: string;
+}) {
   return (
-    <div className={`card category-card tone-${toneOf(category.name)}${actions.length ? ' has-menu' : ''}`} data-testid="category-card">
+    <div
+      className={`card category-card tone-${toneOf(category.name)}${actions.length ? ' has-menu' : ''}`}
+      data-testid="category-card"
+    >
       <Link to={to ?? `/inventory/category/${category.id}`} className="category-card-link">
         <span className="category-card-icon" aria-hidden="true">
           <Icon name="folder" size={22} />
@@ -32,7 +43,9 @@ export function CategoryCard({ category, actions = [], to }: { category: Categor
         </span>
         <Icon name="chevron-right" size={18} className="category-card-arrow" />
       </Link>
-      {actions.length ? <ActionMenu className="category-card-menu" label={`Actions for ${category.name}`} actions={actions} /> : null}
+      {actions.length ? (
+        <ActionMenu className="category-card-menu" label={`Actions for ${category.name}`} actions={actions} />
+      ) : null}
     </div>
   );
 }

@@ -14,7 +14,9 @@ import { EditCategoryModal } from './edit-category-modal';
 type Open = { kind: 'edit' | 'delete'; category: Category } | null;
 
 /** The permissions the server checks: PUT needs Manage inventory, DELETE needs Delete records. */
-export function useCategoryAdmin(options: { onSaved?: (category: Category) => void; onDeleted?: (category: Category) => void } = {}) {
+export function useCategoryAdmin(
+  options: { onSaved?: (category: Category) => void; onDeleted?: (category: Category) => void } = {},
+) {
   const canEdit = useCan('inventory:manage');
   const canDelete = useCan('records:delete');
   const [open, setOpen] = useState<Open>(null);
@@ -23,7 +25,10 @@ export function useCategoryAdmin(options: { onSaved?: (category: Category) => vo
 
   const saved = useCallback(
     (category: Category) => {
-      offerUndo(`Category "${category.name}" updated`, editCategoryChange(category.name), { streamId: `category-${category.id}`, version: category.version });
+      offerUndo(`Category "${category.name}" updated`, editCategoryChange(category.name), {
+        streamId: `category-${category.id}`,
+        version: category.version,
+      });
       setOpen(null);
       onSaved?.(category);
     },
@@ -45,7 +50,16 @@ export function useCategoryAdmin(options: { onSaved?: (category: Category) => vo
 
   const actionsFor = (category: Category): MenuAction[] => [
     ...(canEdit ? [{ label: 'Edit', icon: 'edit' as const, onSelect: () => setOpen({ kind: 'edit', category }) }] : []),
-    ...(canDelete ? [{ label: 'Delete', icon: 'trash' as const, danger: true, onSelect: () => setOpen({ kind: 'delete', category }) }] : []),
+    ...(canDelete
+      ? [
+          {
+            label: 'Delete',
+            icon: 'trash' as const,
+            danger: true,
+            onSelect: () => setOpen({ kind: 'delete', category }),
+          },
+        ]
+      : []),
   ];
 
   const dialogs =
@@ -55,5 +69,12 @@ export function useCategoryAdmin(options: { onSaved?: (category: Category) => vo
       <DeleteCategoryDialog category={open.category} canMoveItems={canEdit} onClose={close} onDeleted={deleted} />
     ) : null;
 
-  return { canEdit, canDelete, actionsFor, edit: (category: Category) => setOpen({ kind: 'edit', category }), remove: (category: Category) => setOpen({ kind: 'delete', category }), dialogs };
+  return {
+    canEdit,
+    canDelete,
+    actionsFor,
+    edit: (category: Category) => setOpen({ kind: 'edit', category }),
+    remove: (category: Category) => setOpen({ kind: 'delete', category }),
+    dialogs,
+  };
 }

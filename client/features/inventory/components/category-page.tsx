@@ -59,11 +59,17 @@ function LiveCategoryPage({ categoryId }: { categoryId: string }) {
   });
 
   const onAdjust = useCallback(
-    (item: Item, delta: 1 | -1) => page.send({ type: 'WRITE', id: newWriteId(), write: { kind: 'adjust', itemId: item.id, name: item.name, delta } }),
+    (item: Item, delta: 1 | -1) =>
+      page.send({
+        type: 'WRITE',
+        id: newWriteId(),
+        write: { kind: 'adjust', itemId: item.id, name: item.name, delta },
+      }),
     [page],
   );
 
-  const setParams = (patch: Partial<CategoryPageParams>) => page.send({ type: 'SET_PARAMS', params: { ...page.getSnapshot().context.params, ...patch } });
+  const setParams = (patch: Partial<CategoryPageParams>) =>
+    page.send({ type: 'SET_PARAMS', params: { ...page.getSnapshot().context.params, ...patch } });
 
   // A different category in the URL: start over.
   useEffect(() => {
@@ -141,12 +147,22 @@ function LiveCategoryPage({ categoryId }: { categoryId: string }) {
               </Link>
             ) : null}
             {data && admin.canEdit ? (
-              <button type="button" className="btn btn-secondary" aria-label="Edit category" onClick={() => admin.edit(data.category)}>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                aria-label="Edit category"
+                onClick={() => admin.edit(data.category)}
+              >
                 <Icon name="edit" size={18} /> Edit
               </button>
             ) : null}
             {data && admin.canDelete ? (
-              <button type="button" className="btn btn-danger-outline" aria-label="Delete category" onClick={() => admin.remove(data.category)}>
+              <button
+                type="button"
+                className="btn btn-danger-outline"
+                aria-label="Delete category"
+                onClick={() => admin.remove(data.category)}
+              >
                 <Icon name="trash" size={18} /> Delete
               </button>
             ) : null}
@@ -154,21 +170,40 @@ function LiveCategoryPage({ categoryId }: { categoryId: string }) {
         </header>
 
         <div className="toolbar">
-          <SearchField placeholder="Search items..." label="Search this category" value={search} onChange={(value) => setSearch(value)} />
-          <SortBar sort={params.sort} order={params.order} onSort={(column: ItemSort) => setParams({ ...nextSort(params, column), page: 1 })} />
+          <SearchField
+            placeholder="Search items..."
+            label="Search this category"
+            value={search}
+            onChange={(value) => setSearch(value)}
+          />
+          <SortBar
+            sort={params.sort}
+            order={params.order}
+            onSort={(column: ItemSort) => setParams({ ...nextSort(params, column), page: 1 })}
+          />
         </div>
 
         {loadingFirst ? <TruckLoader label="Loading inventory..." fullScreen={false} /> : null}
         {snapshot.matches('error') ? (
-          <ErrorBox title="Failed to load inventory data" message={snapshot.context.error ?? 'Failed to load inventory data'} onRetry={() => page.send({ type: 'RETRY' })} />
+          <ErrorBox
+            title="Failed to load inventory data"
+            message={snapshot.context.error ?? 'Failed to load inventory data'}
+            onRetry={() => page.send({ type: 'RETRY' })}
+          />
         ) : null}
         {data && items.length === 0 && !snapshot.matches('error') ? (
-          <EmptyState icon="search" title="No items found" text={params.q ? 'No items match your search criteria.' : 'This category is empty.'} />
+          <EmptyState
+            icon="search"
+            title="No items found"
+            text={params.q ? 'No items match your search criteria.' : 'This category is empty.'}
+          />
         ) : null}
         {items.length > 0 && !snapshot.matches('error') ? (
           <section aria-labelledby="category-items-title">
             {/* Item cards title themselves with h3: this h2 keeps the heading levels in order for screen readers. */}
-            <h2 id="category-items-title" className="visually-hidden">Items</h2>
+            <h2 id="category-items-title" className="visually-hidden">
+              Items
+            </h2>
             <div className={refreshing ? 'item-grid is-refreshing' : 'item-grid'} aria-busy={refreshing}>
               {items.map((item) => (
                 <ItemCard
@@ -185,7 +220,9 @@ function LiveCategoryPage({ categoryId }: { categoryId: string }) {
             </div>
           </section>
         ) : null}
-        {data ? <Pagination page={data.page.page} totalPages={data.page.totalPages} onPage={(p) => setParams({ page: p })} /> : null}
+        {data ? (
+          <Pagination page={data.page.page} totalPages={data.page.totalPages} onPage={(p) => setParams({ page: p })} />
+        ) : null}
 
         {deleting ? (
           <ConfirmDialog
@@ -194,7 +231,11 @@ function LiveCategoryPage({ categoryId }: { categoryId: string }) {
             confirmLabel="Delete"
             onCancel={() => setDeleting(null)}
             onConfirm={() => {
-              page.send({ type: 'WRITE', id: newWriteId(), write: { kind: 'delete', itemId: deleting.id, name: deleting.name } });
+              page.send({
+                type: 'WRITE',
+                id: newWriteId(),
+                write: { kind: 'delete', itemId: deleting.id, name: deleting.name },
+              });
               setDeleting(null);
             }}
           />

@@ -52,7 +52,8 @@ export function ChangesPage() {
     saveBlob(blob, 'stockroom-changes.csv');
     return encodingOfDownload(blob, format.encoding);
   };
-  const toLocal = (iso: string) => new Date(Date.parse(iso) - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  const toLocal = (iso: string) =>
+    new Date(Date.parse(iso) - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
   return (
     <div className="page">
       <Link to={`/inventory?asOf=${encodeURIComponent(from)}`} className="btn btn-ghost back-link">
@@ -62,14 +63,22 @@ export function ChangesPage() {
       <div className="as-of-control">
         <label className="as-of-picker">
           <span>From</span>
-          <input type="datetime-local" value={toLocal(from)} onChange={(e) => setParams((p) => (p.set('from', new Date(e.target.value).toISOString()), p))} />
+          <input
+            type="datetime-local"
+            value={toLocal(from)}
+            onChange={(e) => setParams((p) => (p.set('from', new Date(e.target.value).toISOString()), p))}
+          />
         </label>
         <label className="as-of-picker">
           <span>To</span>
           <input
             type="datetime-local"
             value={to ? toLocal(to) : ''}
-            onChange={(e) => setParams((p) => (e.target.value ? p.set('to', new Date(e.target.value).toISOString()) : p.delete('to'), p))}
+            onChange={(e) =>
+              setParams(
+                (p) => (e.target.value ? p.set('to', new Date(e.target.value).toISOString()) : p.delete('to'), p),
+              )
+            }
           />
         </label>
         <span>{to ? '' : 'to now'}</span>
@@ -80,14 +89,19 @@ export function ChangesPage() {
       {report ? (
         <>
           <p data-testid="changes-totals">
-            {report.totals.created} created · {report.totals.deleted} deleted · {report.totals.changed} changed · net stock{' '}
-            {report.totals.stockMovement >= 0 ? '+' : ''}
+            {report.totals.created} created · {report.totals.deleted} deleted · {report.totals.changed} changed · net
+            stock {report.totals.stockMovement >= 0 ? '+' : ''}
             {report.totals.stockMovement}
           </p>
           {report.groups.map((g) => (
             <section key={g.categoryId} className="card detail-card">
               <h2 className="card-title">
-                {g.category} <span className="muted">({g.created} created, {g.deleted} deleted, {g.changed} changed, stock {g.stockMovement >= 0 ? '+' : ''}{g.stockMovement})</span>
+                {g.category}{' '}
+                <span className="muted">
+                  ({g.created} created, {g.deleted} deleted, {g.changed} changed, stock{' '}
+                  {g.stockMovement >= 0 ? '+' : ''}
+                  {g.stockMovement})
+                </span>
               </h2>
               <table className="as-of-table">
                 <thead>
@@ -103,8 +117,15 @@ export function ChangesPage() {
                     <tr key={c.itemId}>
                       <td>{c.name}</td>
                       <td>{c.status}</td>
-                      <td>{c.diffs.map((d) => `${d.field}: ${show(d.from, d.field, money)} → ${show(d.to, d.field, money)}`).join('; ') || '—'}</td>
-                      <td>{c.stockMovement >= 0 ? '+' : ''}{c.stockMovement}</td>
+                      <td>
+                        {c.diffs
+                          .map((d) => `${d.field}: ${show(d.from, d.field, money)} → ${show(d.to, d.field, money)}`)
+                          .join('; ') || '—'}
+                      </td>
+                      <td>
+                        {c.stockMovement >= 0 ? '+' : ''}
+                        {c.stockMovement}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

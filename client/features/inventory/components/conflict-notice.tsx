@@ -16,7 +16,17 @@ function valueOf(item: Item, field: string, money: MoneyFormat): string {
   return String(value);
 }
 
-export function ConflictNotice({ conflict, busy, onReload, onOverwrite }: { conflict: Conflict; busy: boolean; onReload: () => void; onOverwrite: () => void }) {
+export function ConflictNotice({
+  conflict,
+  busy,
+  onReload,
+  onOverwrite,
+}: {
+  conflict: Conflict;
+  busy: boolean;
+  onReload: () => void;
+  onOverwrite: () => void;
+}) {
   const money = useStoreMoney();
   return (
     <section className="conflict-box" role="alert" aria-labelledby="conflict-title">

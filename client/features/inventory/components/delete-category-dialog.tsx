@@ -54,7 +54,12 @@ export function DeleteCategoryDialog({
     footer = (
       <>
         {footer}
-        <button type="button" className="btn btn-danger" onClick={() => send({ type: 'MOVE_AND_DELETE' })} disabled={busy || !targetId}>
+        <button
+          type="button"
+          className="btn btn-danger"
+          onClick={() => send({ type: 'MOVE_AND_DELETE' })}
+          disabled={busy || !targetId}
+        >
           {snapshot.matches('moving') ? 'Moving items...' : `Move ${plural(current.itemCount)} and delete`}
         </button>
       </>
@@ -65,19 +70,25 @@ export function DeleteCategoryDialog({
     <Modal title="Delete Category" onClose={cancel} busy={busy} size="small" footer={footer}>
       <div className="form-stack">
         {error ? <ErrorBox message={error} /> : null}
-        {snapshot.matches('checking') ? <p className="confirm-message">Checking &quot;{category.name}&quot;...</p> : null}
+        {snapshot.matches('checking') ? (
+          <p className="confirm-message">Checking &quot;{category.name}&quot;...</p>
+        ) : null}
         {snapshot.matches('confirming') || snapshot.matches('deleting') ? (
           <p className="confirm-message">Are you sure you want to delete &quot;{current.name}&quot;?</p>
         ) : null}
         {notEmpty ? (
           <>
             <p className="confirm-message" role="status">
-              &quot;{current.name}&quot; still has {plural(current.itemCount)}. Only an empty category can be deleted: move its items to another
-              category first.
+              &quot;{current.name}&quot; still has {plural(current.itemCount)}. Only an empty category can be deleted:
+              move its items to another category first.
             </p>
-            {!canMoveItems ? <p className="field-hint">Ask a store manager to move them, or delete the items first.</p> : null}
+            {!canMoveItems ? (
+              <p className="field-hint">Ask a store manager to move them, or delete the items first.</p>
+            ) : null}
             {canMoveItems && targets.length === 0 ? (
-              <p className="field-hint">There is no other category to move them to. Add one first, or delete the items.</p>
+              <p className="field-hint">
+                There is no other category to move them to. Add one first, or delete the items.
+              </p>
             ) : null}
             {canMoveItems && targets.length > 0 ? (
               <div className="field">

@@ -24,7 +24,8 @@ export function EditCategoryModal({
   const [attempt, setAttempt] = useState(0);
   useFocusInvalidField(form, attempt, error);
   // A message about one input shows under it and is read with it; the rest above the form.
-  const describedBy = (field: 'name' | 'description') => (invalidField === field && error ? `edit-category-${field}-error` : undefined);
+  const describedBy = (field: 'name' | 'description') =>
+    invalidField === field && error ? `edit-category-${field}-error` : undefined;
   const fieldError = (field: 'name' | 'description') => {
     const id = describedBy(field);
     return id && error ? <FieldError id={id} message={error} /> : null;
@@ -36,7 +37,12 @@ export function EditCategoryModal({
   }, [snapshot, onSaved, onClose]);
 
   return (
-    <Modal title="Edit Category" description={`Rename "${category.name}" or change its description.`} onClose={() => send({ type: 'CANCEL' })} busy={saving}>
+    <Modal
+      title="Edit Category"
+      description={`Rename "${category.name}" or change its description.`}
+      onClose={() => send({ type: 'CANCEL' })}
+      busy={saving}
+    >
       <form
         className="form-stack"
         ref={form}
@@ -84,7 +90,12 @@ export function EditCategoryModal({
           {fieldError('description')}
         </div>
         <div className="modal-actions">
-          <button type="button" className="btn btn-secondary" onClick={() => send({ type: 'CANCEL' })} disabled={saving}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => send({ type: 'CANCEL' })}
+            disabled={saving}
+          >
             Cancel
           </button>
           <button type="submit" className="btn btn-primary" disabled={saving || name.trim() === ''}>

@@ -61,7 +61,11 @@ function EditItem({ id }: { id: string }) {
         {snapshot.matches('loading') ? (
           <TruckLoader label="Loading item..." fullScreen={false} />
         ) : (
-          <ErrorBox title="Failed to load inventory data" message={error ?? ''} onRetry={() => send({ type: 'RETRY' })} />
+          <ErrorBox
+            title="Failed to load inventory data"
+            message={error ?? ''}
+            onRetry={() => send({ type: 'RETRY' })}
+          />
         )}
       </div>
     );
@@ -82,7 +86,12 @@ function EditItem({ id }: { id: string }) {
       <div className="detail-topbar">
         {backLink}
         {canDelete ? (
-          <button type="button" className="btn btn-danger-outline" onClick={() => send({ type: 'DELETE' })} disabled={busy}>
+          <button
+            type="button"
+            className="btn btn-danger-outline"
+            onClick={() => send({ type: 'DELETE' })}
+            disabled={busy}
+          >
             <Icon name="trash" size={18} /> Delete Item
           </button>
         ) : null}
@@ -95,7 +104,12 @@ function EditItem({ id }: { id: string }) {
       </header>
 
       {snapshot.matches('conflict') && conflict ? (
-        <ConflictNotice conflict={conflict} busy={busy} onReload={() => send({ type: 'RELOAD' })} onOverwrite={() => send({ type: 'OVERWRITE' })} />
+        <ConflictNotice
+          conflict={conflict}
+          busy={busy}
+          onReload={() => send({ type: 'RELOAD' })}
+          onOverwrite={() => send({ type: 'OVERWRITE' })}
+        />
       ) : null}
 
       <form
@@ -113,7 +127,11 @@ function EditItem({ id }: { id: string }) {
         <section className="card form-section">
           <h2 className="card-title">Image</h2>
           <div className="image-field">
-            <ItemImage url={isValidUrl(values.imageUrl) ? values.imageUrl : null} name={values.name || 'Item'} className="image-preview" />
+            <ItemImage
+              url={isValidUrl(values.imageUrl) ? values.imageUrl : null}
+              name={values.name || 'Item'}
+              className="image-preview"
+            />
             <div className="image-field-input">
               <ItemFormFields {...fieldProps} fields={['imageUrl']} />
             </div>

@@ -37,7 +37,9 @@ export function InventoryPage() {
 
 function LiveInventoryPage() {
   const overview = useActorRef(inventoryOverviewMachine, { input: { params: null } });
-  const state = useSelector(overview, (s) => (s.matches('loading') ? 'loading' : s.matches('error') ? 'error' : 'ready'));
+  const state = useSelector(overview, (s) =>
+    s.matches('loading') ? 'loading' : s.matches('error') ? 'error' : 'ready',
+  );
   const categories = useSelector(overview, (s) => s.context.data?.categories ?? null);
   const loadError = useSelector(overview, (s) => s.context.error);
   const [search, sendSearch] = useMachine(itemSearchMachine);
@@ -53,18 +55,27 @@ function LiveInventoryPage() {
   const closeDialog = useCallback(() => {
     setDialog('none');
     // The code was for that one item: a later Add Item starts empty.
-    setSearchParams((params) => {
-      params.delete('barcode');
-      return params;
-    }, { replace: true });
+    setSearchParams(
+      (params) => {
+        params.delete('barcode');
+        return params;
+      },
+      { replace: true },
+    );
   }, [setSearchParams]);
   const categoryAdded = useCallback((category: Category) => {
-    offerUndo(`Category "${category.name}" added`, addCategoryChange(category.name), { streamId: `category-${category.id}`, version: category.version });
+    offerUndo(`Category "${category.name}" added`, addCategoryChange(category.name), {
+      streamId: `category-${category.id}`,
+      version: category.version,
+    });
     setDialog('none');
   }, []);
   const itemCreated = useCallback(
     (item: Item) => {
-      offerUndo(`"${item.name}" added to ${item.category}`, addChange(item.name), { streamId: `item-${item.id}`, version: item.version });
+      offerUndo(`"${item.name}" added to ${item.category}`, addChange(item.name), {
+        streamId: `item-${item.id}`,
+        version: item.version,
+      });
       closeDialog();
     },
     [closeDialog],
@@ -85,7 +96,9 @@ function LiveInventoryPage() {
         <div>
           <h1 className="page-title">Inventory</h1>
           <p className="page-subtitle">
-            {categories ? `${withItems.length} ${withItems.length === 1 ? 'category' : 'categories'} · ${totalItems} ${totalItems === 1 ? 'item' : 'items'}` : 'Your stock, by category'}
+            {categories
+              ? `${withItems.length} ${withItems.length === 1 ? 'category' : 'categories'} · ${totalItems} ${totalItems === 1 ? 'item' : 'items'}`
+              : 'Your stock, by category'}
           </p>
         </div>
         <div className="page-actions">
@@ -101,7 +114,12 @@ function LiveInventoryPage() {
               <button type="button" className="btn btn-secondary" onClick={() => setDialog('category')}>
                 <Icon name="folder-plus" size={18} /> Add Category
               </button>
-              <button type="button" className="btn btn-primary" onClick={() => setDialog('item')} disabled={!categories}>
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={() => setDialog('item')}
+                disabled={!categories}
+              >
                 <Icon name="plus" size={18} /> Add Item
               </button>
             </>
@@ -109,12 +127,25 @@ function LiveInventoryPage() {
         </div>
       </header>
 
-      <SearchField placeholder="Search items..." label="Search items" value={query} onChange={(value) => sendSearch({ type: 'TYPE', query: value })} />
+      <SearchField
+        placeholder="Search items..."
+        label="Search items"
+        value={query}
+        onChange={(value) => sendSearch({ type: 'TYPE', query: value })}
+      />
 
-      {query.trim() ? <SearchResults query={query.trim()} results={search.context.results} searching={!search.matches('showing')} /> : null}
+      {query.trim() ? (
+        <SearchResults query={query.trim()} results={search.context.results} searching={!search.matches('showing')} />
+      ) : null}
 
       {state === 'loading' ? <TruckLoader label="Loading inventory..." fullScreen={false} /> : null}
-      {state === 'error' ? <ErrorBox title="Failed to load inventory data" message={loadError ?? 'Failed to load inventory data'} onRetry={() => overview.send({ type: 'RETRY' })} /> : null}
+      {state === 'error' ? (
+        <ErrorBox
+          title="Failed to load inventory data"
+          message={loadError ?? 'Failed to load inventory data'}
+          onRetry={() => overview.send({ type: 'RETRY' })}
+        />
+      ) : null}
       {state === 'ready' && withItems.length === 0 ? (
         <EmptyState icon="box" title="No items found" text="Start by adding your first inventory item or category.">
           {canCreate ? (
@@ -144,7 +175,9 @@ function LiveInventoryPage() {
           <h2 className="section-title" id="empty-categories-title">
             Empty categories
           </h2>
-          <p className="section-hint">Categories without items yet. Everyone else sees them here once they hold an item.</p>
+          <p className="section-hint">
+            Categories without items yet. Everyone else sees them here once they hold an item.
+          </p>
           <div className="category-grid">
             {empty.map((category) => (
               <CategoryCard key={category.id} category={category} actions={admin.actionsFor(category)} />
@@ -156,7 +189,14 @@ function LiveInventoryPage() {
 
       {dialog === 'category' ? <AddCategoryModal onClose={closeDialog} onAdded={categoryAdded} /> : null}
       {dialog === 'item' ? (
-        <AddItemWizard categories={categories ?? []} defaultThreshold={defaultThreshold} barcode={scannedBarcode} onClose={closeDialog} onCreated={itemCreated} onAddCategory={() => setDialog('category')} />
+        <AddItemWizard
+          categories={categories ?? []}
+          defaultThreshold={defaultThreshold}
+          barcode={scannedBarcode}
+          onClose={closeDialog}
+          onCreated={itemCreated}
+          onAddCategory={() => setDialog('category')}
+        />
       ) : null}
     </div>
   );

@@ -26,7 +26,15 @@ export interface ItemCardProps {
  * Memoised: a refetch that changed one item (or nothing) redraws only that card, not the
  * page's twelve (client/lib/keep-equal.ts keeps the unchanged items' objects).
  */
-export const ItemCard = memo(function ItemCard({ item, pendingDelta, canAdjust, canEdit, canDelete, onAdjust, onDelete }: ItemCardProps) {
+export const ItemCard = memo(function ItemCard({
+  item,
+  pendingDelta,
+  canAdjust,
+  canEdit,
+  canDelete,
+  onAdjust,
+  onDelete,
+}: ItemCardProps) {
   const money = useStoreMoney();
   const low = isLowStock(item);
   // Changes kept offline count as made: shown applied, marked Pending.
@@ -41,12 +49,23 @@ export const ItemCard = memo(function ItemCard({ item, pendingDelta, canAdjust, 
         {canEdit || canDelete ? (
           <div className="item-card-tools">
             {canEdit ? (
-              <Link to={`/inventory/${item.id}/edit`} className="tool-button" aria-label={`Edit ${item.name}`} title="Edit">
+              <Link
+                to={`/inventory/${item.id}/edit`}
+                className="tool-button"
+                aria-label={`Edit ${item.name}`}
+                title="Edit"
+              >
                 <Icon name="edit" size={16} />
               </Link>
             ) : null}
             {canDelete ? (
-              <button type="button" className="tool-button tool-button-danger" aria-label={`Delete ${item.name}`} title="Delete" onClick={() => onDelete(item)}>
+              <button
+                type="button"
+                className="tool-button tool-button-danger"
+                aria-label={`Delete ${item.name}`}
+                title="Delete"
+                onClick={() => onDelete(item)}
+              >
                 <Icon name="trash" size={16} />
               </button>
             ) : null}
@@ -62,7 +81,10 @@ export const ItemCard = memo(function ItemCard({ item, pendingDelta, canAdjust, 
         </div>
         <p className="item-card-description">{item.description || 'No description'}</p>
         <div className="item-card-meta">
-          <span className={low ? 'badge badge-danger stock-badge' : 'badge badge-success stock-badge'} data-testid="stock-badge">
+          <span
+            className={low ? 'badge badge-danger stock-badge' : 'badge badge-success stock-badge'}
+            data-testid="stock-badge"
+          >
             {low ? <Icon name="alert" size={13} /> : null}
             {queued.quantity} in stock
             {low ? <span className="visually-hidden"> (low stock)</span> : null}
@@ -78,13 +100,24 @@ export const ItemCard = memo(function ItemCard({ item, pendingDelta, canAdjust, 
         <div className="item-card-buttons">
           {canAdjust ? (
             <div className="stepper" role="group" aria-label={`Stock of ${item.name}`}>
-              <button type="button" className="stepper-button" aria-label={`Decrease quantity of ${item.name}`} onClick={() => onAdjust(item, -1)} disabled={atZero}>
+              <button
+                type="button"
+                className="stepper-button"
+                aria-label={`Decrease quantity of ${item.name}`}
+                onClick={() => onAdjust(item, -1)}
+                disabled={atZero}
+              >
                 <Icon name="minus" size={16} />
               </button>
               <span className="stepper-value" aria-live="polite">
                 {queued.quantity}
               </span>
-              <button type="button" className="stepper-button" aria-label={`Increase quantity of ${item.name}`} onClick={() => onAdjust(item, 1)}>
+              <button
+                type="button"
+                className="stepper-button"
+                aria-label={`Increase quantity of ${item.name}`}
+                onClick={() => onAdjust(item, 1)}
+              >
                 <Icon name="plus" size={16} />
               </button>
             </div>

@@ -56,7 +56,11 @@ function ItemDetail({ id }: { id: string }) {
   if (snapshot.matches('notFound')) {
     return (
       <div className="page">
-        <EmptyState icon="box" title="Item Not Found" text="The inventory item you're looking for doesn't exist or has been removed.">
+        <EmptyState
+          icon="box"
+          title="Item Not Found"
+          text="The inventory item you're looking for doesn't exist or has been removed."
+        >
           <Link to="/inventory" className="btn btn-primary">
             <Icon name="arrow-left" size={18} /> Back to Inventory
           </Link>
@@ -76,7 +80,11 @@ function ItemDetail({ id }: { id: string }) {
       <div className="page">
         {backLink}
         {snapshot.matches('error') ? (
-          <ErrorBox title="Failed to load inventory data" message={snapshot.context.error ?? ''} onRetry={() => detail.send({ type: 'RETRY' })} />
+          <ErrorBox
+            title="Failed to load inventory data"
+            message={snapshot.context.error ?? ''}
+            onRetry={() => detail.send({ type: 'RETRY' })}
+          />
         ) : (
           <TruckLoader label="Loading item..." fullScreen={false} />
         )}
@@ -197,7 +205,11 @@ function ItemDetail({ id }: { id: string }) {
         </section>
       </div>
 
-      <ItemHistory entries={history} categoryNames={categoryNames} onReverted={() => detail.send({ type: 'REFETCH' })} />
+      <ItemHistory
+        entries={history}
+        categoryNames={categoryNames}
+        onReverted={() => detail.send({ type: 'REFETCH' })}
+      />
 
       {adjustOpen ? (
         <AdjustStockDialog

@@ -38,9 +38,31 @@ const SPECS: Record<DraftField, FieldSpec> = {
   sku: { label: 'SKU', required: true, placeholder: 'e.g. EL-2041' },
   categoryId: { label: 'Category', required: true },
   // The label and step follow the store's currency (priceSpec).
-  price: { label: 'Unit Price ($)', required: true, type: 'number', step: '0.01', min: '0', placeholder: '0.00', inputMode: 'decimal' },
-  imageUrl: { label: 'Image URL', required: false, type: 'url', placeholder: 'https://example.com/photo.jpg', inputMode: 'url' },
-  quantity: { label: 'Quantity', required: true, type: 'number', step: '1', min: '0', placeholder: '0', inputMode: 'numeric' },
+  price: {
+    label: 'Unit Price ($)',
+    required: true,
+    type: 'number',
+    step: '0.01',
+    min: '0',
+    placeholder: '0.00',
+    inputMode: 'decimal',
+  },
+  imageUrl: {
+    label: 'Image URL',
+    required: false,
+    type: 'url',
+    placeholder: 'https://example.com/photo.jpg',
+    inputMode: 'url',
+  },
+  quantity: {
+    label: 'Quantity',
+    required: true,
+    type: 'number',
+    step: '1',
+    min: '0',
+    placeholder: '0',
+    inputMode: 'numeric',
+  },
   threshold: {
     label: 'Stock Threshold',
     required: true,
@@ -71,7 +93,17 @@ function priceSpec(money: MoneyFormat): FieldSpec {
   };
 }
 
-export function ItemFormFields({ fields, values, categories, invalidField, error, onChange, idPrefix, disabled, labels = {} }: FieldsProps & { labels?: Partial<Record<DraftField, string>> }) {
+export function ItemFormFields({
+  fields,
+  values,
+  categories,
+  invalidField,
+  error,
+  onChange,
+  idPrefix,
+  disabled,
+  labels = {},
+}: FieldsProps & { labels?: Partial<Record<DraftField, string>> }) {
   const money = useStoreMoney();
   return (
     <>
@@ -119,7 +151,14 @@ export function ItemFormFields({ fields, values, categories, invalidField, error
             </select>
           );
         } else if (field === 'description') {
-          control = <textarea {...common} rows={3} placeholder={spec.placeholder} onChange={(e) => onChange(field, e.target.value)} />;
+          control = (
+            <textarea
+              {...common}
+              rows={3}
+              placeholder={spec.placeholder}
+              onChange={(e) => onChange(field, e.target.value)}
+            />
+          );
         } else {
           control = (
             <input

@@ -10,7 +10,13 @@ import { useState } from 'react';
 import { RevertDialog } from '../../../components/revert-dialog';
 import { useCan, useSession } from '../../../lib/session-context';
 
-const REASONS: Record<string, string> = { sale: 'Sale', restock: 'Restock', correction: 'Correction', damage: 'Damage', count: 'Stock count' };
+const REASONS: Record<string, string> = {
+  sale: 'Sale',
+  restock: 'Restock',
+  correction: 'Correction',
+  damage: 'Damage',
+  count: 'Stock count',
+};
 
 const TYPE_INFO: Record<HistoryEntry['type'], { icon: IconName; tone: string }> = {
   ItemCreated: { icon: 'plus', tone: 'create' },
@@ -42,7 +48,17 @@ function title(entry: HistoryEntry): string {
   }
 }
 
-function Change({ change, created, categoryNames, money }: { change: FieldChange; created: boolean; categoryNames: Record<string, string>; money: MoneyFormat }) {
+function Change({
+  change,
+  created,
+  categoryNames,
+  money,
+}: {
+  change: FieldChange;
+  created: boolean;
+  categoryNames: Record<string, string>;
+  money: MoneyFormat;
+}) {
   const label = FIELD_LABELS[change.field] ?? change.field;
   return (
     <li>
@@ -134,7 +150,11 @@ export function ItemHistory({
                     Reverted by {entry.revertedBy.name} on {formatDateTime(entry.revertedBy.at)}
                   </p>
                 ) : !readOnly && entry.eventId && (canRevertAny || entry.actor?.uid === me) ? (
-                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => setReverting(entry.eventId!)}>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => setReverting(entry.eventId!)}
+                  >
                     Revert
                   </button>
                 ) : null}
@@ -143,7 +163,9 @@ export function ItemHistory({
           );
         })}
       </ol>
-      {reverting ? <RevertDialog eventId={reverting} onClose={() => setReverting(null)} onDone={() => onReverted?.()} /> : null}
+      {reverting ? (
+        <RevertDialog eventId={reverting} onClose={() => setReverting(null)} onDone={() => onReverted?.()} />
+      ) : null}
     </section>
   );
 }

@@ -2,7 +2,15 @@
 import { useState } from 'react';
 import { Icon } from '../../../components/icons';
 
-export function ItemImage({ url, name, className = '' }: { url: string | null | undefined; name: string; className?: string }) {
+export function ItemImage({
+  url,
+  name,
+  className = '',
+}: {
+  url: string | null | undefined;
+  name: string;
+  className?: string;
+}) {
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   if (!url || failedUrl === url) {
     return (
@@ -11,5 +19,7 @@ export function ItemImage({ url, name, className = '' }: { url: string | null | 
       </div>
     );
   }
-  return <img className={`item-image ${className}`} src={url} alt={name} loading="lazy" onError={() => setFailedUrl(url)} />;
+  return (
+    <img className={`item-image ${className}`} src={url} alt={name} loading="lazy" onError={() => setFailedUrl(url)} />
+  );
 }

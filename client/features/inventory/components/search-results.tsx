@@ -10,7 +10,11 @@ export function SearchResults({ query, results, searching }: { query: string; re
   return (
     <section className="card search-results" aria-label="Search results" aria-busy={searching}>
       <header className="search-results-head">
-        <h2>{searching ? 'Searching...' : `${results.length} ${results.length === 1 ? 'item' : 'items'} matching “${query}”`}</h2>
+        <h2>
+          {searching
+            ? 'Searching...'
+            : `${results.length} ${results.length === 1 ? 'item' : 'items'} matching “${query}”`}
+        </h2>
       </header>
       {!searching && results.length === 0 ? <p className="muted search-empty">No items match your search.</p> : null}
       <ul className="search-list">
@@ -25,7 +29,9 @@ export function SearchResults({ query, results, searching }: { query: string; re
                 </small>
               </span>
               <span className="search-price">{formatPrice(item.price, money)}</span>
-              <span className={isLowStock(item) ? 'badge badge-danger' : 'badge badge-neutral'}>{item.quantity} in stock</span>
+              <span className={isLowStock(item) ? 'badge badge-danger' : 'badge badge-neutral'}>
+                {item.quantity} in stock
+              </span>
             </Link>
           </li>
         ))}

@@ -9,12 +9,23 @@ const COLUMNS: { key: ItemSort; label: string }[] = [
   { key: 'stock', label: 'Stock' },
 ];
 
-export function nextSort(current: { sort: ItemSort; order: SortOrder }, clicked: ItemSort): { sort: ItemSort; order: SortOrder } {
+export function nextSort(
+  current: { sort: ItemSort; order: SortOrder },
+  clicked: ItemSort,
+): { sort: ItemSort; order: SortOrder } {
   if (current.sort === clicked) return { sort: clicked, order: current.order === 'asc' ? 'desc' : 'asc' };
   return { sort: clicked, order: 'asc' };
 }
 
-export function SortBar({ sort, order, onSort }: { sort: ItemSort; order: SortOrder; onSort: (sort: ItemSort) => void }) {
+export function SortBar({
+  sort,
+  order,
+  onSort,
+}: {
+  sort: ItemSort;
+  order: SortOrder;
+  onSort: (sort: ItemSort) => void;
+}) {
   return (
     <div className="segmented" role="group" aria-label="Sort items">
       <span className="segmented-label">Sort by</span>
@@ -26,7 +37,11 @@ export function SortBar({ sort, order, onSort }: { sort: ItemSort; order: SortOr
             type="button"
             className={active ? 'segmented-button active' : 'segmented-button'}
             aria-pressed={active}
-            aria-label={active ? `Sort by ${column.label}, ${order === 'asc' ? 'ascending' : 'descending'}` : `Sort by ${column.label}`}
+            aria-label={
+              active
+                ? `Sort by ${column.label}, ${order === 'asc' ? 'ascending' : 'descending'}`
+                : `Sort by ${column.label}`
+            }
             onClick={() => onSort(column.key)}
           >
             {column.label}

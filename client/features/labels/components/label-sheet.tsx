@@ -23,13 +23,26 @@ function labelLayout(preset: LabelPreset) {
   };
 }
 
-export function LabelSheet({ preset, items, codes }: { preset: LabelPreset; items: readonly Item[]; codes: Record<string, LabelCodes> }) {
+export function LabelSheet({
+  preset,
+  items,
+  codes,
+}: {
+  preset: LabelPreset;
+  items: readonly Item[];
+  codes: Record<string, LabelCodes>;
+}) {
   const layout = labelLayout(preset);
   const money = useStoreMoney();
   return (
     <div className="label-sheet">
       {paginate(preset, items).map((page, pageIndex) => (
-        <section key={pageIndex} className="label-page" aria-label={`Label sheet ${pageIndex + 1}`} style={{ width: mm(preset.page.width), height: mm(preset.page.height) }}>
+        <section
+          key={pageIndex}
+          className="label-page"
+          aria-label={`Label sheet ${pageIndex + 1}`}
+          style={{ width: mm(preset.page.width), height: mm(preset.page.height) }}
+        >
           {page.map((item, index) => {
             const position = labelPosition(preset, index);
             const itemCodes = codes[item.id];
@@ -46,7 +59,14 @@ export function LabelSheet({ preset, items, codes }: { preset: LabelPreset; item
                   gap: mm(layout.padding),
                 }}
               >
-                {itemCodes ? <img className="label-qr" src={itemCodes.qrSvg} alt={`QR code: ${itemCodes.url}`} style={{ width: mm(layout.qr), height: mm(layout.qr) }} /> : null}
+                {itemCodes ? (
+                  <img
+                    className="label-qr"
+                    src={itemCodes.qrSvg}
+                    alt={`QR code: ${itemCodes.url}`}
+                    style={{ width: mm(layout.qr), height: mm(layout.qr) }}
+                  />
+                ) : null}
                 <div className="label-info">
                   <p className="label-name" style={{ fontSize: mm(layout.nameSize) }}>
                     {item.name}
@@ -56,7 +76,11 @@ export function LabelSheet({ preset, items, codes }: { preset: LabelPreset; item
                   </p>
                   {itemCodes ? (
                     <div className="label-barcode">
-                      <img src={itemCodes.linearSvg} alt={`${symbologyName(itemCodes.symbology)}: ${itemCodes.code}`} style={{ height: mm(layout.barHeight) }} />
+                      <img
+                        src={itemCodes.linearSvg}
+                        alt={`${symbologyName(itemCodes.symbology)}: ${itemCodes.code}`}
+                        style={{ height: mm(layout.barHeight) }}
+                      />
                       <span style={{ fontSize: mm(layout.codeSize) }}>{itemCodes.code}</span>
                     </div>
                   ) : null}

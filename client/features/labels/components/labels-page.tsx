@@ -45,7 +45,12 @@ function Labels({ source }: { source: LabelSource }) {
   const presetFieldId = useId();
   const allTicked = items.length > 0 && selected.length === items.length;
   const sheets = Math.ceil(chosen.length / labelsPerPage(preset));
-  const back = source.kind === 'category' ? `/inventory/category/${encodeURIComponent(source.categoryId)}` : source.ids.length === 1 ? `/inventory/${encodeURIComponent(source.ids[0]!)}` : '/inventory';
+  const back =
+    source.kind === 'category'
+      ? `/inventory/category/${encodeURIComponent(source.categoryId)}`
+      : source.ids.length === 1
+        ? `/inventory/${encodeURIComponent(source.ids[0]!)}`
+        : '/inventory';
 
   return (
     <div className="page">
@@ -54,29 +59,51 @@ function Labels({ source }: { source: LabelSource }) {
           <h1 className="page-title">Print labels</h1>
           <p className="page-subtitle">
             {title ? `${title} · ` : ''}
-            {ready ? `${chosen.length} of ${items.length} ${items.length === 1 ? 'item' : 'items'} · ${sheets} ${sheets === 1 ? 'page' : 'pages'}` : 'Loading items...'}
+            {ready
+              ? `${chosen.length} of ${items.length} ${items.length === 1 ? 'item' : 'items'} · ${sheets} ${sheets === 1 ? 'page' : 'pages'}`
+              : 'Loading items...'}
           </p>
         </div>
         <div className="page-actions">
           <Link to={back} className="btn btn-secondary">
             <Icon name="arrow-left" size={18} /> Back
           </Link>
-          <button type="button" className="btn btn-primary" disabled={!ready || chosen.length === 0} onClick={() => window.print()}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!ready || chosen.length === 0}
+            onClick={() => window.print()}
+          >
             <Icon name="printer" size={18} /> Print
           </button>
         </div>
       </header>
 
-      {snapshot.matches('loading') || snapshot.matches('drawing') ? <TruckLoader label="Preparing labels..." fullScreen={false} /> : null}
-      {snapshot.matches('failed') ? <ErrorBox title="Could not prepare the labels" message={error ?? ''} onRetry={() => labels.send({ type: 'RETRY' })} /> : null}
-      {ready && items.length === 0 ? <EmptyState icon="tag" title="No items to label" text="These items no longer exist." /> : null}
+      {snapshot.matches('loading') || snapshot.matches('drawing') ? (
+        <TruckLoader label="Preparing labels..." fullScreen={false} />
+      ) : null}
+      {snapshot.matches('failed') ? (
+        <ErrorBox
+          title="Could not prepare the labels"
+          message={error ?? ''}
+          onRetry={() => labels.send({ type: 'RETRY' })}
+        />
+      ) : null}
+      {ready && items.length === 0 ? (
+        <EmptyState icon="tag" title="No items to label" text="These items no longer exist." />
+      ) : null}
 
       {ready && items.length > 0 ? (
         <div className="labels-layout">
           <div className="card labels-panel">
             <div className="field">
               <label htmlFor={presetFieldId}>Label stock</label>
-              <select id={presetFieldId} className="input" value={presetId} onChange={(event) => labels.send({ type: 'SET_PRESET', presetId: event.target.value as LabelPresetId })}>
+              <select
+                id={presetFieldId}
+                className="input"
+                value={presetId}
+                onChange={(event) => labels.send({ type: 'SET_PRESET', presetId: event.target.value as LabelPresetId })}
+              >
                 {LABEL_PRESETS.map((option) => (
                   <option key={option.id} value={option.id}>
                     {option.name}
@@ -87,14 +114,22 @@ function Labels({ source }: { source: LabelSource }) {
             <fieldset className="labels-items">
               <legend>Items</legend>
               <label className="labels-check">
-                <input type="checkbox" checked={allTicked} onChange={(event) => labels.send({ type: 'SELECT_ALL', selected: event.target.checked })} />
+                <input
+                  type="checkbox"
+                  checked={allTicked}
+                  onChange={(event) => labels.send({ type: 'SELECT_ALL', selected: event.target.checked })}
+                />
                 <span>Select all</span>
               </label>
               <ul className="labels-item-list">
                 {items.map((item) => (
                   <li key={item.id}>
                     <label className="labels-check">
-                      <input type="checkbox" checked={selected.includes(item.id)} onChange={() => labels.send({ type: 'TOGGLE', id: item.id })} />
+                      <input
+                        type="checkbox"
+                        checked={selected.includes(item.id)}
+                        onChange={() => labels.send({ type: 'TOGGLE', id: item.id })}
+                      />
                       <span className="labels-check-text">
                         <span>{item.name}</span>
                         <small>{item.barcode || item.sku}</small>
@@ -105,8 +140,16 @@ function Labels({ source }: { source: LabelSource }) {
               </ul>
             </fieldset>
           </div>
-          <section className="labels-preview" aria-label="Preview" style={{ ['--preview-zoom' as string]: preset.columns === 1 ? 1.6 : 0.75 }}>
-            {chosen.length > 0 ? <LabelSheet preset={preset} items={chosen} codes={codes} /> : <p>Tick at least one item to print its label.</p>}
+          <section
+            className="labels-preview"
+            aria-label="Preview"
+            style={{ ['--preview-zoom' as string]: preset.columns === 1 ? 1.6 : 0.75 }}
+          >
+            {chosen.length > 0 ? (
+              <LabelSheet preset={preset} items={chosen} codes={codes} />
+            ) : (
+              <p>Tick at least one item to print its label.</p>
+            )}
           </section>
         </div>
       ) : null}

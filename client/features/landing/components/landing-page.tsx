@@ -97,8 +97,8 @@ export function LandingPage() {
             </span>
             <h1>Product Inventory, Simplified</h1>
             <p className="landing-lead">
-              Track every item across your categories, see stock move the moment your team sells, restocks or counts, and get alerted
-              before a shelf runs empty.
+              Track every item across your categories, see stock move the moment your team sells, restocks or counts,
+              and get alerted before a shelf runs empty.
             </p>
             <div className="landing-cta">
               <Link to="/register" className="btn btn-primary btn-lg">
@@ -120,8 +120,9 @@ export function LandingPage() {
           </div>
           <div className="about-grid">
             <p>
-              Stockroom started on a shop floor, where the stock sheet was always one sale behind. We built a place where managers and
-              staff see the same numbers at the same time, and where every change keeps a record of who made it and why.
+              Stockroom started on a shop floor, where the stock sheet was always one sale behind. We built a place
+              where managers and staff see the same numbers at the same time, and where every change keeps a record of
+              who made it and why.
             </p>
             <ul className="about-points">
               <li>
@@ -164,9 +165,7 @@ export function LandingPage() {
       </main>
 
       <footer className="landing-footer">
-        <span>
-          © {year} Stockroom. All rights reserved.
-        </span>
+        <span>© {year} Stockroom. All rights reserved.</span>
       </footer>
     </div>
   );

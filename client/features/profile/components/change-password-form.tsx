@@ -13,7 +13,9 @@ export type ChangePassword = (current: string, next: string) => Promise<void>;
 export function ChangePasswordForm({ changePassword }: { changePassword: ChangePassword }) {
   // Provided once: the machine must stay the same across renders.
   const [machine] = useState(() =>
-    changePasswordMachine.provide({ actors: { changePassword: fromPromise(({ input }) => changePassword(input.current, input.next)) } }),
+    changePasswordMachine.provide({
+      actors: { changePassword: fromPromise(({ input }) => changePassword(input.current, input.next)) },
+    }),
   );
   const [state, send] = useMachine(machine);
   const [form, setForm] = useState({ current: '', next: '', confirm: '' });
@@ -34,7 +36,14 @@ export function ChangePasswordForm({ changePassword }: { changePassword: ChangeP
   const field = (key: keyof typeof form, id: string, label: string, autoComplete: string) => (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} type="password" className="input" value={form[key]} autoComplete={autoComplete} onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))} />
+      <input
+        id={id}
+        type="password"
+        className="input"
+        value={form[key]}
+        autoComplete={autoComplete}
+        onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))}
+      />
     </div>
   );
 

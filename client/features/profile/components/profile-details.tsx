@@ -54,12 +54,26 @@ export function ProfileDetails({
         <form className="form-stack" onSubmit={submit} noValidate>
           <div className="field">
             <label htmlFor="profile-name">Full Name</label>
-            <input id="profile-name" className="input" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoComplete="name" />
+            <input
+              id="profile-name"
+              className="input"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              maxLength={100}
+              autoComplete="name"
+            />
           </div>
           {user.email !== null ? (
             <div className="field">
               <label htmlFor="profile-email">Email</label>
-              <input id="profile-email" type="email" className="input" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+              <input
+                id="profile-email"
+                type="email"
+                className="input"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                autoComplete="email"
+              />
             </div>
           ) : null}
           {error ? <ErrorBox message={error} /> : null}
@@ -89,7 +103,11 @@ export function ProfileDetails({
           We sent a link to {emailSentTo}. Your email changes when you follow it; then sign in with the new address.
         </p>
       ) : null}
-      {!canEdit ? <p className="muted profile-note">Guests have no profile to edit. Create an account to keep your own details.</p> : null}
+      {!canEdit ? (
+        <p className="muted profile-note">
+          Guests have no profile to edit. Create an account to keep your own details.
+        </p>
+      ) : null}
     </section>
   );
 }

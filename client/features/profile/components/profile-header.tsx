@@ -15,10 +15,17 @@ export function initialOf(name: string): string {
 
 export function ProfileHeader({ user, roles }: { user: User; roles: Role[] }) {
   const name = user.name || user.email || 'Guest';
-  const tone = user.role === 'manager' ? 'badge-role-manager' : user.role === 'guest' ? 'badge-role-guest' : 'badge-role-staff';
+  const tone =
+    user.role === 'manager' ? 'badge-role-manager' : user.role === 'guest' ? 'badge-role-guest' : 'badge-role-staff';
   return (
     <section className="card profile-header" aria-label="Your account">
-      {user.avatar ? <img className="profile-avatar" src={user.avatar} alt="" /> : <span className="profile-avatar" aria-hidden="true">{initialOf(name)}</span>}
+      {user.avatar ? (
+        <img className="profile-avatar" src={user.avatar} alt="" />
+      ) : (
+        <span className="profile-avatar" aria-hidden="true">
+          {initialOf(name)}
+        </span>
+      )}
       <div className="profile-who">
         <h2 className="profile-name">{name}</h2>
         <span className="profile-email">{user.email ?? 'Guest session, no email'}</span>

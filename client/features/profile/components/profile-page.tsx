@@ -48,7 +48,13 @@ export function ProfilePage({ changePassword, reauthenticate, onLogout, onProfil
           <p className="page-subtitle">Your account details</p>
         </div>
       </header>
-      {state.matches('error') ? <ErrorBox title="Failed to load your profile" message={error ?? 'Failed to load your profile'} onRetry={() => send({ type: 'RETRY' })} /> : null}
+      {state.matches('error') ? (
+        <ErrorBox
+          title="Failed to load your profile"
+          message={error ?? 'Failed to load your profile'}
+          onRetry={() => send({ type: 'RETRY' })}
+        />
+      ) : null}
       {state.matches('loading') ? <TruckLoader label="Loading your profile..." fullScreen={false} /> : null}
       {user ? (
         <>

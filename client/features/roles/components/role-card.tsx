@@ -4,7 +4,17 @@ import type { Role } from '../../../../shared/accounts';
 import { permissionLabel } from '../../../../shared/permissions';
 import { Icon } from '../../../components/icons';
 
-export function RoleCard({ role, busy, onEdit, onDelete }: { role: Role; busy: boolean; onEdit: () => void; onDelete: () => void }) {
+export function RoleCard({
+  role,
+  busy,
+  onEdit,
+  onDelete,
+}: {
+  role: Role;
+  busy: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
   const count = role.permissions.length;
   return (
     <li className="card role-card" data-testid="role-card">
@@ -14,7 +24,9 @@ export function RoleCard({ role, busy, onEdit, onDelete }: { role: Role; busy: b
         </span>
         <div className="role-card-title">
           <h2 className="role-card-name">{role.name}</h2>
-          <span className={`badge ${role.builtIn ? 'badge-neutral' : 'roles-badge-custom'}`}>{role.builtIn ? 'Built-in' : 'Custom'}</span>
+          <span className={`badge ${role.builtIn ? 'badge-neutral' : 'roles-badge-custom'}`}>
+            {role.builtIn ? 'Built-in' : 'Custom'}
+          </span>
         </div>
       </header>
       <p className="role-card-description">{role.description}</p>
@@ -33,10 +45,22 @@ export function RoleCard({ role, busy, onEdit, onDelete }: { role: Role; busy: b
       </ol>
       {role.builtIn ? null : (
         <div className="role-card-actions">
-          <button type="button" className="btn btn-sm btn-secondary" onClick={onEdit} disabled={busy} aria-label={`Edit role ${role.name}`}>
+          <button
+            type="button"
+            className="btn btn-sm btn-secondary"
+            onClick={onEdit}
+            disabled={busy}
+            aria-label={`Edit role ${role.name}`}
+          >
             <Icon name="edit" size={15} /> Edit
           </button>
-          <button type="button" className="btn btn-sm btn-ghost btn-danger-ghost" onClick={onDelete} disabled={busy} aria-label={`Delete role ${role.name}`}>
+          <button
+            type="button"
+            className="btn btn-sm btn-ghost btn-danger-ghost"
+            onClick={onDelete}
+            disabled={busy}
+            aria-label={`Delete role ${role.name}`}
+          >
             <Icon name="trash" size={15} /> Delete
           </button>
         </div>

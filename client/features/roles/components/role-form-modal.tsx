@@ -7,7 +7,15 @@ import { ErrorBox } from '../../../components/error-box';
 import { Modal } from '../../../components/modal';
 import { roleFormMachine } from '../role-form.machine';
 
-export function RoleFormModal({ editing, onClose, onSaved }: { editing: Role | null; onClose: () => void; onSaved: (role: Role) => void }) {
+export function RoleFormModal({
+  editing,
+  onClose,
+  onSaved,
+}: {
+  editing: Role | null;
+  onClose: () => void;
+  onSaved: (role: Role) => void;
+}) {
   const [state, send] = useMachine(roleFormMachine, { input: { editing } });
   const [name, setName] = useState(editing?.name ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
@@ -19,7 +27,11 @@ export function RoleFormModal({ editing, onClose, onSaved }: { editing: Role | n
   }, [state, onSaved]);
 
   const toggle = (permission: Permission, on: boolean) =>
-    setPermissions((current) => (on ? PERMISSIONS.map((p) => p.key).filter((k) => k === permission || current.includes(k)) : current.filter((p) => p !== permission)));
+    setPermissions((current) =>
+      on
+        ? PERMISSIONS.map((p) => p.key).filter((k) => k === permission || current.includes(k))
+        : current.filter((p) => p !== permission),
+    );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -29,7 +41,11 @@ export function RoleFormModal({ editing, onClose, onSaved }: { editing: Role | n
   return (
     <Modal
       title={editing ? 'Edit Role' : 'Add Role'}
-      description={editing ? 'Changes apply at once to everyone with this role.' : 'A role is a named set of permissions you can give to accounts.'}
+      description={
+        editing
+          ? 'Changes apply at once to everyone with this role.'
+          : 'A role is a named set of permissions you can give to accounts.'
+      }
       onClose={onClose}
       busy={saving}
       footer={
@@ -46,17 +62,36 @@ export function RoleFormModal({ editing, onClose, onSaved }: { editing: Role | n
       <form id="role-form" className="form-stack" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="role-name">Role Name</label>
-          <input id="role-name" className="input" value={name} onChange={(e) => setName(e.target.value)} maxLength={50} required />
+          <input
+            id="role-name"
+            className="input"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={50}
+            required
+          />
         </div>
         <div className="field">
           <label htmlFor="role-description">Description</label>
-          <textarea id="role-description" className="input" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={200} required rows={2} />
+          <textarea
+            id="role-description"
+            className="input"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            maxLength={200}
+            required
+            rows={2}
+          />
         </div>
         <fieldset className="permission-choices">
           <legend className="field-label">Permissions</legend>
           {PERMISSIONS.map((permission) => (
             <label key={permission.key} className="permission-choice">
-              <input type="checkbox" checked={permissions.includes(permission.key)} onChange={(e) => toggle(permission.key, e.target.checked)} />
+              <input
+                type="checkbox"
+                checked={permissions.includes(permission.key)}
+                onChange={(e) => toggle(permission.key, e.target.checked)}
+              />
               {permission.label}
             </label>
           ))}

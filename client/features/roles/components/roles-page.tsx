@@ -38,7 +38,11 @@ export function RolesPage() {
     [roles],
   );
 
-  const busy = new Set(Object.values(writes).filter((w) => w.status === 'pending').map((w) => w.write.role.id));
+  const busy = new Set(
+    Object.values(writes)
+      .filter((w) => w.status === 'pending')
+      .map((w) => w.write.role.id),
+  );
   const all = data?.roles ?? [];
   const shown = filterRoles(all, query, permissionLabel);
 
@@ -47,7 +51,9 @@ export function RolesPage() {
       <header className="page-header">
         <div>
           <h1 className="page-title">Role Management</h1>
-          <p className="page-subtitle">{data ? `${all.length} roles · what each role may see and do` : 'Roles and their permissions'}</p>
+          <p className="page-subtitle">
+            {data ? `${all.length} roles · what each role may see and do` : 'Roles and their permissions'}
+          </p>
         </div>
         <div className="page-actions">
           <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'form', editing: null })}>
@@ -56,11 +62,24 @@ export function RolesPage() {
         </div>
       </header>
 
-      <SearchField placeholder="Search roles..." label="Search roles" value={query} onChange={(value) => setQuery(value)} />
+      <SearchField
+        placeholder="Search roles..."
+        label="Search roles"
+        value={query}
+        onChange={(value) => setQuery(value)}
+      />
 
-      {failed ? <ErrorBox title="Failed to load roles" message={error ?? 'Failed to load roles'} onRetry={() => roles.send({ type: 'RETRY' })} /> : null}
+      {failed ? (
+        <ErrorBox
+          title="Failed to load roles"
+          message={error ?? 'Failed to load roles'}
+          onRetry={() => roles.send({ type: 'RETRY' })}
+        />
+      ) : null}
       {!data && !failed ? <TruckLoader label="Loading roles..." fullScreen={false} /> : null}
-      {data && shown.length === 0 ? <EmptyState icon="shield" title="No roles found" text="No roles match your search." /> : null}
+      {data && shown.length === 0 ? (
+        <EmptyState icon="shield" title="No roles found" text="No roles match your search." />
+      ) : null}
       {shown.length > 0 ? (
         <ul className="role-grid" aria-label="Roles">
           {shown.map((role) => (

@@ -2,7 +2,13 @@
 // cannot read a worn label.
 import { useId, useState } from 'react';
 
-export function CodeEntryForm({ onSubmit, autoFocus = false }: { onSubmit: (code: string) => void; autoFocus?: boolean }) {
+export function CodeEntryForm({
+  onSubmit,
+  autoFocus = false,
+}: {
+  onSubmit: (code: string) => void;
+  autoFocus?: boolean;
+}) {
   const [code, setCode] = useState('');
   const id = useId();
   return (

@@ -28,13 +28,31 @@ export function QuickAdjust({
         </output>
       </p>
       <div className="scanner-quick-buttons">
-        <button type="button" className="btn btn-secondary scanner-big" aria-label="Remove one" disabled={saving || item.quantity <= 0} onClick={() => onAdjust(-1)}>
+        <button
+          type="button"
+          className="btn btn-secondary scanner-big"
+          aria-label="Remove one"
+          disabled={saving || item.quantity <= 0}
+          onClick={() => onAdjust(-1)}
+        >
           −1
         </button>
-        <button type="button" className="btn btn-secondary scanner-big" aria-label="Add one" disabled={saving} onClick={() => onAdjust(1)}>
+        <button
+          type="button"
+          className="btn btn-secondary scanner-big"
+          aria-label="Add one"
+          disabled={saving}
+          onClick={() => onAdjust(1)}
+        >
           +1
         </button>
-        <button type="button" className="btn btn-primary scanner-big" aria-expanded={counting} disabled={saving} onClick={() => setCounting((c) => !c)}>
+        <button
+          type="button"
+          className="btn btn-primary scanner-big"
+          aria-expanded={counting}
+          disabled={saving}
+          onClick={() => setCounting((c) => !c)}
+        >
           Set count
         </button>
       </div>

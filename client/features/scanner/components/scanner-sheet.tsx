@@ -18,7 +18,9 @@ import '../scanner.css';
 export function ScannerSheet({ start, onClose }: { start: ScannerStart; onClose: () => void }) {
   const navigate = useNavigate();
   const scanner = useActorRef(
-    scannerMachine.provide({ actions: { openItem: (_, { itemId }) => navigate(`/inventory/${encodeURIComponent(itemId)}`) } }),
+    scannerMachine.provide({
+      actions: { openItem: (_, { itemId }) => navigate(`/inventory/${encodeURIComponent(itemId)}`) },
+    }),
     { input: { start, origin: window.location.origin } },
   );
   const snapshot = useSelector(scanner, (s) => s);
@@ -64,7 +66,12 @@ export function ScannerSheet({ start, onClose }: { start: ScannerStart; onClose:
           <h2 id={titleId} className="scanner-sheet-title">
             {title}
           </h2>
-          <button type="button" className="btn btn-icon btn-ghost scanner-close" aria-label="Close scanner" onClick={close}>
+          <button
+            type="button"
+            className="btn btn-icon btn-ghost scanner-close"
+            aria-label="Close scanner"
+            onClick={close}
+          >
             <Icon name="x" size={22} />
           </button>
         </header>
@@ -118,7 +125,11 @@ export function ScannerSheet({ start, onClose }: { start: ScannerStart; onClose:
               </p>
             )}
             <div className="scanner-actions">
-              <button type="button" className="btn btn-secondary btn-lg" onClick={() => scanner.send({ type: 'SCAN_AGAIN' })}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-lg"
+                onClick={() => scanner.send({ type: 'SCAN_AGAIN' })}
+              >
                 Scan next
               </button>
               <button type="button" className="btn btn-ghost btn-lg" onClick={close}>
@@ -135,11 +146,19 @@ export function ScannerSheet({ start, onClose }: { start: ScannerStart; onClose:
             </p>
             <div className="scanner-actions">
               {canAddItems ? (
-                <Link to={`/inventory/add?barcode=${encodeURIComponent(code)}`} className="btn btn-primary btn-lg" onClick={close}>
+                <Link
+                  to={`/inventory/add?barcode=${encodeURIComponent(code)}`}
+                  className="btn btn-primary btn-lg"
+                  onClick={close}
+                >
                   <Icon name="plus" size={18} /> Add item with this barcode
                 </Link>
               ) : null}
-              <button type="button" className="btn btn-secondary btn-lg" onClick={() => scanner.send({ type: 'SCAN_AGAIN' })}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-lg"
+                onClick={() => scanner.send({ type: 'SCAN_AGAIN' })}
+              >
                 Scan again
               </button>
             </div>
@@ -149,7 +168,11 @@ export function ScannerSheet({ start, onClose }: { start: ScannerStart; onClose:
 
         {snapshot.matches('failed') ? (
           <>
-            <ErrorBox title="Could not look the code up" message={lookupError ?? ''} onRetry={() => scanner.send({ type: 'RETRY' })} />
+            <ErrorBox
+              title="Could not look the code up"
+              message={lookupError ?? ''}
+              onRetry={() => scanner.send({ type: 'RETRY' })}
+            />
             <CodeEntryForm onSubmit={lookUp} />
           </>
         ) : null}

@@ -4,12 +4,27 @@ import type { Settings } from '../../../../shared/accounts';
 import { SwitchRow } from '../../../components/switch-row';
 import { MoneyFields } from './money-fields';
 
-export function GeneralTab({ draft, canEdit, onEdit }: { draft: Settings; canEdit: boolean; onEdit: (changes: Partial<Settings>) => void }) {
+export function GeneralTab({
+  draft,
+  canEdit,
+  onEdit,
+}: {
+  draft: Settings;
+  canEdit: boolean;
+  onEdit: (changes: Partial<Settings>) => void;
+}) {
   return (
     <div className="form-stack settings-form">
       <div className="field">
         <label htmlFor="store-name">Store Name</label>
-        <input id="store-name" className="input" value={draft.storeName} disabled={!canEdit} maxLength={100} onChange={(e) => onEdit({ storeName: e.target.value })} />
+        <input
+          id="store-name"
+          className="input"
+          value={draft.storeName}
+          disabled={!canEdit}
+          maxLength={100}
+          onChange={(e) => onEdit({ storeName: e.target.value })}
+        />
       </div>
       <div className="field">
         <label htmlFor="store-email">Contact Email</label>

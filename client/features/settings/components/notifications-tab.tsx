@@ -3,7 +3,15 @@ import { Link } from 'react-router-dom';
 import type { Settings } from '../../../../shared/accounts';
 import { SwitchRow } from '../../../components/switch-row';
 
-export function NotificationsTab({ draft, canEdit, onEdit }: { draft: Settings; canEdit: boolean; onEdit: (changes: Partial<Settings>) => void }) {
+export function NotificationsTab({
+  draft,
+  canEdit,
+  onEdit,
+}: {
+  draft: Settings;
+  canEdit: boolean;
+  onEdit: (changes: Partial<Settings>) => void;
+}) {
   return (
     <div className="form-stack settings-form">
       <SwitchRow
@@ -21,7 +29,8 @@ export function NotificationsTab({ draft, canEdit, onEdit }: { draft: Settings; 
         onChange={(on) => onEdit({ pushNotifications: on })}
       />
       <p className="settings-aside">
-        Your own choices, such as browser notifications for new alerts, are in <Link to="/alerts">Alerts → Alert Settings</Link>.
+        Your own choices, such as browser notifications for new alerts, are in{' '}
+        <Link to="/alerts">Alerts → Alert Settings</Link>.
       </p>
     </div>
   );

@@ -34,7 +34,9 @@ export function SettingsPage() {
   const [state, send] = useMachine(settingsMachine);
   // ?tab= opens a section directly (the header's "Webhook disabled" alert links to Integrations).
   const [searchParams] = useSearchParams();
-  const [chosenTab, setTab] = useState<TabKey>(() => (TABS.find((t) => t.key === searchParams.get('tab'))?.key ?? 'general'));
+  const [chosenTab, setTab] = useState<TabKey>(
+    () => TABS.find((t) => t.key === searchParams.get('tab'))?.key ?? 'general',
+  );
   const canEdit = useCan('settings:manage');
   const canManageRoles = useCan('users:manage');
   // Integrations (webhooks, API tokens) are for those who manage settings.
@@ -55,13 +57,21 @@ export function SettingsPage() {
           <p className="page-subtitle">Store details, notifications, appearance and permissions</p>
         </div>
       </header>
-      {state.matches('error') ? <ErrorBox title="Failed to load settings" message={error ?? 'Failed to load settings'} onRetry={() => send({ type: 'RETRY' })} /> : null}
+      {state.matches('error') ? (
+        <ErrorBox
+          title="Failed to load settings"
+          message={error ?? 'Failed to load settings'}
+          onRetry={() => send({ type: 'RETRY' })}
+        />
+      ) : null}
       {state.matches('loading') ? <TruckLoader label="Loading settings..." fullScreen={false} /> : null}
       {draft ? (
         <Tabs tabs={tabs} current={tab} onSelect={setTab} label="Settings sections">
           {storeTab && !canEdit ? <ManagerNote /> : null}
           {tab === 'general' ? <GeneralTab draft={draft} canEdit={canEdit && !saving} onEdit={edit} /> : null}
-          {tab === 'notifications' ? <NotificationsTab draft={draft} canEdit={canEdit && !saving} onEdit={edit} /> : null}
+          {tab === 'notifications' ? (
+            <NotificationsTab draft={draft} canEdit={canEdit && !saving} onEdit={edit} />
+          ) : null}
           {tab === 'appearance' ? <AppearanceTab /> : null}
           {tab === 'permissions' && canManageRoles ? <PermissionsTab roles={roles} /> : null}
           {tab === 'integrations' && canEdit ? <IntegrationsTab /> : null}
@@ -69,10 +79,20 @@ export function SettingsPage() {
             <div className="settings-actions">
               {saveError ? <ErrorBox message={saveError} /> : null}
               <div className="settings-buttons">
-                <button type="button" className="btn btn-secondary" onClick={() => send({ type: 'DISCARD' })} disabled={!dirty || saving}>
+                <button
+                  type="button"
+                  className="btn btn-secondary"
+                  onClick={() => send({ type: 'DISCARD' })}
+                  disabled={!dirty || saving}
+                >
                   Discard
                 </button>
-                <button type="button" className="btn btn-primary" onClick={() => send({ type: 'SAVE' })} disabled={saving}>
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  onClick={() => send({ type: 'SAVE' })}
+                  disabled={saving}
+                >
                   {saving ? 'Saving...' : 'Save Changes'}
                 </button>
               </div>

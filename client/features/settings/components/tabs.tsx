@@ -7,12 +7,29 @@ export interface TabSpec<K extends string> {
   label: string;
 }
 
-export function Tabs<K extends string>({ tabs, current, onSelect, label, children }: { tabs: TabSpec<K>[]; current: K; onSelect: (key: K) => void; label: string; children: ReactNode }) {
+export function Tabs<K extends string>({
+  tabs,
+  current,
+  onSelect,
+  label,
+  children,
+}: {
+  tabs: TabSpec<K>[];
+  current: K;
+  onSelect: (key: K) => void;
+  label: string;
+  children: ReactNode;
+}) {
   const base = useId();
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
   const move = (event: KeyboardEvent, index: number) => {
     const last = tabs.length - 1;
-    const next = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last }[event.key];
+    const next = {
+      ArrowRight: index === last ? 0 : index + 1,
+      ArrowLeft: index === 0 ? last : index - 1,
+      Home: 0,
+      End: last,
+    }[event.key];
     if (next === undefined) return;
     event.preventDefault();
     const tab = tabs[next]!;

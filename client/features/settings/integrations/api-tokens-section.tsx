@@ -60,21 +60,42 @@ export function ApiTokensSection({ tokens, onChanged }: { tokens: ApiToken[]; on
 
   return (
     <section className="integrations-section" aria-labelledby="api-tokens-heading">
-      <h2 id="api-tokens-heading" className="integrations-heading">API tokens</h2>
+      <h2 id="api-tokens-heading" className="integrations-heading">
+        API tokens
+      </h2>
       <p className="settings-aside">
-        For scripts and tills: send <code>Authorization: Bearer srk_…</code>. A token acts as you, with only the permissions you give it.
+        For scripts and tills: send <code>Authorization: Bearer srk_…</code>. A token acts as you, with only the
+        permissions you give it.
       </p>
       {created ? (
-        <SecretOnce label="New API token" value={created.value} lostHint="Revoke it below and create a new one." onDone={() => setCreated(null)} />
+        <SecretOnce
+          label="New API token"
+          value={created.value}
+          lostHint="Revoke it below and create a new one."
+          onDone={() => setCreated(null)}
+        />
       ) : null}
       <form className="form-stack integrations-form" onSubmit={submit} aria-label="Create API token">
         <div className="field">
           <label htmlFor="token-name">Token name</label>
-          <input id="token-name" className="input" required maxLength={80} placeholder="Till 1" value={name} onChange={(e) => setName(e.target.value)} />
+          <input
+            id="token-name"
+            className="input"
+            required
+            maxLength={80}
+            placeholder="Till 1"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="token-expiry">Expires after</label>
-          <select id="token-expiry" className="input settings-number" value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          <select
+            id="token-expiry"
+            className="input settings-number"
+            value={days}
+            onChange={(e) => setDays(Number(e.target.value))}
+          >
             {LIFETIMES.map((l) => (
               <option key={l.days} value={l.days}>
                 {l.label}

@@ -28,7 +28,8 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
 
   if (error) return <p className="field-error">{error}</p>;
   if (!deliveries) return <p className="settings-aside">Loading deliveries...</p>;
-  if (deliveries.length === 0) return <p className="settings-aside">No deliveries yet. Send a test event to try the endpoint.</p>;
+  if (deliveries.length === 0)
+    return <p className="settings-aside">No deliveries yet. Send a test event to try the endpoint.</p>;
   return (
     <div className="matrix-wrap">
       <table className="delivery-log">

@@ -42,28 +42,59 @@ export function EndpointCard({ endpoint, onChanged }: { endpoint: WebhookEndpoin
             {eventsLabel(endpoint)}
           </p>
         </div>
-        <span className={endpoint.enabled ? 'endpoint-badge on' : 'endpoint-badge off'}>{endpoint.enabled ? 'Enabled' : 'Disabled'}</span>
+        <span className={endpoint.enabled ? 'endpoint-badge on' : 'endpoint-badge off'}>
+          {endpoint.enabled ? 'Enabled' : 'Disabled'}
+        </span>
       </div>
-      {endpoint.disabledReason ? <p className="endpoint-warning">{endpoint.disabledReason}. Fix the receiver, then enable it: it resumes where it stopped.</p> : null}
+      {endpoint.disabledReason ? (
+        <p className="endpoint-warning">
+          {endpoint.disabledReason}. Fix the receiver, then enable it: it resumes where it stopped.
+        </p>
+      ) : null}
       {endpoint.enabled && endpoint.failingSince ? (
-        <p className="endpoint-warning">Failing since {formatDateTime(endpoint.failingSince)}; next try {endpoint.nextAttemptAt ? formatDateTime(endpoint.nextAttemptAt) : 'soon'}.</p>
+        <p className="endpoint-warning">
+          Failing since {formatDateTime(endpoint.failingSince)}; next try{' '}
+          {endpoint.nextAttemptAt ? formatDateTime(endpoint.nextAttemptAt) : 'soon'}.
+        </p>
       ) : null}
       <div className="endpoint-actions">
-        <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => void act(() => integrationsApi.sendTest(endpoint.id).then(() => setShowLog(true)), 'Test event sent')}>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={busy}
+          onClick={() =>
+            void act(() => integrationsApi.sendTest(endpoint.id).then(() => setShowLog(true)), 'Test event sent')
+          }
+        >
           Send test event
         </button>
-        <button type="button" className="btn btn-secondary" aria-expanded={showLog} onClick={() => setShowLog((v) => !v)}>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          aria-expanded={showLog}
+          onClick={() => setShowLog((v) => !v)}
+        >
           {showLog ? 'Hide delivery log' : 'Delivery log'}
         </button>
         <button
           type="button"
           className="btn btn-secondary"
           disabled={busy}
-          onClick={() => void act(() => integrationsApi.updateEndpoint(endpoint.id, { enabled: !endpoint.enabled }), endpoint.enabled ? 'Endpoint disabled' : 'Endpoint enabled')}
+          onClick={() =>
+            void act(
+              () => integrationsApi.updateEndpoint(endpoint.id, { enabled: !endpoint.enabled }),
+              endpoint.enabled ? 'Endpoint disabled' : 'Endpoint enabled',
+            )
+          }
         >
           {endpoint.enabled ? 'Disable' : 'Enable'}
         </button>
-        <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void act(() => integrationsApi.removeEndpoint(endpoint.id), 'Endpoint removed')}>
+        <button
+          type="button"
+          className="btn btn-danger"
+          disabled={busy}
+          onClick={() => void act(() => integrationsApi.removeEndpoint(endpoint.id), 'Endpoint removed')}
+        >
           Remove
         </button>
       </div>
@@ -71,11 +102,21 @@ export function EndpointCard({ endpoint, onChanged }: { endpoint: WebhookEndpoin
         className="endpoint-replay"
         onSubmit={(e) => {
           e.preventDefault();
-          if (replayFrom) void act(() => integrationsApi.replay(endpoint.id, new Date(replayFrom).toISOString()), 'Replaying from then');
+          if (replayFrom)
+            void act(
+              () => integrationsApi.replay(endpoint.id, new Date(replayFrom).toISOString()),
+              'Replaying from then',
+            );
         }}
       >
         <label htmlFor={`replay-${endpoint.id}`}>Replay from</label>
-        <input id={`replay-${endpoint.id}`} className="input" type="datetime-local" value={replayFrom} onChange={(e) => setReplayFrom(e.target.value)} />
+        <input
+          id={`replay-${endpoint.id}`}
+          className="input"
+          type="datetime-local"
+          value={replayFrom}
+          onChange={(e) => setReplayFrom(e.target.value)}
+        />
         <button type="submit" className="btn btn-secondary" disabled={busy || !replayFrom}>
           Replay
         </button>

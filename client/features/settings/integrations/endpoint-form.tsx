@@ -26,16 +26,24 @@ export function EndpointForm({ onCreated }: { onCreated: (secret: string | null)
       live = false;
     };
   }, []);
-  const toggleCategory = (id: string) => setCategoryIds((current) => (current.includes(id) ? current.filter((c) => c !== id) : [...current, id]));
+  const toggleCategory = (id: string) =>
+    setCategoryIds((current) => (current.includes(id) ? current.filter((c) => c !== id) : [...current, id]));
   const toggle = (key: WebhookSubscription) =>
-    setTypes((current) => (current.includes(key) ? current.filter((t) => t !== key) : [...current.filter((t) => t !== '*'), key]));
+    setTypes((current) =>
+      current.includes(key) ? current.filter((t) => t !== key) : [...current.filter((t) => t !== '*'), key],
+    );
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      const { secret } = await integrationsApi.createEndpoint({ url: url.trim(), description: description.trim(), eventTypes: types, categoryIds });
+      const { secret } = await integrationsApi.createEndpoint({
+        url: url.trim(),
+        description: description.trim(),
+        eventTypes: types,
+        categoryIds,
+      });
       setUrl('');
       setDescription('');
       setTypes(['*']);
@@ -52,11 +60,26 @@ export function EndpointForm({ onCreated }: { onCreated: (secret: string | null)
     <form className="form-stack integrations-form" onSubmit={submit} aria-label="Add webhook endpoint">
       <div className="field">
         <label htmlFor="webhook-url">Endpoint URL</label>
-        <input id="webhook-url" className="input" type="url" required placeholder="https://example.com/stockroom-hook" value={url} onChange={(e) => setUrl(e.target.value)} />
+        <input
+          id="webhook-url"
+          className="input"
+          type="url"
+          required
+          placeholder="https://example.com/stockroom-hook"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor="webhook-description">Description</label>
-        <input id="webhook-description" className="input" maxLength={200} placeholder="Online shop stock sync" value={description} onChange={(e) => setDescription(e.target.value)} />
+        <input
+          id="webhook-description"
+          className="input"
+          maxLength={200}
+          placeholder="Online shop stock sync"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
       </div>
       <fieldset className="field integrations-checks">
         <legend>Events to send</legend>
@@ -65,7 +88,13 @@ export function EndpointForm({ onCreated }: { onCreated: (secret: string | null)
         </label>
         {WEBHOOK_EVENT_TYPES.map((t) => (
           <label key={t.key} className="check">
-            <input type="checkbox" checked={all || types.includes(t.key)} disabled={all} onChange={() => toggle(t.key)} /> {t.label}
+            <input
+              type="checkbox"
+              checked={all || types.includes(t.key)}
+              disabled={all}
+              onChange={() => toggle(t.key)}
+            />{' '}
+            {t.label}
           </label>
         ))}
       </fieldset>
@@ -75,7 +104,8 @@ export function EndpointForm({ onCreated }: { onCreated: (secret: string | null)
           <p className="settings-aside">Item and stock events of these categories only. None ticked: every category.</p>
           {categories.map((c) => (
             <label key={c.id} className="check">
-              <input type="checkbox" checked={categoryIds.includes(c.id)} onChange={() => toggleCategory(c.id)} /> {c.name}
+              <input type="checkbox" checked={categoryIds.includes(c.id)} onChange={() => toggleCategory(c.id)} />{' '}
+              {c.name}
             </label>
           ))}
         </fieldset>

@@ -12,11 +12,13 @@ export const integrationsApi = {
   updateEndpoint: async (id: string, changes: Partial<WebhookEndpointFields>) =>
     (await api.request<WebhookEndpoint>('PATCH', `/webhooks/${id}`, { body: changes })).data,
   removeEndpoint: (id: string) => api.delete(`/webhooks/${id}`),
-  deliveries: async (id: string) => (await api.get<{ deliveries: WebhookDelivery[] }>(`/webhooks/${id}/deliveries`)).deliveries,
+  deliveries: async (id: string) =>
+    (await api.get<{ deliveries: WebhookDelivery[] }>(`/webhooks/${id}/deliveries`)).deliveries,
   sendTest: (id: string) => api.post<WebhookDelivery>(`/webhooks/${id}/test`, {}),
   replay: (id: string, from: string) => api.post<WebhookEndpoint>(`/webhooks/${id}/replay`, { from }),
   tokens: async () => (await api.get<{ tokens: ApiToken[] }>('/tokens')).tokens,
   // The secret is null when a retry got the server's replay of the answer (it keeps no secret).
-  createToken: (body: CreateApiToken) => api.post<{ apiToken: ApiToken; token: string | null; secretShownOnce?: boolean }>('/tokens', body),
+  createToken: (body: CreateApiToken) =>
+    api.post<{ apiToken: ApiToken; token: string | null; secretShownOnce?: boolean }>('/tokens', body),
   revokeToken: (id: string) => api.delete<ApiToken>(`/tokens/${id}`),
 };

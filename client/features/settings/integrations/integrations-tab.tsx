@@ -19,24 +19,35 @@ export function IntegrationsTab() {
   const { endpoints, tokens, error } = state.context;
   const reload = () => send({ type: 'RELOAD' });
   if (state.matches('loading')) return <TruckLoader label="Loading integrations..." fullScreen={false} />;
-  if (state.matches('error')) return <ErrorBox title="Failed to load integrations" message={error ?? ''} onRetry={() => send({ type: 'RETRY' })} />;
+  if (state.matches('error'))
+    return (
+      <ErrorBox title="Failed to load integrations" message={error ?? ''} onRetry={() => send({ type: 'RETRY' })} />
+    );
   const disabled = endpoints.filter((e) => e.disabledReason);
 
   return (
     <div className="integrations-tab">
       {disabled.length ? (
         <div className="integrations-banner" role="alert">
-          {disabled.length === 1 ? 'A webhook endpoint was' : `${disabled.length} webhook endpoints were`} disabled after failing deliveries for too long:{' '}
-          {disabled.map((e) => e.url).join(', ')}
+          {disabled.length === 1 ? 'A webhook endpoint was' : `${disabled.length} webhook endpoints were`} disabled
+          after failing deliveries for too long: {disabled.map((e) => e.url).join(', ')}
         </div>
       ) : null}
       <section className="integrations-section" aria-labelledby="webhooks-heading">
-        <h2 id="webhooks-heading" className="integrations-heading">Webhooks</h2>
+        <h2 id="webhooks-heading" className="integrations-heading">
+          Webhooks
+        </h2>
         <p className="settings-aside">
-          Stockroom posts each change to your endpoints, signed (Standard Webhooks), in order, and retries for up to a day if a receiver is down.
+          Stockroom posts each change to your endpoints, signed (Standard Webhooks), in order, and retries for up to a
+          day if a receiver is down.
         </p>
         {secret ? (
-          <SecretOnce label="Signing secret" value={secret.value} lostHint="Remove the endpoint and add it again for a new secret." onDone={() => setSecret(null)} />
+          <SecretOnce
+            label="Signing secret"
+            value={secret.value}
+            lostHint="Remove the endpoint and add it again for a new secret."
+            onDone={() => setSecret(null)}
+          />
         ) : null}
         {endpoints.length ? (
           <ul className="endpoint-list" aria-label="Webhook endpoints">

@@ -29,7 +29,10 @@ export const integrationsMachine = setup({
       invoke: {
         src: 'load',
         onDone: { target: 'ready', actions: assign(({ event }) => ({ ...event.output, error: null })) },
-        onError: { target: 'error', actions: assign({ error: ({ event }) => errorMessage(event.error, 'Failed to load integrations') }) },
+        onError: {
+          target: 'error',
+          actions: assign({ error: ({ event }) => errorMessage(event.error, 'Failed to load integrations') }),
+        },
       },
     },
     ready: { on: { RELOAD: 'reloading' } },
@@ -38,7 +41,10 @@ export const integrationsMachine = setup({
       invoke: {
         src: 'load',
         onDone: { target: 'ready', actions: assign(({ event }) => ({ ...event.output, error: null })) },
-        onError: { target: 'ready', actions: assign({ error: ({ event }) => errorMessage(event.error, 'Failed to reload integrations') }) },
+        onError: {
+          target: 'ready',
+          actions: assign({ error: ({ event }) => errorMessage(event.error, 'Failed to reload integrations') }),
+        },
       },
       on: { RELOAD: { target: 'reloading', reenter: true } },
     },

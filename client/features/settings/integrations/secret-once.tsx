@@ -5,7 +5,17 @@
 import { useEffect, useRef } from 'react';
 import { Icon } from '../../../components/icons';
 
-export function SecretOnce({ label, value, lostHint, onDone }: { label: string; value: string | null; lostHint: string; onDone: () => void }) {
+export function SecretOnce({
+  label,
+  value,
+  lostHint,
+  onDone,
+}: {
+  label: string;
+  value: string | null;
+  lostHint: string;
+  onDone: () => void;
+}) {
   const box = useRef<HTMLDivElement>(null);
   // It appears above the list, while the form that made it may be a long way down the page
   // (or off a phone's screen): bring it into view and take focus, so it is not missed.
@@ -35,7 +45,11 @@ export function SecretOnce({ label, value, lostHint, onDone }: { label: string; 
       )}
       <div className="secret-once-actions">
         {value === null ? null : (
-          <button type="button" className="btn btn-secondary" onClick={() => void navigator.clipboard?.writeText(value)}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void navigator.clipboard?.writeText(value)}
+          >
             Copy
           </button>
         )}

@@ -4,7 +4,15 @@ import type { StocktakeLine } from '../../../../shared/stocktake';
 import { formatDateTime } from '../../../lib/format';
 import { signed } from './variance-format';
 
-export function ConflictsSection({ lines, canApprove, onKeep }: { lines: StocktakeLine[]; canApprove: boolean; onKeep: (line: StocktakeLine, countId: string) => void }) {
+export function ConflictsSection({
+  lines,
+  canApprove,
+  onKeep,
+}: {
+  lines: StocktakeLine[];
+  canApprove: boolean;
+  onKeep: (line: StocktakeLine, countId: string) => void;
+}) {
   if (lines.length === 0) return null;
   return (
     <section className="card stocktake-conflicts" aria-labelledby="stocktake-conflicts-title">

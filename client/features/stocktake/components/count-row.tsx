@@ -14,14 +14,31 @@ export interface CountRowProps {
   onCount: (counted: number) => void;
 }
 
-const STATUS_TEXT = { uncounted: 'Not counted', counted: 'Counted', conflict: 'Counted twice', approved: 'Approved' } as const;
-const STATUS_BADGE = { uncounted: 'badge-neutral', counted: 'badge-success', conflict: 'badge-danger', approved: 'badge-success' } as const;
+const STATUS_TEXT = {
+  uncounted: 'Not counted',
+  counted: 'Counted',
+  conflict: 'Counted twice',
+  approved: 'Approved',
+} as const;
+const STATUS_BADGE = {
+  uncounted: 'badge-neutral',
+  counted: 'badge-success',
+  conflict: 'badge-danger',
+  approved: 'badge-success',
+} as const;
 
-export const CountRow = forwardRef<HTMLInputElement, CountRowProps>(function CountRow({ line, waiting, saving, highlighted, open, onCount }, ref) {
+export const CountRow = forwardRef<HTMLInputElement, CountRowProps>(function CountRow(
+  { line, waiting, saving, highlighted, open, onCount },
+  ref,
+) {
   const inputId = `count-${line.itemId}`;
   const canCount = open && line.status !== 'approved';
   return (
-    <li className={`stocktake-count-row${highlighted ? ' stocktake-highlight' : ''}`} data-testid="count-row" data-item-id={line.itemId}>
+    <li
+      className={`stocktake-count-row${highlighted ? ' stocktake-highlight' : ''}`}
+      data-testid="count-row"
+      data-item-id={line.itemId}
+    >
       <div className="stocktake-count-main">
         <label className="stocktake-count-name" htmlFor={inputId}>
           {line.name}

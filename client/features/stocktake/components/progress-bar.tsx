@@ -6,7 +6,14 @@ export function ProgressBar({ counted, toCount }: { counted: number; toCount: nu
       <span className="stocktake-progress-text">
         {counted} of {toCount} counted
       </span>
-      <span className="stocktake-progress-bar" role="progressbar" aria-label="Counted" aria-valuemin={0} aria-valuemax={toCount} aria-valuenow={counted}>
+      <span
+        className="stocktake-progress-bar"
+        role="progressbar"
+        aria-label="Counted"
+        aria-valuemin={0}
+        aria-valuemax={toCount}
+        aria-valuenow={counted}
+      >
         <span style={{ width: `${percent}%` }} />
       </span>
     </span>

@@ -12,16 +12,28 @@ import { itemsToCount, startMachine, type CountChoice } from '../start.machine';
 
 const itemsText = (n: number) => `${n} ${n === 1 ? 'item' : 'items'}`;
 
-const CHOICES: { choice: CountChoice; label: string; icon: IconName; hint: (n: { store: number; low: number | null }) => string }[] = [
+const CHOICES: {
+  choice: CountChoice;
+  label: string;
+  icon: IconName;
+  hint: (n: { store: number; low: number | null }) => string;
+}[] = [
   { choice: 'categories', label: 'Categories', icon: 'folder', hint: () => 'One shelf or several' },
-  { choice: 'low-stock', label: 'Low-stock items', icon: 'alert', hint: ({ low }) => (low === null ? 'At or below their threshold' : `${itemsText(low)} at or below their threshold`) },
+  {
+    choice: 'low-stock',
+    label: 'Low-stock items',
+    icon: 'alert',
+    hint: ({ low }) => (low === null ? 'At or below their threshold' : `${itemsText(low)} at or below their threshold`),
+  },
   { choice: 'items', label: 'Some items', icon: 'search', hint: () => 'Search and pick them' },
   { choice: 'store', label: 'Whole store', icon: 'box', hint: ({ store }) => `All ${itemsText(store)}` },
 ];
 
 export function StartCountDialog({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
-  const start = useActorRef(startMachine.provide({ actions: { opened: (_, { id }) => navigate(`/stocktake/${encodeURIComponent(id)}`) } }));
+  const start = useActorRef(
+    startMachine.provide({ actions: { opened: (_, { id }) => navigate(`/stocktake/${encodeURIComponent(id)}`) } }),
+  );
   const context = useSelector(start, (s) => s.context);
   const starting = useSelector(start, (s) => s.matches('starting'));
   const ready = useSelector(start, (s) => s.can({ type: 'START' }));
@@ -42,7 +54,8 @@ export function StartCountDialog({ onClose }: { onClose: () => void }) {
             Cancel
           </button>
           <button type="submit" form={formId} className="btn btn-primary" disabled={!ready || starting}>
-            <Icon name="list" size={18} /> {starting ? 'Starting…' : toCount ? `Start count of ${itemsText(toCount)}` : 'Start count'}
+            <Icon name="list" size={18} />{' '}
+            {starting ? 'Starting…' : toCount ? `Start count of ${itemsText(toCount)}` : 'Start count'}
           </button>
         </div>
       }
@@ -59,7 +72,13 @@ export function StartCountDialog({ onClose }: { onClose: () => void }) {
           <legend className="field-label">What to count</legend>
           {CHOICES.map((c) => (
             <label key={c.choice} className={`stocktake-choice${choice === c.choice ? ' active' : ''}`}>
-              <input type="radio" name="what-to-count" value={c.choice} checked={choice === c.choice} onChange={() => start.send({ type: 'CHOOSE', choice: c.choice })} />
+              <input
+                type="radio"
+                name="what-to-count"
+                value={c.choice}
+                checked={choice === c.choice}
+                onChange={() => start.send({ type: 'CHOOSE', choice: c.choice })}
+              />
               <Icon name={c.icon} size={18} className="stocktake-choice-icon" />
               <span className="stocktake-choice-text">
                 <span className="stocktake-choice-label">{c.label}</span>
@@ -77,7 +96,11 @@ export function StartCountDialog({ onClose }: { onClose: () => void }) {
               {categories.map((c) => (
                 <li key={c.id}>
                   <label className="stocktake-category-pick">
-                    <input type="checkbox" checked={categoryIds.includes(c.id)} onChange={() => start.send({ type: 'TOGGLE_CATEGORY', categoryId: c.id })} />
+                    <input
+                      type="checkbox"
+                      checked={categoryIds.includes(c.id)}
+                      onChange={() => start.send({ type: 'TOGGLE_CATEGORY', categoryId: c.id })}
+                    />
                     <span>{c.name}</span>
                     <span className="stocktake-muted">{itemsText(c.itemCount)}</span>
                   </label>
@@ -104,7 +127,11 @@ export function StartCountDialog({ onClose }: { onClose: () => void }) {
               <ul className="stocktake-found" aria-label="Matching items">
                 {found.slice(0, 8).map((item) => (
                   <li key={item.id}>
-                    <button type="button" className="btn btn-ghost btn-sm" onClick={() => start.send({ type: 'PICK', item })}>
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm"
+                      onClick={() => start.send({ type: 'PICK', item })}
+                    >
                       <Icon name="plus" size={16} /> {item.name} <span className="stocktake-muted">{item.sku}</span>
                     </button>
                   </li>
@@ -116,7 +143,12 @@ export function StartCountDialog({ onClose }: { onClose: () => void }) {
                 {picked.map((item) => (
                   <li key={item.id} className="badge badge-neutral">
                     {item.name}
-                    <button type="button" className="link-button" aria-label={`Remove ${item.name}`} onClick={() => start.send({ type: 'UNPICK', itemId: item.id })}>
+                    <button
+                      type="button"
+                      className="link-button"
+                      aria-label={`Remove ${item.name}`}
+                      onClick={() => start.send({ type: 'UNPICK', itemId: item.id })}
+                    >
                       <Icon name="x" size={14} />
                     </button>
                   </li>
@@ -130,7 +162,9 @@ export function StartCountDialog({ onClose }: { onClose: () => void }) {
 
         {choice === 'low-stock' ? (
           <p className="field-hint">
-            {lowStock === 0 ? 'No item is low on stock right now: nothing to count.' : 'The items at or below their threshold now go on the list.'}
+            {lowStock === 0
+              ? 'No item is low on stock right now: nothing to count.'
+              : 'The items at or below their threshold now go on the list.'}
           </p>
         ) : null}
         {choice === 'store' ? <p className="field-hint">Every item in the store goes on the list.</p> : null}
@@ -140,7 +174,13 @@ export function StartCountDialog({ onClose }: { onClose: () => void }) {
             <span className="field-label">
               Name <span className="optional-mark">(optional)</span>
             </span>
-            <input className="input" maxLength={100} value={name} placeholder="e.g. Cellar, Monday" onChange={(e) => start.send({ type: 'NAME', name: e.target.value })} />
+            <input
+              className="input"
+              maxLength={100}
+              value={name}
+              placeholder="e.g. Cellar, Monday"
+              onChange={(e) => start.send({ type: 'NAME', name: e.target.value })}
+            />
           </label>
         ) : null}
 

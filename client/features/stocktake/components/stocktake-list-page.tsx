@@ -28,7 +28,9 @@ function SessionRow({ session }: { session: StocktakeSummary }) {
       <span className="stocktake-session-badges">
         {session.conflicts > 0 ? <span className="badge badge-danger">{session.conflicts} counted twice</span> : null}
         {session.approved > 0 ? <span className="badge badge-success">{session.approved} approved</span> : null}
-        <span className={`badge ${session.status === 'open' ? 'badge-success' : 'badge-neutral'}`}>{session.status === 'open' ? 'Open' : 'Closed'}</span>
+        <span className={`badge ${session.status === 'open' ? 'badge-success' : 'badge-neutral'}`}>
+          {session.status === 'open' ? 'Open' : 'Closed'}
+        </span>
       </span>
     </li>
   );
@@ -58,10 +60,22 @@ export function StocktakeListPage() {
         ) : null}
       </header>
       {choosing ? <StartCountDialog onClose={() => setChoosing(false)} /> : null}
-      {failed ? <ErrorBox title="Failed to load stocktakes" message={error ?? ''} onRetry={() => list.send({ type: 'RETRY' })} /> : null}
+      {failed ? (
+        <ErrorBox
+          title="Failed to load stocktakes"
+          message={error ?? ''}
+          onRetry={() => list.send({ type: 'RETRY' })}
+        />
+      ) : null}
       {!data && !failed ? <TruckLoader label="Loading stocktakes..." fullScreen={false} /> : null}
       {data && data.stocktakes.length === 0 ? (
-        <EmptyState icon="list" title="No counts yet" text={canRun ? 'Start a count: staff then count on their phones.' : 'A manager starts a count; it shows here.'} />
+        <EmptyState
+          icon="list"
+          title="No counts yet"
+          text={
+            canRun ? 'Start a count: staff then count on their phones.' : 'A manager starts a count; it shows here.'
+          }
+        />
       ) : null}
       {data && data.stocktakes.length > 0 ? (
         <section aria-label="Counts">

@@ -92,7 +92,14 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
   }, [found]);
 
   if (notFound) return <EmptyState icon="search" title="Count not found" text="This stocktake does not exist." />;
-  if (failed) return <ErrorBox title="Failed to load the stocktake" message={error ?? ''} onRetry={() => session.send({ type: 'RETRY' })} />;
+  if (failed)
+    return (
+      <ErrorBox
+        title="Failed to load the stocktake"
+        message={error ?? ''}
+        onRetry={() => session.send({ type: 'RETRY' })}
+      />
+    );
   if (!data) return <TruckLoader label="Loading the count..." fullScreen={false} />;
 
   const open = data.status === 'open';
@@ -136,13 +143,18 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
           {data.approved > 0 ? <span className="badge badge-success">{data.approved} approved</span> : null}
           {waitingTotal > 0 ? (
             <span className="badge stocktake-badge-waiting" data-testid="counts-waiting">
-              <Icon name="wifi-off" size={14} /> {waitingTotal} {waitingTotal === 1 ? 'count' : 'counts'} waiting to send
+              <Icon name="wifi-off" size={14} /> {waitingTotal} {waitingTotal === 1 ? 'count' : 'counts'} waiting to
+              send
             </span>
           ) : null}
         </span>
       </section>
 
-      <ConflictsSection lines={conflicts} canApprove={canRun && open} onKeep={(line, countId) => write({ kind: 'approve-line', itemId: line.itemId, name: line.name, countId })} />
+      <ConflictsSection
+        lines={conflicts}
+        canApprove={canRun && open}
+        onKeep={(line, countId) => write({ kind: 'approve-line', itemId: line.itemId, name: line.name, countId })}
+      />
 
       {data.showsVariance ? (
         <VarianceTable

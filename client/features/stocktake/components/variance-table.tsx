@@ -7,7 +7,13 @@ import type { StocktakeLine, StocktakeTotals } from '../../../../shared/stocktak
 import { Icon } from '../../../components/icons';
 import { useStoreMoney } from '../../../lib/store-money';
 import { signed, signedMoney } from './variance-format';
-import { DEFAULT_VARIANCE_SORT, nextVarianceSort, sortByVariance, type VarianceSort, type VarianceSortKey } from './variance-sort';
+import {
+  DEFAULT_VARIANCE_SORT,
+  nextVarianceSort,
+  sortByVariance,
+  type VarianceSort,
+  type VarianceSortKey,
+} from './variance-sort';
 
 export interface VarianceTableProps {
   lines: StocktakeLine[];
@@ -22,15 +28,29 @@ const tone = (n: number | null) => (n === null || n === 0 ? '' : n < 0 ? 'stockt
 const COLUMN_NAMES: Record<VarianceSortKey, string> = { difference: 'Difference', value: 'Value' };
 
 /** A column header that sorts the review by that column's size. */
-function SortHeader({ column, sort, onSort }: { column: VarianceSortKey; sort: VarianceSort; onSort: (key: VarianceSortKey) => void }) {
+function SortHeader({
+  column,
+  sort,
+  onSort,
+}: {
+  column: VarianceSortKey;
+  sort: VarianceSort;
+  onSort: (key: VarianceSortKey) => void;
+}) {
   const active = sort.key === column;
   const largest = sort.direction === 'largest';
   return (
     <th scope="col" className="stocktake-sortable" aria-sort={active ? (largest ? 'descending' : 'ascending') : 'none'}>
       <button type="button" className={`stocktake-sort${active ? ' active' : ''}`} onClick={() => onSort(column)}>
         {COLUMN_NAMES[column]}
-        <Icon name={active && !largest ? 'chevron-up' : 'chevron-down'} size={14} className={active ? undefined : 'stocktake-sort-idle'} />
-        <span className="visually-hidden">{active ? (largest ? ', largest first' : ', smallest first') : ', sort largest first'}</span>
+        <Icon
+          name={active && !largest ? 'chevron-up' : 'chevron-down'}
+          size={14}
+          className={active ? undefined : 'stocktake-sort-idle'}
+        />
+        <span className="visually-hidden">
+          {active ? (largest ? ', largest first' : ', smallest first') : ', sort largest first'}
+        </span>
       </button>
     </th>
   );
@@ -53,7 +73,8 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
         </h2>
         {shown.length > 0 ? (
           <span className="stocktake-muted" data-testid="variance-order">
-            {waiting} to approve · {COLUMN_NAMES[sort.key].toLowerCase()} {sort.key === 'difference' ? 'in units' : 'in money'},{' '}
+            {waiting} to approve · {COLUMN_NAMES[sort.key].toLowerCase()}{' '}
+            {sort.key === 'difference' ? 'in units' : 'in money'},{' '}
             {sort.direction === 'largest' ? 'largest' : 'smallest'} first
           </span>
         ) : null}
@@ -99,7 +120,13 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
                     {line.status === 'approved' ? (
                       <span className="badge badge-success">Approved</span>
                     ) : open ? (
-                      <button type="button" className="btn btn-sm btn-secondary" disabled={busy.has(line.itemId)} aria-label={`Approve ${line.name}`} onClick={() => onApprove(line)}>
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-secondary"
+                        disabled={busy.has(line.itemId)}
+                        aria-label={`Approve ${line.name}`}
+                        onClick={() => onApprove(line)}
+                      >
                         Approve
                       </button>
                     ) : null}

@@ -8,11 +8,20 @@ import { Modal } from '../../../components/modal';
 import { addUserMachine } from '../add-user.machine';
 import { assignableRoles } from '../user-list';
 
-export function AddUserModal({ roles, onClose, onCreated }: { roles: Role[]; onClose: () => void; onCreated: (user: User) => void }) {
+export function AddUserModal({
+  roles,
+  onClose,
+  onCreated,
+}: {
+  roles: Role[];
+  onClose: () => void;
+  onCreated: (user: User) => void;
+}) {
   const [state, send] = useMachine(addUserMachine);
   const [form, setForm] = useState({ name: '', email: '', password: '', role: 'staff' });
   const submitting = state.matches('submitting');
-  const set = (field: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: e.target.value }));
+  const set = (field: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [field]: e.target.value }));
 
   useEffect(() => {
     if (state.matches('done') && state.context.created) onCreated(state.context.created);
@@ -43,11 +52,26 @@ export function AddUserModal({ roles, onClose, onCreated }: { roles: Role[]; onC
       <form id="add-user-form" className="form-stack" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="new-user-name">Full Name</label>
-          <input id="new-user-name" className="input" value={form.name} onChange={set('name')} autoComplete="off" required />
+          <input
+            id="new-user-name"
+            className="input"
+            value={form.name}
+            onChange={set('name')}
+            autoComplete="off"
+            required
+          />
         </div>
         <div className="field">
           <label htmlFor="new-user-email">Email</label>
-          <input id="new-user-email" type="email" className="input" value={form.email} onChange={set('email')} autoComplete="off" required />
+          <input
+            id="new-user-email"
+            type="email"
+            className="input"
+            value={form.email}
+            onChange={set('email')}
+            autoComplete="off"
+            required
+          />
         </div>
         <div className="field">
           <label htmlFor="new-user-password">Password</label>

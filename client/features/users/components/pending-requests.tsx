@@ -4,7 +4,17 @@ import { Icon } from '../../../components/icons';
 import { formatDateTime } from '../../../lib/format';
 import { UserAvatar } from './user-avatar';
 
-export function PendingRequests({ users, busy, onApprove, onReject }: { users: User[]; busy: Set<string>; onApprove: (u: User) => void; onReject: (u: User) => void }) {
+export function PendingRequests({
+  users,
+  busy,
+  onApprove,
+  onReject,
+}: {
+  users: User[];
+  busy: Set<string>;
+  onApprove: (u: User) => void;
+  onReject: (u: User) => void;
+}) {
   return (
     <section className="card pending-requests" aria-labelledby="pending-title">
       <h2 id="pending-title" className="card-title">
@@ -23,10 +33,22 @@ export function PendingRequests({ users, busy, onApprove, onReject }: { users: U
                 </span>
               </span>
               <span className="pending-actions">
-                <button type="button" className="btn btn-sm btn-primary" disabled={busy.has(user.id)} onClick={() => onApprove(user)} aria-label={`Approve ${name} as Store Manager`}>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-primary"
+                  disabled={busy.has(user.id)}
+                  onClick={() => onApprove(user)}
+                  aria-label={`Approve ${name} as Store Manager`}
+                >
                   Approve
                 </button>
-                <button type="button" className="btn btn-sm btn-secondary" disabled={busy.has(user.id)} onClick={() => onReject(user)} aria-label={`Reject the manager request of ${name}`}>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-secondary"
+                  disabled={busy.has(user.id)}
+                  onClick={() => onReject(user)}
+                  aria-label={`Reject the manager request of ${name}`}
+                >
                   Reject
                 </button>
               </span>

@@ -12,10 +12,24 @@ export function hueOf(id: string): number {
   return hash;
 }
 
-export function UserAvatar({ id, name, avatar, size = 44 }: { id: string; name: string; avatar: string | null; size?: number }) {
+export function UserAvatar({
+  id,
+  name,
+  avatar,
+  size = 44,
+}: {
+  id: string;
+  name: string;
+  avatar: string | null;
+  size?: number;
+}) {
   if (avatar) return <img className="user-avatar" src={avatar} alt="" width={size} height={size} />;
   return (
-    <span className="user-avatar" style={{ width: size, height: size, background: `hsl(${hueOf(id)} 50% 29%)` }} aria-hidden="true">
+    <span
+      className="user-avatar"
+      style={{ width: size, height: size, background: `hsl(${hueOf(id)} 50% 29%)` }}
+      aria-hidden="true"
+    >
       {initials(name)}
     </span>
   );

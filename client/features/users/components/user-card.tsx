@@ -49,7 +49,11 @@ export function UserCard({
       </div>
       <div className="user-card-badges">
         <span className={roleBadgeClass(user.role)}>{roleName(user.role, roles)}</span>
-        {disabled ? <span className="badge badge-danger">Disabled</span> : <span className="badge badge-success">Active</span>}
+        {disabled ? (
+          <span className="badge badge-danger">Disabled</span>
+        ) : (
+          <span className="badge badge-success">Active</span>
+        )}
         {user.managerRequest === 'pending' ? <span className="badge users-badge-pending">Manager request</span> : null}
       </div>
       <dl className="user-card-facts">
@@ -73,7 +77,13 @@ export function UserCard({
             <label htmlFor={selectId} className="visually-hidden">
               Role for {name}
             </label>
-            <select id={selectId} className="input input-sm" value={user.role} disabled={busy} onChange={(e) => onRole(e.target.value)}>
+            <select
+              id={selectId}
+              className="input input-sm"
+              value={user.role}
+              disabled={busy}
+              onChange={(e) => onRole(e.target.value)}
+            >
               {assignableRoles(roles).map((role) => (
                 <option key={role.id} value={role.id}>
                   {role.name}
@@ -83,11 +93,23 @@ export function UserCard({
           </div>
         )}
         {isSelf ? null : disabled ? (
-          <button type="button" className="btn btn-sm btn-secondary" onClick={onEnable} disabled={busy} aria-label={`Enable ${name}`}>
+          <button
+            type="button"
+            className="btn btn-sm btn-secondary"
+            onClick={onEnable}
+            disabled={busy}
+            aria-label={`Enable ${name}`}
+          >
             <Icon name="check" size={15} /> Enable
           </button>
         ) : (
-          <button type="button" className="btn btn-sm btn-ghost btn-danger-ghost" onClick={onDisable} disabled={busy} aria-label={`Disable ${name}`}>
+          <button
+            type="button"
+            className="btn btn-sm btn-ghost btn-danger-ghost"
+            onClick={onDisable}
+            disabled={busy}
+            aria-label={`Disable ${name}`}
+          >
             <Icon name="lock" size={15} /> Disable
           </button>
         )}

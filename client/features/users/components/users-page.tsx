@@ -31,7 +31,11 @@ export function UsersPage() {
   const [adding, setAdding] = useState(false);
   const [disabling, setDisabling] = useState<User | null>(null);
 
-  const busy = new Set(Object.values(writes).filter((w) => w.status === 'pending').map((w) => w.write.user.id));
+  const busy = new Set(
+    Object.values(writes)
+      .filter((w) => w.status === 'pending')
+      .map((w) => w.write.user.id),
+  );
   const write = (w: UserWrite) => users.send({ type: 'WRITE', id: newWriteId(), write: w });
   const closeAdd = useCallback(() => setAdding(false), []);
   const created = useCallback(
@@ -53,7 +57,11 @@ export function UsersPage() {
       <header className="page-header">
         <div>
           <h1 className="page-title">Users</h1>
-          <p className="page-subtitle">{data ? `${all.length} ${all.length === 1 ? 'account' : 'accounts'} · roles and access` : 'Accounts and their roles'}</p>
+          <p className="page-subtitle">
+            {data
+              ? `${all.length} ${all.length === 1 ? 'account' : 'accounts'} · roles and access`
+              : 'Accounts and their roles'}
+          </p>
         </div>
         <div className="page-actions">
           <button type="button" className="btn btn-primary" onClick={() => setAdding(true)} disabled={!data}>
@@ -62,9 +70,20 @@ export function UsersPage() {
         </div>
       </header>
 
-      <SearchField placeholder="Search users by name, email, or role..." label="Search users by name, email, or role" value={query} onChange={(value) => setQuery(value)} />
+      <SearchField
+        placeholder="Search users by name, email, or role..."
+        label="Search users by name, email, or role"
+        value={query}
+        onChange={(value) => setQuery(value)}
+      />
 
-      {failed ? <ErrorBox title="Failed to load users" message={error ?? 'Failed to load users'} onRetry={() => users.send({ type: 'RETRY' })} /> : null}
+      {failed ? (
+        <ErrorBox
+          title="Failed to load users"
+          message={error ?? 'Failed to load users'}
+          onRetry={() => users.send({ type: 'RETRY' })}
+        />
+      ) : null}
       {!data && !failed ? <TruckLoader label="Loading users..." fullScreen={false} /> : null}
 
       {pending.length > 0 ? (
@@ -77,7 +96,11 @@ export function UsersPage() {
       ) : null}
 
       {data && shown.length === 0 ? (
-        <EmptyState icon="users" title="No users found" text={all.length > 0 ? 'No users match your search criteria.' : 'Start by adding your first user.'}>
+        <EmptyState
+          icon="users"
+          title="No users found"
+          text={all.length > 0 ? 'No users match your search criteria.' : 'Start by adding your first user.'}
+        >
           {all.length === 0 ? (
             <button type="button" className="btn btn-primary" onClick={() => setAdding(true)}>
               <Icon name="plus" size={18} /> Add User
