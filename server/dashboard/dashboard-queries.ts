@@ -206,8 +206,11 @@ export class DashboardQueries {
     // Restocks are episodes cleared by stock that came in: not by an edited threshold, a
     // deletion or a revert (stock back because a sale was undone), and not by a movement
     // reverted by `now` (a reverted restock was never received; before its revert it counted).
+    // Likewise an alert raised is not counted once a revert cleared it: the sale that took the
+    // item low was undone, so no reorder was ever needed (as of a moment before, it counted).
     const rows = await sql<{ raised: string; avg_seconds: string | null; restocks: string }>`select
-        (select count(*) from low_stock_episodes where started_at >= ${since} and started_at <= ${now}) as raised,
+        (select count(*) from low_stock_episodes where started_at >= ${since} and started_at <= ${now}
+          and (cleared_by is distinct from 'revert' or ended_at > ${now})) as raised,
         avg(extract(epoch from ended_at - started_at)) as avg_seconds,
         count(*) as restocks
       from low_stock_episodes

@@ -5,7 +5,7 @@
 // dashboard still counts the sale. A revert of the revert counts it again. A restock that
 // cleared a low item and was then reverted is no longer counted as a restock (as of a moment
 // before the revert it still is), and stock that came back because a sale was reverted is
-// not a restock either. Every projection stays what a replay of the events gives, and
+// not a restock either, nor is the alert that sale raised. Every projection stays what a replay of the events gives, and
 // migration 019 brings a store written before to the same. (Sales reverted on another day
 // than their own, and the roll-ups' fill: dashboard-sales-rollups.test.ts.)
 import { readFileSync } from 'node:fs';
@@ -154,12 +154,19 @@ describe.each(backends())('reverted sales and restocks on the dashboard on $name
     expect((await dashboard(between)).health.restocksCounted).toBe(before.health.restocksCounted + 1);
 
     // A sale takes an item low; its revert brings the stock back: no restock either.
+    // Nor is the alert that sale raised a reorder alert once the sale is undone.
     const item = await newItem({ quantity: 3, threshold: 2 });
+    const raised = (await dashboard()).health.reorderAlerts.raisedLast30Days;
     const sale = await call('POST', `/api/inventory/${item.id}/adjust`, { delta: -2, reason: 'sale' });
-    expect((await dashboard()).totals.lowStock).toBe(afterRevert.totals.lowStock + 1);
+    const afterLowSale = await dashboard();
+    expect(afterLowSale.totals.lowStock).toBe(afterRevert.totals.lowStock + 1);
+    expect(afterLowSale.health.reorderAlerts.raisedLast30Days).toBe(raised + 1);
+    const whileLow = await moment();
     await revert(item.id, sale.version);
     const end = await dashboard();
     expect(end.totals.lowStock).toBe(afterRevert.totals.lowStock);
+    expect(end.health.reorderAlerts.raisedLast30Days).toBe(raised);
+    expect((await dashboard(whileLow)).health.reorderAlerts.raisedLast30Days).toBe(raised + 1);
     expect(end.health.restocksCounted).toBe(before.health.restocksCounted);
     expect(end.revenue).toEqual(before.revenue);
     expect(await verifyProjections(server.store.store)).toEqual([]);
