@@ -5,8 +5,8 @@
 // data carries a price also carries the store's currency (`data.currency`) beside it.
 import { sql, type Kysely } from 'kysely';
 import { sentenceText } from '../../shared/change-sentence.js';
-import { DEFAULT_MONEY } from '../../shared/money-format.js';
 import { webhookTypeOf, type WebhookPayload } from '../../shared/webhooks.js';
+import { storeMoneyAt } from '../accounts/settings/store-money-at.js';
 import { describeEvents } from '../activity/change-facts.js';
 import { formatCursor, type Cursor, type StoredEvent } from '../eventstore/types.js';
 
@@ -72,11 +72,7 @@ export function testPayload(endpointId: string, now: Date): string {
 
 /** The store's currency just after `cursor` in the log: its last change up to there, else the default. */
 export async function currencyAt(db: Kysely<any>, cursor: Cursor): Promise<string> {
-  const rows = await sql<{ currency: string }>`select data -> 'changes' ->> 'currency' as currency from events
-    where stream_id = 'settings' and type = 'SettingsChanged' and (data -> 'changes') ? 'currency'
-      and (tx_id, position) <= (${cursor.txId}::xid8, ${cursor.position}::bigint)
-    order by stream_version desc limit 1`.execute(db);
-  return rows.rows[0]?.currency ?? DEFAULT_MONEY.currency;
+  return (await storeMoneyAt(db, [cursor]))(cursor).currency;
 }
 
 /** A store currency change among the log's events: the currency from then on. */
