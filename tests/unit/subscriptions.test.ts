@@ -148,15 +148,18 @@ describe('subscriptions to committed events', () => {
     const start = await log.headCursor();
 
     // Commits of 1 to 5 events, some while a long transaction holds later ones back.
+    const lateCommits: Promise<void>[] = [];
     for (let i = 0; i < 60; i++) {
       if (i % 10 === 0) {
         const late = log.begin();
         log.commit(2);
-        setTimeout(() => late(3), Math.random() * 20);
+        lateCommits.push(sleep(Math.random() * 20).then(() => late(3)));
       }
       log.commit(1 + (i % 5));
       await sleep(Math.random() * 3);
     }
+    // What is expected is known only once the last late transaction has committed too.
+    await Promise.all(lateCommits);
     const expected = ids(log.all.filter((e) => compareCursors(e, start) > 0));
     await until(
       () => quick.events.length >= expected.length && slow.events.length >= expected.length,
