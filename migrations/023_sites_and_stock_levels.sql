@@ -4,7 +4,8 @@
 -- an item's `quantity` stays its total, the sum over its locations plus what is in transit.
 -- Existing stores move into one site, "Main store", with one location: its two creations
 -- are written as events (so a rebuild from the log makes them again), dated at the start of
--- the log (so the store "as of" any earlier moment already has them), and every item's
+-- the log (so the store "as of" any earlier moment already has them; to the millisecond, as
+-- every append dates events, so a replay writes the same rows), and every item's
 -- quantity is put at that location.
 create table sites (
   id uuid primary key,
@@ -58,14 +59,14 @@ insert into events (stream_id, stream_type, stream_version, event_id, type, data
 select 'site-00000000-0000-4000-8000-000000000001', 'site', 1, '00000000-0000-4000-8000-0000000000e1'::uuid, 'SiteCreated',
   '{"siteId": "00000000-0000-4000-8000-000000000001", "name": "Main store", "code": "MAIN", "address": "", "timeZone": "UTC"}'::jsonb,
   '{"actor": {"uid": null, "name": "Stockroom"}, "correlationId": "sites-migration"}'::jsonb,
-  coalesce((select min(created_at) from events), now());
+  date_trunc('milliseconds', coalesce((select min(created_at) from events), now()));
 
 insert into events (stream_id, stream_type, stream_version, event_id, type, data, metadata, created_at)
 select 'location-00000000-0000-4000-8000-000000000002', 'location', 1, '00000000-0000-4000-8000-0000000000e2'::uuid,
   'LocationCreated',
   '{"locationId": "00000000-0000-4000-8000-000000000002", "siteId": "00000000-0000-4000-8000-000000000001", "parentId": null, "name": "Main location", "code": "MAIN", "barcode": null}'::jsonb,
   '{"actor": {"uid": null, "name": "Stockroom"}, "correlationId": "sites-migration"}'::jsonb,
-  coalesce((select min(created_at) from events), now());
+  date_trunc('milliseconds', coalesce((select min(created_at) from events), now()));
 
 insert into sites (id, name, code, address, time_zone, default_location_id, version, created_at, updated_at)
 select '00000000-0000-4000-8000-000000000001', 'Main store', 'MAIN', '', 'UTC', '00000000-0000-4000-8000-000000000002', 1,

@@ -23,9 +23,8 @@ describe.each(backends())('as-of bench fill ($name)', (backend) => {
         count(distinct (created_at at time zone 'UTC')::date)::int as days,
         count(*) filter (where type = 'ItemWentLow')::int as lows,
         bool_and(created_at >= prev) as ordered
-      from (select *, lag(created_at, 1, created_at) over (order by position) as prev from events) e`.execute(
-      t.database.db,
-    );
+      from (select *, lag(created_at, 1, created_at) over (order by position) as prev from events
+        where metadata ->> 'correlationId' is distinct from 'sites-migration') e`.execute(t.database.db);
     // Crossings (ItemWentLow, ItemRecovered) come on top of the 2,000 changes, as the app emits them.
     expect(rows[0]).toMatchObject({ n: 20 + 2_000, ordered: true });
     expect(rows[0]!.days).toBeGreaterThanOrEqual(90);
