@@ -29,6 +29,7 @@ const SERVER_LAYERS = [
     'import',
     'inventory',
     'realtime',
+    'sites',
     'stocktake',
     'webhooks',
   ],

@@ -45,6 +45,11 @@ import { stocktakeProjection } from './stocktake/projection.js';
 import { StocktakeQueries } from './stocktake/stocktake-queries.js';
 import { StocktakeService } from './stocktake/stocktake-service.js';
 import { stocktakeRoutes } from './stocktake/routes.js';
+import { sitesProjection } from './sites/projection.js';
+import { PlaceQueries } from './sites/place-queries.js';
+import { SiteService } from './sites/site-service.js';
+import { LocationService } from './sites/location-service.js';
+import { placeRoutes } from './sites/routes.js';
 
 /** Stock-adjustment transactions in flight at once per process on PostgreSQL (see group-commit.ts). */
 const ADJUST_LANES = 4;
@@ -54,6 +59,8 @@ const ADJUST_OVERLAP = 16;
 export const projections: Projection[] = [
   // Accounts first: users, roles and settings read nothing from the others.
   ...accountsProjections,
+  // Sites and locations before items: stock is kept per location (stock_levels, in the items projection).
+  sitesProjection,
   // Categories before items (items copy the category name), activity last (it reads both).
   categoriesProjection,
   itemsProjection,
@@ -110,6 +117,12 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
   await api.register(stocktakeRoutes, {
     stocktakes: new StocktakeService(ctx.store, stocktakeQueries),
     queries: stocktakeQueries,
+  });
+  const places = new PlaceQueries(ctx.database.db);
+  await api.register(placeRoutes, {
+    sites: new SiteService(ctx.store, places),
+    locations: new LocationService(ctx.store, places),
+    queries: places,
   });
   await api.register(webhooksFeature, { ctx });
   await api.register(apiTokensFeature, { ctx });

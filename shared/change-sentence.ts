@@ -59,6 +59,7 @@ const cut = (text: string) => (text.length > TEXT_MAX ? `${text.slice(0, TEXT_MA
 /** Edited fields in the order a person scans an item: what it is, where, what it costs, then the rest. */
 const FIELD_ORDER = [
   'name',
+  'code',
   'sku',
   'categoryId',
   'price',
@@ -67,6 +68,8 @@ const FIELD_ORDER = [
   'barcode',
   'description',
   'imageUrl',
+  'address',
+  'timeZone',
 ];
 const FIELD_LABELS: Record<string, string> = {
   name: 'Name',
@@ -78,6 +81,9 @@ const FIELD_LABELS: Record<string, string> = {
   barcode: 'Barcode',
   description: 'Description',
   imageUrl: 'Picture',
+  code: 'Code',
+  address: 'Address',
+  timeZone: 'Time zone',
 };
 
 type Change = { from?: unknown; to?: unknown };
@@ -218,7 +224,60 @@ function mainClause(facts: ChangeFacts): SentencePart[] {
       return [part('Closed stocktake '), subject(facts), part(` (${n} ${n === 1 ? 'line' : 'lines'} approved)`)];
     }
     default:
-      return [part(`${facts.type} `), subject(facts)];
+      return placeClause(facts) ?? [part(`${facts.type} `), subject(facts)];
+  }
+}
+
+/** A place named by id in the event ("Back room"), as it was then; null: the top level of its site. */
+const placeName = (names: Record<string, string>, id: unknown, fallback: string) =>
+  typeof id === 'string' ? (names[id] ?? fallback) : 'the top level';
+
+/** Sites and locations (shared/sites.ts): "Created location Shelf 2 (S2) in Back room". */
+function placeClause(facts: ChangeFacts): SentencePart[] | null {
+  const d = dataOf(facts);
+  const names = facts.names ?? {};
+  switch (facts.type) {
+    case 'SiteCreated':
+      return [part('Created site '), subject(facts), part(` (${d.code}, ${d.timeZone})`)];
+    case 'SiteUpdated':
+      return [part('Edited site '), subject(facts), part(': '), ...fieldDiffs(d.changes ?? {}, names, facts.money)];
+    case 'SiteDefaultLocationSet':
+      return [
+        part('Made '),
+        part(placeName(names, d.locationId, 'a location'), 'new'),
+        part(' the default location of '),
+        subject(facts),
+      ];
+    case 'SiteArchived':
+      return [part('Archived site '), subject(facts)];
+    case 'SiteRestored':
+      return [part('Restored site '), subject(facts)];
+    case 'LocationCreated':
+      return [
+        part('Created location '),
+        subject(facts),
+        part(` (${d.code}) `),
+        ...(d.parentId
+          ? [part('in '), part(placeName(names, d.parentId, 'a location'))]
+          : [part('at '), part(placeName(names, d.siteId, 'a site'))]),
+      ];
+    case 'LocationUpdated':
+      return [part('Edited location '), subject(facts), part(': '), ...fieldDiffs(d.changes ?? {}, names, facts.money)];
+    case 'LocationMoved':
+      return [
+        part('Moved location '),
+        subject(facts),
+        part(' from '),
+        part(placeName(names, d.fromParentId, 'a location'), 'old'),
+        part(' to '),
+        part(placeName(names, d.toParentId, 'a location'), 'new'),
+      ];
+    case 'LocationArchived':
+      return [part('Archived location '), subject(facts)];
+    case 'LocationRestored':
+      return [part('Restored location '), subject(facts)];
+    default:
+      return null;
   }
 }
 

@@ -111,7 +111,7 @@ export interface HistoryEntry {
 }
 
 export type ActivityAction = 'create' | 'update' | 'delete';
-export type ResourceType = 'inventory' | 'category' | 'stocktake';
+export type ResourceType = 'inventory' | 'category' | 'stocktake' | 'site' | 'location';
 
 export interface ActivityEntry {
   id: string;

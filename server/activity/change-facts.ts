@@ -7,6 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import { describeChange, type ChangeFacts, type SentencePart } from '../../shared/change-sentence.js';
 import type { ApprovedLine } from '../../shared/stocktake.js';
+import { isPlaceStream, placesNamedBy } from '../../shared/sites.js';
 import { storeMoneyAt } from '../accounts/settings/store-money-at.js';
 
 /** An event of the log, as the events table holds it. */
@@ -79,6 +80,8 @@ class Wants {
   /** Counts whose counter an approval written before it named them needs (stocktake_counts). */
   counts = new Set<string>();
   adjustments = new Map<string, { stream: string; version: number }>();
+  /** Sites and locations, named as they are now (they are never deleted; an entry keeps the name they had). */
+  places = new Set<string>();
 
   name(kind: Kind, id: unknown, pos: number): void {
     if (typeof id !== 'string' || !UUID.test(id)) return;
@@ -90,6 +93,10 @@ class Wants {
 function wantsOf(event: LoggedEvent, subjects: Map<number, string>, wants: Wants): void {
   const kind = streamKind(event.streamId);
   const d = event.data ?? {};
+  if (isPlaceStream(event.streamId)) {
+    if (!subjects.has(event.position)) wants.places.add(streamIdOf(event.streamId).toLowerCase());
+    for (const id of placesNamedBy(event.type, d)) if (UUID.test(id)) wants.places.add(id.toLowerCase());
+  }
   if (kind && !subjects.has(event.position) && !NAMED_BY_DATA.has(event.type))
     wants.name(kind, streamIdOf(event.streamId), event.position);
   if (event.type === 'ItemCreated') wants.name('category', d.categoryId, event.position);
@@ -118,6 +125,7 @@ interface Found {
   stocktakes: Map<string, string>;
   counters: Map<string, string>;
   deltas: Map<string, number>;
+  places: Map<string, string>;
 }
 
 async function lookUp(db: Kysely<any>, wants: Wants): Promise<Found> {
@@ -138,7 +146,8 @@ async function lookUp(db: Kysely<any>, wants: Wants): Promise<Found> {
   const stocktakeIds = [...wants.stocktakes];
   const countIds = [...wants.counts];
   const adjustments = [...wants.adjustments.values()];
-  const [items, categories, stocktakes, counters, deltas] = await Promise.all([
+  const placeIds = sql`(select jsonb_array_elements_text(${JSON.stringify([...wants.places])}::jsonb))`;
+  const [items, categories, stocktakes, counters, deltas, places] = await Promise.all([
     asOf('item_versions', 'item_id', 'items', [...wants.items.values()]),
     asOf('category_versions', 'category_id', 'categories', [...wants.categories.values()]),
     stocktakeIds.length === 0
@@ -165,6 +174,12 @@ async function lookUp(db: Kysely<any>, wants: Wants): Promise<Found> {
         join events e on e.stream_id = v.stream and e.stream_version = v.version`
           .execute(db)
           .then((r) => r.rows),
+    wants.places.size === 0
+      ? []
+      : sql<{ id: string; name: string }>`select id::text as id, name from locations where id::text in ${placeIds}
+          union all select id::text, name from sites where id::text in ${placeIds}`
+          .execute(db)
+          .then((r) => r.rows),
   ]);
   const names = new Map<string, string>();
   for (const row of [...items, ...categories]) if (row.name !== null) names.set(key(row.id, Number(row.pos)), row.name);
@@ -173,6 +188,7 @@ async function lookUp(db: Kysely<any>, wants: Wants): Promise<Found> {
     stocktakes: new Map(stocktakes.map((s) => [s.id.toLowerCase(), s.name])),
     counters: new Map(counters.map((c) => [c.id.toLowerCase(), c.counted_by])),
     deltas: new Map(deltas.map((a) => [`${a.stream}#${a.version}`, Number(a.delta)])),
+    places: new Map(places.map((p) => [p.id.toLowerCase(), p.name])),
   };
 }
 
@@ -215,8 +231,18 @@ function factsOf(
       ? d.name
       : kind === 'stocktake'
         ? found.stocktakes.get(id.toLowerCase())
-        : nameAt(id)) ??
-    (kind === 'category' ? 'a category' : kind === 'stocktake' ? 'a stocktake' : 'an item');
+        : isPlaceStream(event.streamId)
+          ? found.places.get(id.toLowerCase())
+          : nameAt(id)) ??
+    (kind === 'category'
+      ? 'a category'
+      : kind === 'stocktake'
+        ? 'a stocktake'
+        : event.streamId.startsWith('site-')
+          ? 'a site'
+          : event.streamId.startsWith('location-')
+            ? 'a location'
+            : 'an item');
   const names: Record<string, string> = {};
   const remember = (ref: unknown) => {
     const name = nameAt(ref);
@@ -228,6 +254,10 @@ function factsOf(
     remember(d.changes.categoryId.to);
   }
   if (event.type === 'StockCounted') remember(d.itemId);
+  for (const place of placesNamedBy(event.type, d)) {
+    const name = found.places.get(place.toLowerCase());
+    if (name !== undefined) names[place] = name;
+  }
   const facts: ChangeFacts = { type: event.type, data: d, subject, names };
   if (event.type === 'StocktakeLinesApproved') {
     facts.lineDeltas = {};

@@ -18,6 +18,8 @@ const nouns: Record<ResourceType, string> = {
   inventory: 'inventory item',
   category: 'category',
   stocktake: 'stocktake',
+  site: 'site',
+  location: 'location',
 };
 const verbs: Record<ActivityAction, string> = { create: 'Created new', update: 'Updated', delete: 'Deleted' };
 

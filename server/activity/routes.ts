@@ -10,7 +10,7 @@ import { csvHeader, csvRow, type ActivityFilter, type ActivityQueries } from './
 
 const filterProperties = {
   action: { type: 'string', enum: ['create', 'update', 'delete'] },
-  resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake'] },
+  resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake', 'site', 'location'] },
   userId: { type: 'string', maxLength: 128 },
   q: { type: 'string', maxLength: 200 },
   sort: { type: 'string', enum: ['timestamp', 'user', 'action'], default: 'timestamp' },

@@ -9,6 +9,8 @@
 //   - stocktake           -> stocktake       (stock:update or stocktake:run: whoever counts;
 //                                              guests never count, so they get none)
 //   - webhook, api-token  -> integrations    (settings:manage)
+//   - site, location      -> places          (inventory:view, guests excepted: they see stock,
+//                                              not the store's management)
 //   - anything else       -> unknown         (users:manage: a new stream never leaks by default)
 //   - a user's own streams (user-<uid>, alerts-<uid>) also reach that user (ownerOfStream).
 // An audience is all or nothing for an event: the same bytes go to every member. So an event
@@ -30,6 +32,8 @@ export const Audience = {
   integrations: 16,
   /** Stocktake sessions and counts: those who count (Update stock levels) or run counts. */
   stocktake: 32,
+  /** Sites and locations: those who see the stock (it is kept per location), guests excepted. */
+  places: 64,
 } as const;
 
 export type AudienceBit = (typeof Audience)[keyof typeof Audience];
@@ -50,15 +54,19 @@ const STREAM_AUDIENCES: Record<string, AudienceBit> = {
   stocktake: Audience.stocktake,
   webhook: Audience.integrations,
   'api-token': Audience.integrations,
+  site: Audience.places,
+  location: Audience.places,
 };
 
 export function audienceOfStreamType(streamType: string): AudienceBit {
   return STREAM_AUDIENCES[streamType] ?? Audience.unknown;
 }
 
-export function audienceMask(permissions: readonly Permission[]): number {
+/** `guest`: an anonymous sign-in or the guest role (server/auth/guest-view.ts isGuest). */
+export function audienceMask(permissions: readonly Permission[], { guest = false } = {}): number {
   let mask = Audience.everyone as number;
   if (permissions.includes('inventory:view')) mask |= Audience.inventory;
+  if (permissions.includes('inventory:view') && !guest) mask |= Audience.places;
   if (permissions.includes('users:view') || permissions.includes('users:manage')) mask |= Audience.userManagement;
   if (permissions.includes('users:manage')) mask |= Audience.unknown;
   if (permissions.includes('settings:manage')) mask |= Audience.integrations;

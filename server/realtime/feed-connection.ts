@@ -240,7 +240,8 @@ export class FeedConnection {
 
   private setIdentity(identity: FeedIdentity): void {
     this.identity = identity;
-    this.mask = audienceMask(identity.principal.permissions) | (isGuest(identity.principal) ? GUEST_VIEW : 0);
+    const guest = isGuest(identity.principal);
+    this.mask = audienceMask(identity.principal.permissions, { guest }) | (guest ? GUEST_VIEW : 0);
     clearTimeout(this.expiryTimer);
     const left = identity.token.expiresAt - Date.now();
     this.expiryTimer = setTimeout(

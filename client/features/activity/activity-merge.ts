@@ -4,9 +4,15 @@
 // already take the page's `reverted` (someone reverted them meanwhile).
 import type { ActivityEntry } from '../../../shared/inventory';
 import type { FeedEvent } from '../../../shared/realtime';
+import { LOCATION_EVENT_TYPES, SITE_EVENT_TYPES } from '../../../shared/sites';
 
-/** Events whose projection writes an activity entry (the stocktake's too: server/stocktake/projection.ts). */
+/**
+ * Events whose projection writes an activity entry (the stocktake's too: server/stocktake/projection.ts,
+ * and the sites and locations': server/sites/place-activity.ts).
+ */
 const LOGGED = new Set([
+  ...SITE_EVENT_TYPES,
+  ...LOCATION_EVENT_TYPES,
   'ItemCreated',
   'ItemUpdated',
   'StockAdjusted',
