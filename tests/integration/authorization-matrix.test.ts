@@ -5,6 +5,7 @@
 // route is gone.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIN_LOCATION_ID, MAIN_SITE_ID } from '../../shared/places.js';
 import { CLOSE_CODES } from '../../shared/realtime.js';
 import { backends } from '../helpers/backends.js';
 import { forgeToken, uniqueEmail } from '../helpers/emulator-accounts.js';
@@ -276,6 +277,39 @@ const MATRIX: Record<string, Entry> = {
     path: (f) => `/api/stocktakes/${f.missingUuid}/approve`,
     body: () => ({}),
   },
+  // Sites and locations: whoever sees stock reads them (guests too); Manage settings manages them.
+  'GET /api/sites': everyone(200),
+  'POST /api/sites': {
+    ...managersOnly(201),
+    body: () => ({ name: `Matrix site ${unique()}`, code: `MX${unique()}`, time_zone: 'UTC' }),
+  },
+  'GET /api/sites/:id': { ...everyone(200), path: () => `/api/sites/${MAIN_SITE_ID}` },
+  'PATCH /api/sites/:id': {
+    ...managersOnly(200),
+    path: () => `/api/sites/${MAIN_SITE_ID}`,
+    body: () => ({ address: `${unique()} Matrix Road` }),
+  },
+  'POST /api/sites/:id/archive': { ...managersOnly(404), path: (f) => `/api/sites/${f.missingUuid}/archive` },
+  'POST /api/sites/:id/restore': { ...managersOnly(404), path: (f) => `/api/sites/${f.missingUuid}/restore` },
+  'GET /api/locations': everyone(200),
+  'GET /api/locations/by-code': { ...everyone(404), path: () => `/api/locations/by-code?barcode=NO-SUCH-LABEL` },
+  'GET /api/locations/:id': { ...everyone(200), path: () => `/api/locations/${MAIN_LOCATION_ID}` },
+  'POST /api/locations': {
+    ...managersOnly(201),
+    body: () => ({ site_id: MAIN_SITE_ID, name: `Matrix shelf ${unique()}`, code: `MX${unique()}` }),
+  },
+  'PATCH /api/locations/:id': {
+    ...managersOnly(404),
+    path: (f) => `/api/locations/${f.missingUuid}`,
+    body: () => ({ name: 'Nowhere' }),
+  },
+  'POST /api/locations/:id/move': {
+    ...managersOnly(404),
+    path: (f) => `/api/locations/${f.missingUuid}/move`,
+    body: () => ({ parent_id: null }),
+  },
+  'POST /api/locations/:id/archive': { ...managersOnly(404), path: (f) => `/api/locations/${f.missingUuid}/archive` },
+  'POST /api/locations/:id/restore': { ...managersOnly(404), path: (f) => `/api/locations/${f.missingUuid}/restore` },
 };
 
 /** "METHOD /api/path" of every route the app serves (HEAD twins of GET routes left out). */
