@@ -11,7 +11,14 @@
  * inside the shell, and `standalone` for signed-in screens outside it (the wall display).
  */
 export type RouteGroup =
-  'open' | 'signedOut' | 'signedIn' | 'inventoryManage' | 'stocktakes' | 'usersManage' | 'standalone';
+  | 'open'
+  | 'signedOut'
+  | 'signedIn'
+  | 'inventoryManage'
+  | 'stocktakes'
+  | 'usersManage'
+  | 'settingsManage'
+  | 'standalone';
 
 /**
  * An example value for a path or query parameter: text, where `{item}`, `{category}`,
@@ -63,6 +70,8 @@ export const APP_ROUTES = [
   { path: '/stocktake/:id', group: 'stocktakes', params: { id: '{stocktake}' } },
   { path: '/users', group: 'usersManage' },
   { path: '/roles', group: 'usersManage' },
+  // Sites and locations, under Setup (its dock entry stays lit here).
+  { path: '/settings/places', group: 'settingsManage' },
   { path: '/display', group: 'standalone' },
   { path: '*', group: 'open' },
 ] as const satisfies readonly AppRoute[];

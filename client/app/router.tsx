@@ -2,7 +2,8 @@
 // and the signed-in app are separate chunks: a visitor on / downloads neither Firebase nor
 // the signed-in app.
 // Guards: signed-in routes sit under the signed-in app (redirect to /login); manager
-// routes check permissions (redirect to /dashboard, or 'Access Denied' on /users, /roles).
+// routes check permissions (redirect to /dashboard, or 'Access Denied' on /users, /roles,
+// /settings/places).
 import type { ComponentType, ReactElement } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
 import { SEE_STOCKTAKES } from '../../shared/permissions';
@@ -31,6 +32,7 @@ const profile = () => import('./profile-route');
 const activity = () => import('./activity-route');
 const users = () => import('../features/users/pages');
 const roles = () => import('../features/roles/pages');
+const places = () => import('../features/places/pages');
 const csvImport = () => import('../features/import/pages');
 const labels = () => import('../features/labels/pages');
 const stocktake = () => import('./stocktake-route');
@@ -53,6 +55,7 @@ const FIRST_SCREEN: [RegExp, () => Promise<Record<string, ComponentType>>][] = [
   [/^\/activity\/?$/, activity],
   [/^\/users\/?$/, users],
   [/^\/roles\/?$/, roles],
+  [/^\/settings\/places\/?$/, places],
   [/^\/stocktake(\/|$)/, stocktake],
 ];
 const firstScreen = FIRST_SCREEN.find(([path]) => path.test(window.location.pathname));
@@ -115,6 +118,7 @@ const PAGES: Record<AppPath, ReactElement> = {
   '/stocktake/:id': lazyPage(stocktake, 'StocktakeSessionRoute'),
   '/users': lazyPage(users, 'UsersPage'),
   '/roles': lazyPage(roles, 'RolesPage'),
+  '/settings/places': lazyPage(places, 'PlacesPage'),
   // The wall display: signed in (any account or a guest), but outside the shell.
   '/display': lazyPage(() => import('./display-route'), 'DisplayRoute'),
   '*': <NotFoundPage />,
@@ -136,6 +140,10 @@ const routes: RouteObject[] = [
       },
       { element: <RequirePermission permission={SEE_STOCKTAKES} otherwise="deny" />, children: pagesOf('stocktakes') },
       { element: <RequirePermission permission="users:manage" otherwise="deny" />, children: pagesOf('usersManage') },
+      {
+        element: <RequirePermission permission="settings:manage" otherwise="deny" />,
+        children: pagesOf('settingsManage'),
+      },
     ],
   },
   ...pagesOf('standalone'),

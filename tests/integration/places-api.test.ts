@@ -317,8 +317,8 @@ describe.each(backends())('sites and locations on $name', (backend) => {
       const stand = await newLocation(site.id, 'Stand');
       const isStand = (e: { stream: string }) => e.stream === `location-${stand.id}`;
       const [toManager, toStaff] = await Promise.all(feeds.slice(0, 2).map((f) => f.waitForMatching(isStand)));
-      expect(toManager[0]!.event).toMatchObject({ type: 'LocationCreated', streamType: 'location' });
-      expect(toStaff[0]!.event.actor.name).toBe('Mona Manager');
+      expect(toManager![0]!.event).toMatchObject({ type: 'LocationCreated', streamType: 'location' });
+      expect(toStaff![0]!.event.actor.name).toBe('Mona Manager');
       // The guest's feed got an event written after it (Stand's site's, an item's) but none of these.
       const category = await call(manager, 'POST', '/api/categories', { name: `After ${backend.name}` }, 201);
       await feeds[2]!.waitForMatching((e) => e.stream === `category-${category.id}`);

@@ -2,12 +2,14 @@
 // (those who manage users and their roles), Permissions. Store settings
 // are saved on the server with Save Changes (a toast confirms); only those who may manage
 // settings can change them, everyone else reads them with the managers' note.
-// Appearance sets the theme on this device at once.
+// Appearance sets the theme on this device at once. Those who manage settings also find the
+// way to Sites and locations (/settings/places) here.
 import { useState } from 'react';
 import { useMachine } from '@xstate/react';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import type { Settings } from '../../../../shared/accounts';
 import { ErrorBox } from '../../../components/error-box';
+import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
 import { useCan } from '../../../lib/session-context';
 import { isDirty, settingsMachine } from '../settings.machine';
@@ -56,6 +58,13 @@ export function SettingsPage() {
           <h1 className="page-title">Settings</h1>
           <p className="page-subtitle">Store details, notifications, appearance and permissions</p>
         </div>
+        {canEdit ? (
+          <div className="page-actions">
+            <Link to="/settings/places" className="btn btn-secondary">
+              <Icon name="home" size={18} /> Sites and locations
+            </Link>
+          </div>
+        ) : null}
       </header>
       {state.matches('error') ? (
         <ErrorBox

@@ -1,0 +1,2 @@
+// The places feature's routed screen.
+export { PlacesPage } from './components/places-page';
