@@ -145,17 +145,19 @@ export function SiteCard({
             >
               <div className="location-row-main">
                 {depth > 0 ? <span className="location-branch" aria-hidden="true" /> : null}
-                <span className="location-name">{location.name}</span>
-                <span className="place-code">{location.code}</span>
-                {location.barcode ? (
-                  <span className="location-barcode" title="Label barcode">
-                    <Icon name="scan" size={14} /> {location.barcode}
-                  </span>
-                ) : null}
-                {site.defaultLocationId === location.id ? (
-                  <span className="badge badge-role-manager">Default</span>
-                ) : null}
-                {location.archivedAt ? <span className="badge badge-neutral">Archived</span> : null}
+                <span className="location-labels">
+                  <span className="location-name">{location.name}</span>
+                  <span className="place-code">{location.code}</span>
+                  {location.barcode ? (
+                    <span className="location-barcode" title="Label barcode">
+                      <Icon name="scan" size={14} /> {location.barcode}
+                    </span>
+                  ) : null}
+                  {site.defaultLocationId === location.id ? (
+                    <span className="badge badge-role-manager">Default</span>
+                  ) : null}
+                  {location.archivedAt ? <span className="badge badge-neutral">Archived</span> : null}
+                </span>
                 <ActionMenu
                   label={`Actions for ${location.name}`}
                   actions={locationMenu(location)}
