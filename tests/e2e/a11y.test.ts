@@ -180,6 +180,18 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', BROWSER_TESTS, () => {
         await p.getByRole('radio', { name: /System/ }).waitFor();
       },
     },
+    {
+      name: 'sites and locations',
+      open: async (p) => (await p.goto('/settings/places'), p.getByTestId('location-row').first().waitFor()),
+    },
+    {
+      name: 'add site',
+      open: async (p) => {
+        await p.goto('/settings/places');
+        await p.getByRole('button', { name: 'Add Site' }).click();
+        await p.getByRole('dialog', { name: 'Add Site' }).waitFor();
+      },
+    },
     { name: 'profile', open: async (p) => (await p.goto('/profile'), p.getByTestId('profile-full-name').waitFor()) },
     {
       name: 'wall display',
