@@ -258,7 +258,8 @@ export function archiveLocation(state: LocationState | null, facts: ArchiveFacts
   if (!state || !facts) throw new NotFoundError('Location not found');
   if (state.archivedAt) return [];
   if (facts.stock.units > 0) throw new ConflictError(stockRefusal(state.name, facts.stock));
-  if (facts.site.defaultLocationId === state.id && !facts.site.archivedAt)
+  // Even at an archived site: restored, it would send stock to an archived location.
+  if (facts.site.defaultLocationId === state.id)
     throw new ConflictError(
       `${state.name} is where stock goes at ${facts.site.name} by default: choose another default location first`,
     );

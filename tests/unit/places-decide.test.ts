@@ -217,7 +217,9 @@ describe('location decisions', () => {
     expect(refusal(() => archiveLocation(tree.back, facts)).message).toBe(
       'Back is where stock goes at Corner shop by default: choose another default location first',
     );
-    expect(archiveLocation(tree.back, { ...facts, site: site({ archivedAt: at }) })).toEqual([
+    // At an archived site too: restored, it would send its stock to an archived location.
+    expect(() => archiveLocation(tree.back, { ...facts, site: site({ archivedAt: at }) })).toThrow(ConflictError);
+    expect(archiveLocation(tree.back, { ...facts, site: site({ defaultLocationId: 'front' }) })).toEqual([
       { type: 'LocationArchived', data: {} },
     ]);
     expect(refusal(() => archiveLocation(tree.shelf, { ...facts, activeChildren: ['A', 'B', 'C', 'D'] })).message).toBe(
