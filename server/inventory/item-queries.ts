@@ -13,6 +13,7 @@ import { itemColumns, stateToItem, toItem, type ItemRow } from './item-rows.js';
 import { historyEntry } from './item-history.js';
 import { withReverts } from './item-history-reverts.js';
 import { withMoney } from './history-money.js';
+import { withLocations } from './history-locations.js';
 import { correctionsOf } from './search-words.js';
 import { checkBarcode } from '../../shared/barcode.js';
 import { exportedItems, type ExportedItem, type ItemExportFilter } from './item-export.js';
@@ -217,7 +218,7 @@ export class ItemQueries {
   async history(id: string): Promise<HistoryEntry[]> {
     const events = await this.store.readStream(`item-${id}`);
     if (events.length === 0) throw new NotFoundError('Item not found');
-    return withMoney(this.db, events, withReverts(events, historyEntry));
+    return withLocations(this.db, events, await withMoney(this.db, events, withReverts(events, historyEntry)));
   }
 
   /** The item as it was at a moment, folded from its events up to then. */

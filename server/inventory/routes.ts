@@ -12,6 +12,7 @@ import type { ItemQueries } from './item-queries.js';
 import type { ItemsAsOf } from './items-as-of.js';
 import { itemCsvHeader, itemCsvRow, type ItemExportFilter } from './item-export.js';
 import type { ItemService } from './item-service.js';
+import { siteOfCaller } from './places-sql.js';
 import {
   adjustBody,
   conflictSchema,
@@ -27,7 +28,14 @@ type WithId = { Params: { id: string } };
 /** The hot routes take a cached principal and check it in their own statement (auth/principal-check.ts). */
 const checkedInQuery = { principal: 'checked-in-query' } as const;
 const itemList = { type: 'array', items: itemSchema } as const;
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: conflictSchema };
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: conflictSchema,
+  422: errorSchema,
+};
 const versionQuery = {
   type: 'object',
   additionalProperties: false,
@@ -245,7 +253,11 @@ export const inventoryRoutes: FastifyPluginAsync<{
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await items.create(createItemCommand(request.body), commandMeta(request))),
+      reply
+        .status(201)
+        .send(
+          await items.create(createItemCommand(request.body, siteOfCaller(request.principal)), commandMeta(request)),
+        ),
   );
 
   app.put<WithId & { Body: UpdateItemBody }>(
@@ -267,7 +279,7 @@ export const inventoryRoutes: FastifyPluginAsync<{
       if (Object.keys(body).length === 0) throw new ValidationError('Nothing to update');
       return items.update(
         request.params.id,
-        updateItemCommand(body),
+        updateItemCommand(body, siteOfCaller(request.principal)),
         expectedVersionOf(request, expected_version),
         commandMeta(request),
       );
@@ -303,7 +315,8 @@ export const inventoryRoutes: FastifyPluginAsync<{
       // Its batch checks the cached principal, and looks up and stores the Idempotency-Key's answer (commandHooks).
       config: { ...checkedInQuery, idempotency: 'by-handler' },
       schema: {
-        summary: "Adjust stock atomically by a delta; 409 'Insufficient stock' below 0",
+        summary:
+          "Adjust stock atomically by a delta, at locationId or the default location of your site; 409 'Insufficient stock at …' below 0 there, 409 for an archived location, 422 for an unknown one",
         tags: ['inventory'],
         params: itemIdParams,
         body: adjustBody,
@@ -312,7 +325,12 @@ export const inventoryRoutes: FastifyPluginAsync<{
     },
     async (request, reply) =>
       replayIfAnswered(request, reply, () =>
-        items.adjust(request.params.id, adjustStockCommand(request.body), commandMeta(request), commandHooks(request)),
+        items.adjust(
+          request.params.id,
+          adjustStockCommand(request.body, siteOfCaller(request.principal)),
+          commandMeta(request),
+          commandHooks(request),
+        ),
       ),
   );
 };

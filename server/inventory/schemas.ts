@@ -44,7 +44,14 @@ export const itemSchema = {
 
 export const conflictSchema = {
   type: 'object',
-  properties: { error: { type: 'string' }, field: errorField, current: itemSchema, quantity: { type: 'integer' } },
+  properties: {
+    error: { type: 'string' },
+    field: errorField,
+    current: itemSchema,
+    quantity: { type: 'integer', description: "the item's total" },
+    available: { type: 'integer', description: 'what the location named by locationId holds' },
+    locationId: { type: 'string' },
+  },
   required: ['error'],
 } as const;
 
@@ -69,7 +76,7 @@ export const createItemBody = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'sku', 'category_id', 'quantity', 'price', 'threshold'],
-  properties: { ...itemFields, created_by: text(128) },
+  properties: { ...itemFields, created_by: text(128), location_id: uuid },
 } as const;
 
 export const updateItemBody = {
@@ -99,6 +106,23 @@ export const adjustBody = {
       description:
         "when the change was made, by the device's clock, for a change sent later (offline); at most 2 minutes ahead, at most 7 days old",
     },
+    locationId: {
+      ...uuid,
+      description: 'where the stock is taken or put; without it, the default location of your site',
+    },
+  },
+} as const;
+
+export const moveBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['itemId', 'fromLocationId', 'toLocationId', 'quantity'],
+  properties: {
+    itemId: uuid,
+    fromLocationId: uuid,
+    toLocationId: uuid,
+    quantity: { type: 'integer', minimum: 1, maximum: 1_000_000_000 },
+    note: text(500),
   },
 } as const;
 
@@ -132,6 +156,8 @@ export const categorySchema = {
     version: { type: 'integer' },
   },
 } as const;
+
+const namedLocation = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } as const;
 
 export const historySchema = {
   type: 'array',
@@ -168,6 +194,11 @@ export const historySchema = {
         anyOf: [{ type: 'null' }, { type: 'object', properties: { name: { type: 'string' }, at: { type: 'string' } } }],
       },
       money: { type: 'object', properties: { currency: { type: 'string' }, locale: { type: 'string' } } },
+      location: namedLocation,
+      moved: {
+        type: 'object',
+        properties: { quantity: { type: 'integer' }, from: namedLocation, to: namedLocation },
+      },
     },
   },
 } as const;

@@ -10,6 +10,7 @@ const LOGGED = new Set([
   'ItemCreated',
   'ItemUpdated',
   'StockAdjusted',
+  'StockMoved',
   'ItemDeleted',
   'CategoryCreated',
   'CategoryUpdated',
