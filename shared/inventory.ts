@@ -29,6 +29,8 @@ export interface Item {
   createdAt: string;
   updatedAt: string;
   version: number;
+  /** In a list filtered by site or location: the units there (`quantity` stays the total). */
+  quantityHere?: number;
 }
 
 export interface Category {
@@ -87,6 +89,24 @@ export interface MoveStockBody {
   toLocationId: string;
   quantity: number;
   note?: string;
+}
+
+/** GET /api/inventory/{id}/locations: where an item's stock is. */
+export interface ItemLocations {
+  itemId: string;
+  /** The item's quantity: the sum over its locations plus what is in transit. */
+  total: number;
+  inTransit: number;
+  /** Every location it was ever at (0 where it is no more), by site and location name. */
+  locations: Array<{
+    siteId: string;
+    siteName: string;
+    locationId: string;
+    locationName: string;
+    locationCode: string;
+    archived: boolean;
+    quantity: number;
+  }>;
 }
 
 /** The oldest occurredAt an adjustment may carry: an outbox that waited longer sends it as new. */

@@ -122,7 +122,7 @@ export function recordAdjustment(
   const state = live(current);
   const place =
     places && command.siteId !== undefined
-      ? placeOf(places, command.locationId, command.siteId, 'location_id')
+      ? placeOf(places, command.locationId, command.siteId, 'locationId')
       : undefined;
   return adjustStock({ ...command, occurredAt: adjustmentMoment(command.occurredAt ?? undefined, now) }, state, place);
 }

@@ -24,6 +24,8 @@ export interface ItemRow {
   in_transit?: number;
   /** Read with a stock command's lock: the locations it names (places-sql.ts). */
   places?: unknown;
+  /** Read by a list filtered by site or location: the units there. */
+  quantity_here?: number | string | null;
 }
 
 export const itemColumns = `id, name, description, sku, category_id, category_name, quantity, price, threshold,
@@ -63,6 +65,9 @@ export function toItem(row: ItemRow): Item {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     version: Number(row.version),
+    ...(row.quantity_here === undefined || row.quantity_here === null
+      ? {}
+      : { quantityHere: Number(row.quantity_here) }),
   };
 }
 

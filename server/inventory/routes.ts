@@ -63,14 +63,14 @@ export const inventoryRoutes: FastifyPluginAsync<{
 }> = async (app, { items, queries, asOf }) => {
   const view = requirePermission('inventory:view');
 
-  app.get<{ Querystring: { limit: number; cursor?: string; asOf?: string } }>(
+  app.get<{ Querystring: { limit: number; cursor?: string; asOf?: string; siteId?: string; locationId?: string } }>(
     '/inventory',
     {
       onRequest: view,
       config: checkedInQuery,
       schema: {
         summary:
-          'List items, newest first. The next page: follow the Link header (rel="next") or pass X-Next-Cursor as cursor. With asOf, the items as they were at that moment.',
+          'List items, newest first. The next page: follow the Link header (rel="next") or pass X-Next-Cursor as cursor. With asOf, the items as they were at that moment. With siteId or locationId, the items placed there, each with quantityHere (quantity stays the total).',
         tags: ['inventory'],
         querystring: {
           type: 'object',
@@ -79,24 +79,29 @@ export const inventoryRoutes: FastifyPluginAsync<{
             limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
             cursor: { type: 'string', maxLength: 200 },
             asOf: { type: 'string', format: 'date-time' },
+            siteId: { type: 'string', format: 'uuid' },
+            locationId: { type: 'string', format: 'uuid' },
           },
         },
         response: { 200: itemList, ...errors },
       },
     },
     async (request, reply) => {
-      const { limit, cursor, asOf: at } = request.query;
+      const { limit, cursor, asOf: at, siteId, locationId } = request.query;
       let page;
       if (at) {
+        // As-of reads keep items' totals, not where they were.
+        if (siteId || locationId) throw new ValidationError('asOf cannot be combined with siteId or locationId');
         await principalCheck(request).confirm();
         page = await asOf.items(await asOf.moment(at), limit, cursor);
       } else {
-        page = await queries.list(limit, cursor, principalCheck(request));
+        page = await queries.list(limit, cursor, principalCheck(request), { siteId, locationId });
       }
       if (page.nextCursor) {
         const moment = at ? `&asOf=${encodeURIComponent(at)}` : '';
+        const place = `${siteId ? `&siteId=${siteId}` : ''}${locationId ? `&locationId=${locationId}` : ''}`;
         reply.header('x-next-cursor', page.nextCursor);
-        reply.header('link', `</api/inventory?limit=${limit}&cursor=${page.nextCursor}${moment}>; rel="next"`);
+        reply.header('link', `</api/inventory?limit=${limit}&cursor=${page.nextCursor}${moment}${place}>; rel="next"`);
       }
       return page.items;
     },

@@ -39,6 +39,34 @@ export const itemSchema = {
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
     version: { type: 'integer' },
+    quantityHere: {
+      type: 'integer',
+      description: 'in a list filtered by siteId or locationId: the units there (quantity stays the total)',
+    },
+  },
+} as const;
+
+export const itemLocationsSchema = {
+  type: 'object',
+  properties: {
+    itemId: { type: 'string' },
+    total: { type: 'integer', description: 'the item quantity: the sum over its locations plus inTransit' },
+    inTransit: { type: 'integer' },
+    locations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          siteId: { type: 'string' },
+          siteName: { type: 'string' },
+          locationId: { type: 'string' },
+          locationName: { type: 'string' },
+          locationCode: { type: 'string' },
+          archived: { type: 'boolean' },
+          quantity: { type: 'integer' },
+        },
+      },
+    },
   },
 } as const;
 
