@@ -74,24 +74,29 @@ const itemsCreated = sql`insert into items (id, name, description, sku, category
  * the units its creations put there and its adjustments and moves added or took; rows that
  * exist are updated once by their sum, the others inserted with it (a sum of 0 too: the item
  * was there), with their location's site. Every CTE sees stock_levels as it was before the
- * statement, so the insert takes exactly the rows the update could not find.
+ * statement, so the insert takes exactly the rows the update could not find. `moves`: whether
+ * the form takes StockMoved (the hot path's does not, and reads no more than it needs).
  */
-const stockLevelCtes = {
+const stockLevelCtes = (moves: boolean) => ({
   items_stock_deltas: sql`select item_id, location_id, sum(units)::int as units from (
         select (n.data ->> 'itemId')::uuid as item_id, l.key::uuid as location_id, l.value::int as units
         from new_events n cross join lateral jsonb_each_text(coalesce(n.data -> 'levels',
-          jsonb_build_object(coalesce(n.data ->> 'locationId', ${MAIN_LOCATION_ID}), n.data -> 'quantity'))) l
+          jsonb_build_object(coalesce(n.data ->> 'locationId', ${sql.lit(MAIN_LOCATION_ID)}), n.data -> 'quantity'))) l
         where n.type = 'ItemCreated'
         union all
-        select substr(stream_id, 6)::uuid, coalesce((data ->> 'locationId')::uuid, ${MAIN_LOCATION_ID}::uuid),
+        select substr(stream_id, 6)::uuid, coalesce((data ->> 'locationId')::uuid, ${sql.lit(MAIN_LOCATION_ID)}::uuid),
           (data ->> 'delta')::int
         from new_events where type = 'StockAdjusted'
-        union all
+        ${
+          moves
+            ? sql`union all
         select substr(stream_id, 6)::uuid, (data ->> 'fromLocationId')::uuid, -(data ->> 'quantity')::int
         from new_events where type = 'StockMoved'
         union all
         select substr(stream_id, 6)::uuid, (data ->> 'toLocationId')::uuid, (data ->> 'quantity')::int
-        from new_events where type = 'StockMoved') d
+        from new_events where type = 'StockMoved'`
+            : sql``
+        }) d
       group by item_id, location_id`,
   items_stock_updated: sql`update stock_levels s set quantity = s.quantity + d.units
       from items_stock_deltas d
@@ -101,7 +106,7 @@ const stockLevelCtes = {
       from items_stock_deltas d join locations l on l.id = d.location_id
       where not exists (select 1 from stock_levels s where s.item_id = d.item_id and s.location_id = d.location_id)
       order by d.item_id, d.location_id`,
-};
+});
 
 export const itemsProjection: Projection = {
   name: 'items',
@@ -200,7 +205,7 @@ export const itemsProjection: Projection = {
             n.metadata -> 'actor' ->> 'uid', n.created_at
           from new_events n join items i on i.id = substr(n.stream_id, 6)::uuid
           where n.type = 'StockAdjusted'`,
-        ...stockLevelCtes,
+        ...stockLevelCtes(false),
       },
     },
     // With edits (a re-import updating items by SKU, an API edit, a revert), or moves (which
@@ -260,7 +265,7 @@ export const itemsProjection: Projection = {
             ${fieldAt(sql`s.state`, 'price', sql`i.price`, 'numeric')}, s.metadata -> 'actor' ->> 'uid', s.created_at
           from items_steps s join items i on i.id = s.item_id
           where s.type = 'StockAdjusted'`,
-        ...stockLevelCtes,
+        ...stockLevelCtes(true),
       },
     },
   ],
