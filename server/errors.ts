@@ -48,7 +48,8 @@ export class PayloadTooLargeError extends DomainError {
   }
 }
 export class UnprocessableError extends DomainError {
-  constructor(message: string) {
-    super(message, 422, 'unprocessable');
+  /** `field`: the body field the message is about, as ValidationError's. */
+  constructor(message: string, field?: string) {
+    super(message, 422, 'unprocessable', field ? { field } : undefined);
   }
 }

@@ -15,6 +15,8 @@ import { idempotencyPlugin } from './http/idempotency.js';
 import { ItemQueries } from './inventory/item-queries.js';
 import { ItemService } from './inventory/item-service.js';
 import { inventoryRoutes } from './inventory/routes.js';
+import { stockRoutes } from './inventory/stock-routes.js';
+import { StockQueries } from './inventory/stock-queries.js';
 import { CategoryService } from './categories/category-service.js';
 import { categoryRoutes } from './categories/routes.js';
 import { ActivityQueries } from './activity/activity-queries.js';
@@ -94,6 +96,7 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
   });
   const asOf = new AsOfQueries(ctx.database.db);
   await api.register(inventoryRoutes, { items, queries, asOf });
+  await api.register(stockRoutes, { items, stock: new StockQueries(ctx.database.db) });
   await api.register(categoryRoutes, { categories: new CategoryService(ctx.database.db, ctx.store), asOf });
   await api.register(activityRoutes, { activity: new ActivityQueries(ctx.database.db) });
   await api.register(alertRoutes, { alerts: new AlertService(ctx.store, new AlertQueries(ctx.database.db)) });

@@ -23,7 +23,10 @@ export interface ChangeFacts {
   data: unknown;
   /** The item, category or stocktake the event is about, named as it was just after the event. */
   subject: string;
-  /** Names of the categories and items the event refers to by id, as they were then. */
+  /**
+   * Names of the categories, items and locations the event refers to by id (categories and
+   * items as they were then). An adjustment names its location only when it is given one.
+   */
   names?: Record<string, string>;
   /** A stocktake approval's posted differences, by item id (null: not known). */
   lineDeltas?: Record<string, number | null>;
@@ -135,10 +138,32 @@ function rank(field: string): number {
 const dataOf = (facts: ChangeFacts) => (facts.data ?? {}) as Record<string, any>;
 const subject = (facts: ChangeFacts) => part(facts.subject, 'subject');
 
-/** "-5 (sale) Crème fraîche 1 kg" */
+/** " at Back room", when the location's name is given. */
+function atLocation(facts: ChangeFacts): SentencePart[] {
+  const id = dataOf(facts).locationId;
+  const name = typeof id === 'string' ? facts.names?.[id] : undefined;
+  return name ? [part(' at '), part(name, 'field')] : [];
+}
+
+/** "-5 (sale) Crème fraîche 1 kg", and " at Back room" when the store names where. */
 function adjustment(facts: ChangeFacts): SentencePart[] {
   const d = dataOf(facts);
-  return [part(signedDelta(Number(d.delta)), 'delta'), part(` (${d.reason}) `), subject(facts)];
+  return [part(signedDelta(Number(d.delta)), 'delta'), part(` (${d.reason}) `), subject(facts), ...atLocation(facts)];
+}
+
+/** "3 Crème fraîche 1 kg from Back room to Shelf A" */
+function move(facts: ChangeFacts): SentencePart[] {
+  const d = dataOf(facts);
+  const name = (id: unknown) => (typeof id === 'string' ? facts.names?.[id] : undefined) ?? 'a removed location';
+  return [
+    part(String(d.quantity), 'delta'),
+    part(' '),
+    subject(facts),
+    part(' from '),
+    part(name(d.fromLocationId), 'old'),
+    part(' to '),
+    part(name(d.toLocationId), 'new'),
+  ];
 }
 
 /** "Milk -2, Eggs +1, and 3 more" */
@@ -166,6 +191,8 @@ function mainClause(facts: ChangeFacts): SentencePart[] {
   switch (facts.type) {
     case 'StockAdjusted':
       return adjustment(facts);
+    case 'StockMoved':
+      return [part('Moved '), ...move(facts)];
     case 'ItemUpdated':
       return [part('Edited '), subject(facts), part(': '), ...fieldDiffs(d.changes ?? {}, names, facts.money)];
     case 'ItemCreated':
@@ -174,7 +201,9 @@ function mainClause(facts: ChangeFacts): SentencePart[] {
         subject(facts),
         part(` in ${names[d.categoryId] ?? 'a deleted category'}: `),
         part(String(d.quantity), 'new'),
-        part(' in stock, price '),
+        part(' in stock'),
+        ...atLocation(facts),
+        part(', price '),
         part(sentenceMoney(d.price, facts.money), 'new'),
         part(', threshold '),
         part(String(d.threshold), 'new'),
@@ -289,6 +318,8 @@ function revertedNoun(original: ChangeFacts | null, fallbackSubject: string): Se
   switch (original.type) {
     case 'StockAdjusted':
       return adjustment(original);
+    case 'StockMoved':
+      return [part('move of '), ...move(original)];
     case 'ItemUpdated':
       return [part('edit of '), s];
     case 'ItemCreated':
@@ -327,7 +358,7 @@ export function describeChange(facts: ChangeFacts, who: string | null): Sentence
   if (facts.countedBy && facts.countedBy.length > 0)
     parts.push(part(', counted by '), part(facts.countedBy.join(', '), 'who'));
   if (who !== null) parts.push(part(', by '), part(who, 'who'));
-  const note = facts.type === 'StockAdjusted' ? dataOf(facts).note : null;
+  const note = facts.type === 'StockAdjusted' || facts.type === 'StockMoved' ? dataOf(facts).note : null;
   if (typeof note === 'string' && note.trim() !== '') parts.push(part(', note: '), part(note.trim(), 'note'));
   const why = facts.revert?.reason;
   if (why && why.trim() !== '') parts.push(part(', why: '), part(why.trim(), 'note'));

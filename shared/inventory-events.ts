@@ -1,5 +1,9 @@
 // Inventory and category events: past-tense facts, data only. Streams are `item-{id}`
-// and `category-{id}`.
+// and `category-{id}`. Every unit of an item's stock is at a location (shared/places.ts):
+// events that put stock somewhere name where, and one that names nowhere was written before
+// places existed, when all stock was at MAIN_LOCATION_ID. An item's `quantity` stays its
+// total (the sum over its locations plus what is in transit), so readers of the total never
+// need the locations.
 import type { AdjustReason } from './inventory.js';
 
 export interface ItemFields {
@@ -23,13 +27,40 @@ export type EditableItemField = Exclude<keyof ItemFields, 'quantity'>;
 
 export type Changes<T> = { [K in keyof T]?: { from: T[K]; to: T[K] } };
 
+/** Units of an item by location id. */
+export type StockLevels = Record<string, number>;
+
 export type InventoryEvent =
-  | { type: 'ItemCreated'; data: ItemFields & { itemId: string } }
+  | {
+      type: 'ItemCreated';
+      /**
+       * locationId: where its opening `quantity` is (absent: MAIN_LOCATION_ID). levels: the
+       * quantity spread over several locations, written by a revert of a delete so the item
+       * comes back where its stock was (its sum is `quantity`); it wins over locationId.
+       */
+      data: ItemFields & { itemId: string; locationId?: string; levels?: StockLevels };
+    }
   | { type: 'ItemUpdated'; data: { changes: Changes<Omit<ItemFields, 'quantity'>> } }
   | {
       type: 'StockAdjusted';
-      /** occurredAt: when it was made, if before it was recorded (an outbox's replay; see AdjustStockBody). */
-      data: { delta: number; reason: AdjustReason; note: string | null; quantity: number; occurredAt?: string };
+      /**
+       * quantity: the item's total after it. locationId: where the delta happened (absent:
+       * MAIN_LOCATION_ID). occurredAt: when it was made, if before it was recorded (an outbox's
+       * replay; see AdjustStockBody).
+       */
+      data: {
+        delta: number;
+        reason: AdjustReason;
+        note: string | null;
+        quantity: number;
+        locationId?: string;
+        occurredAt?: string;
+      };
+    }
+  | {
+      /** Units taken from one location to another of the same site: the total does not change. */
+      type: 'StockMoved';
+      data: { fromLocationId: string; toLocationId: string; quantity: number; note?: string | null };
     }
   | { type: 'ItemWentLow'; data: { quantity: number; threshold: number } }
   | { type: 'ItemRecovered'; data: { quantity: number; threshold: number } }

@@ -2,7 +2,8 @@
 // decisions, its history and revert folds, and the client's live screens all fold events
 // with these (a screen maps its own row shape onto them, it does not restate a rule). The
 // SQL projections keep their own forms, checked against their handlers by property tests.
-import type { CategoryEvent, CategoryFields, InventoryEvent, ItemFields } from './inventory-events.js';
+import type { CategoryEvent, CategoryFields, InventoryEvent, ItemFields, StockLevels } from './inventory-events.js';
+import { MAIN_LOCATION_ID } from './places.js';
 
 /** Where the event sits: its stream version and its time (`At`: Date on the server, ISO text on a screen). */
 export interface FoldMeta<At> {
@@ -10,13 +11,20 @@ export interface FoldMeta<At> {
   at: At | null;
 }
 
-/** An item as its events leave it; `deleted` once deleted (a revert may create it again). */
+/**
+ * An item as its events leave it; `deleted` once deleted (a revert may create it again).
+ * `quantity` is its total; `levels` where it is, by location (a location it was ever at
+ * stays, at 0); `inTransit` what is on its way between sites. A screen that holds no
+ * levels folds from `{}` and reads only the total.
+ */
 export interface FoldedItem<At = Date> extends ItemFields {
   id: string;
   version: number;
   deleted: boolean;
   createdAt: At | null;
   updatedAt: At | null;
+  levels: StockLevels;
+  inTransit: number;
 }
 
 /** A category as its events leave it. */
@@ -37,7 +45,8 @@ const changedTo = <T>(changes: { [K in keyof T]?: { to: T[K] } }): Partial<T> =>
 export function itemFieldsSetBy(event: InventoryEvent): Partial<ItemFields> {
   switch (event.type) {
     case 'ItemCreated': {
-      const { itemId: _id, ...fields } = event.data;
+      // Where its stock is goes to the levels (levelsAfter), not to the item's fields.
+      const { itemId: _id, locationId: _at, levels: _levels, ...fields } = event.data;
       // Events from before barcodes existed have none.
       return { ...fields, barcode: fields.barcode ?? null };
     }
@@ -45,10 +54,45 @@ export function itemFieldsSetBy(event: InventoryEvent): Partial<ItemFields> {
       return changedTo<Omit<ItemFields, 'quantity'>>(event.data.changes);
     case 'StockAdjusted':
       return { quantity: event.data.quantity };
+    case 'StockMoved':
     case 'ItemWentLow':
     case 'ItemRecovered':
     case 'ItemDeleted':
       return {};
+  }
+}
+
+/** Where an adjustment happened: events from before places name no location, and were at Main. */
+export const adjustedAt = (data: { locationId?: string }): string => data.locationId ?? MAIN_LOCATION_ID;
+
+/** Where a created item's stock is, by location. */
+export function createdLevels(data: { quantity: number; locationId?: string; levels?: StockLevels }): StockLevels {
+  return data.levels ? { ...data.levels } : { [adjustedAt(data)]: data.quantity };
+}
+
+const add = (levels: StockLevels, locationId: string, units: number): StockLevels => ({
+  ...levels,
+  [locationId]: (levels[locationId] ?? 0) + units,
+});
+
+/** The levels an event leaves: what adjustments and moves do to an item's locations. */
+export function levelsAfter(levels: StockLevels, event: InventoryEvent): StockLevels {
+  switch (event.type) {
+    case 'ItemCreated':
+      return createdLevels(event.data);
+    case 'StockAdjusted':
+      return add(levels, adjustedAt(event.data), event.data.delta);
+    case 'StockMoved':
+      return add(
+        add(levels, event.data.fromLocationId, -event.data.quantity),
+        event.data.toLocationId,
+        event.data.quantity,
+      );
+    case 'ItemUpdated':
+    case 'ItemWentLow':
+    case 'ItemRecovered':
+    case 'ItemDeleted':
+      return levels;
   }
 }
 
@@ -70,10 +114,14 @@ export function evolveItem<At>(
         id: event.data.itemId,
         deleted: false,
         createdAt: meta.at,
+        levels: createdLevels(event.data),
+        inTransit: 0,
         ...touched,
       };
-    case 'ItemUpdated':
     case 'StockAdjusted':
+    case 'StockMoved':
+      return state && { ...state, ...itemFieldsSetBy(event), levels: levelsAfter(state.levels, event), ...touched };
+    case 'ItemUpdated':
     case 'ItemWentLow':
     case 'ItemRecovered':
       return state && { ...state, ...itemFieldsSetBy(event), ...touched };

@@ -24,7 +24,7 @@ export interface RevertField {
 }
 
 export type RevertKind =
-  'adjust' | 'edit' | 'create' | 'delete' | 'category-create' | 'category-edit' | 'category-delete';
+  'adjust' | 'move' | 'edit' | 'create' | 'delete' | 'category-create' | 'category-edit' | 'category-delete';
 
 /** GET /api/events/{eventId}/revert: what a revert of this change would do. */
 export interface RevertPlan {

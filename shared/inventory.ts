@@ -29,6 +29,8 @@ export interface Item {
   createdAt: string;
   updatedAt: string;
   version: number;
+  /** In a list filtered by site or location: the units there (`quantity` stays the total). */
+  quantityHere?: number;
 }
 
 export interface Category {
@@ -55,10 +57,17 @@ export interface CreateItemBody {
   /** An empty string or null means no barcode. */
   barcode?: string | null;
   created_by?: string;
+  /** Where its opening quantity is; absent: the default location of the caller's site. */
+  location_id?: string;
 }
 
-/** Body of PUT /api/inventory/{id}: any subset; expected_version (or If-Match) guards against lost updates. */
-export type UpdateItemBody = Partial<Omit<CreateItemBody, 'created_by'>> & { expected_version?: number };
+/**
+ * Body of PUT /api/inventory/{id}: any subset; expected_version (or If-Match) guards against
+ * lost updates. A changed quantity is a count at the default location of the caller's site.
+ */
+export type UpdateItemBody = Partial<Omit<CreateItemBody, 'created_by' | 'location_id'>> & {
+  expected_version?: number;
+};
 
 export interface AdjustStockBody {
   delta: number;
@@ -69,6 +78,35 @@ export interface AdjustStockBody {
    * a stocktake counts it as before a count made after this moment, even if recorded later.
    */
   occurredAt?: string;
+  /** Where the stock is taken or put; absent: the default location of the caller's site. */
+  locationId?: string;
+}
+
+/** Body of POST /api/moves: units of one item from one location to another of the same site. */
+export interface MoveStockBody {
+  itemId: string;
+  fromLocationId: string;
+  toLocationId: string;
+  quantity: number;
+  note?: string;
+}
+
+/** GET /api/inventory/{id}/locations: where an item's stock is. */
+export interface ItemLocations {
+  itemId: string;
+  /** The item's quantity: the sum over its locations plus what is in transit. */
+  total: number;
+  inTransit: number;
+  /** Every location it was ever at (0 where it is no more), by site and location name. */
+  locations: Array<{
+    siteId: string;
+    siteName: string;
+    locationId: string;
+    locationName: string;
+    locationCode: string;
+    archived: boolean;
+    quantity: number;
+  }>;
 }
 
 /** The oldest occurredAt an adjustment may carry: an outbox that waited longer sends it as new. */
@@ -88,10 +126,16 @@ export interface FieldChange {
   to: unknown;
 }
 
+/** A location as a history entry names it: its id and its name now. */
+export interface NamedLocation {
+  id: string;
+  name: string;
+}
+
 /** One entry of GET /api/inventory/{id}/history. */
 export interface HistoryEntry {
   version: number;
-  type: 'ItemCreated' | 'ItemUpdated' | 'StockAdjusted' | 'ItemDeleted';
+  type: 'ItemCreated' | 'ItemUpdated' | 'StockAdjusted' | 'StockMoved' | 'ItemDeleted';
   actor: { uid: string | null; name: string };
   timestamp: string;
   reason: AdjustReason | null;
@@ -108,6 +152,10 @@ export interface HistoryEntry {
   revertedBy?: { name: string; at: string } | null;
   /** On an entry that sets a price: the store's currency and locale when it happened, the price's own. */
   money?: MoneyFormat;
+  /** Where an adjustment or a creation put or took its stock (absent: where the store kept it before it had places). */
+  location?: NamedLocation;
+  /** A move: how many units went from where to where. */
+  moved?: { quantity: number; from: NamedLocation; to: NamedLocation };
 }
 
 export type ActivityAction = 'create' | 'update' | 'delete';

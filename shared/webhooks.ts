@@ -7,6 +7,7 @@ export const WEBHOOK_EVENT_TYPES = [
   { key: 'item.updated', label: 'Item updated', events: ['ItemUpdated'] },
   { key: 'item.deleted', label: 'Item deleted', events: ['ItemDeleted'] },
   { key: 'stock.adjusted', label: 'Stock adjusted', events: ['StockAdjusted'] },
+  { key: 'stock.moved', label: 'Stock moved between locations', events: ['StockMoved'] },
   { key: 'stock.low', label: 'Went low on stock', events: ['ItemWentLow'] },
   { key: 'stock.recovered', label: 'Recovered from low stock', events: ['ItemRecovered'] },
   {

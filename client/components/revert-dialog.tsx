@@ -26,6 +26,7 @@ const show = (value: unknown, field: string, money: MoneyFormat) =>
 
 const WHAT_IT_DOES: Record<RevertPlan['kind'], string> = {
   adjust: 'The stock change is taken back by the opposite adjustment.',
+  move: 'The units are moved back where they came from.',
   edit: 'The fields get back the values they had before this edit.',
   create: 'This deletes the item (its history is kept and it can be restored).',
   delete: 'The item is restored with its whole history.',

@@ -3,6 +3,8 @@
 // name an event refers to as it was when the event happened, from the history projection's
 // versions (an item renamed or deleted since is still called what it was called then).
 // Prices are written in the store's currency and locale as they were when the event happened.
+// Locations are named as they are now, a move's always, an adjustment's or a creation's only
+// when the store has more than one location (in a store of one, "at Main location" says nothing).
 // A handful of statements per page, whatever its size; none for what the caller already knows.
 import { sql, type Kysely } from 'kysely';
 import { describeChange, type ChangeFacts, type SentencePart } from '../../shared/change-sentence.js';
@@ -82,6 +84,14 @@ class Wants {
   adjustments = new Map<string, { stream: string; version: number }>();
   /** Sites and locations, named as they are now (they are never deleted; an entry keeps the name they had). */
   places = new Set<string>();
+  /** Locations stock went to or from, by id, and whether each is wanted only when the store has several. */
+  locations = new Map<string, { always: boolean }>();
+
+  location(id: unknown, always: boolean): void {
+    if (typeof id !== 'string' || !UUID.test(id)) return;
+    const key = id.toLowerCase();
+    this.locations.set(key, { always: always || (this.locations.get(key)?.always ?? false) });
+  }
 
   name(kind: Kind, id: unknown, pos: number): void {
     if (typeof id !== 'string' || !UUID.test(id)) return;
@@ -105,6 +115,11 @@ function wantsOf(event: LoggedEvent, subjects: Map<number, string>, wants: Wants
     wants.name('category', d.changes.categoryId.to, event.position);
   }
   if (event.type === 'StockCounted') wants.name('item', d.itemId, event.position);
+  if (event.type === 'StockAdjusted' || event.type === 'ItemCreated') wants.location(d.locationId, false);
+  if (event.type === 'StockMoved') {
+    wants.location(d.fromLocationId, true);
+    wants.location(d.toLocationId, true);
+  }
   if (event.type === 'StocktakeLinesApproved') {
     for (const line of (d.lines ?? []) as ApprovedLine[]) {
       wants.name('item', line.itemId, event.position);
@@ -122,6 +137,8 @@ function wantsOf(event: LoggedEvent, subjects: Map<number, string>, wants: Wants
 
 interface Found {
   names: Map<string, string>;
+  /** Location names by id (lower case), those of adjustments and creations only in a store of several. */
+  locations: Map<string, string>;
   stocktakes: Map<string, string>;
   counters: Map<string, string>;
   deltas: Map<string, number>;
@@ -147,7 +164,8 @@ async function lookUp(db: Kysely<any>, wants: Wants): Promise<Found> {
   const countIds = [...wants.counts];
   const adjustments = [...wants.adjustments.values()];
   const placeIds = sql`(select jsonb_array_elements_text(${JSON.stringify([...wants.places])}::jsonb))`;
-  const [items, categories, stocktakes, counters, deltas, places] = await Promise.all([
+  const locationIds = [...wants.locations.keys()];
+  const [items, categories, stocktakes, counters, deltas, places, locations] = await Promise.all([
     asOf('item_versions', 'item_id', 'items', [...wants.items.values()]),
     asOf('category_versions', 'category_id', 'categories', [...wants.categories.values()]),
     stocktakeIds.length === 0
@@ -180,11 +198,23 @@ async function lookUp(db: Kysely<any>, wants: Wants): Promise<Found> {
           union all select id::text, name from sites where id::text in ${placeIds}`
           .execute(db)
           .then((r) => r.rows),
+    locationIds.length === 0
+      ? []
+      : sql<{ id: string; name: string; several: boolean }>`select id::text as id, name,
+          (select count(*) > 1 from (select 1 from locations limit 2) l) as several
+        from locations where id in (${sql.join(locationIds.map((id) => sql`${id}::uuid`))})`
+          .execute(db)
+          .then((r) => r.rows),
   ]);
   const names = new Map<string, string>();
   for (const row of [...items, ...categories]) if (row.name !== null) names.set(key(row.id, Number(row.pos)), row.name);
   return {
     names,
+    locations: new Map(
+      locations
+        .filter((l) => l.several || wants.locations.get(l.id.toLowerCase())?.always)
+        .map((l) => [l.id.toLowerCase(), l.name]),
+    ),
     stocktakes: new Map(stocktakes.map((s) => [s.id.toLowerCase(), s.name])),
     counters: new Map(counters.map((c) => [c.id.toLowerCase(), c.counted_by])),
     deltas: new Map(deltas.map((a) => [`${a.stream}#${a.version}`, Number(a.delta)])),
@@ -257,6 +287,10 @@ function factsOf(
   for (const place of placesNamedBy(event.type, d)) {
     const name = found.places.get(place.toLowerCase());
     if (name !== undefined) names[place] = name;
+  }
+  for (const id of [d.locationId, d.fromLocationId, d.toLocationId]) {
+    const name = typeof id === 'string' ? found.locations.get(id.toLowerCase()) : undefined;
+    if (name !== undefined) names[id] = name;
   }
   const facts: ChangeFacts = { type: event.type, data: d, subject, names };
   if (event.type === 'StocktakeLinesApproved') {

@@ -97,6 +97,7 @@ export const activityProjection: Projection = {
     ItemCreated: (e, trx) => record(trx, e, 'create', 'inventory', e.data.name),
     ItemUpdated: (e, trx) => record(trx, e, 'update', 'inventory', { table: 'items' }, barcodeNote(e)),
     StockAdjusted: (e, trx) => record(trx, e, 'update', 'inventory', { table: 'items' }),
+    StockMoved: (e, trx) => record(trx, e, 'update', 'inventory', { table: 'items' }),
     ItemDeleted: (e, trx) => record(trx, e, 'delete', 'inventory', e.data.name),
     CategoryCreated: (e, trx) => record(trx, e, 'create', 'category', e.data.name),
     CategoryUpdated: (e, trx) => record(trx, e, 'update', 'category', { table: 'categories' }),
@@ -125,13 +126,13 @@ export const activityProjection: Projection = {
           where n.type = 'StockAdjusted'`,
       },
     },
-    // With edits (a re-import updating items by SKU, an API edit, a revert).
+    // With edits (a re-import updating items by SKU, an API edit, a revert), or moves.
     // A batch of creations: one entry each, named after the event's data.
-    // A batch of edits and adjustments: one entry each, named after the item as `record` names
+    // A batch of edits, adjustments and moves: one entry each, named after the item as `record` names
     // it: the items row as that event left it (the row before the batch with the batch's
     // changes up to that event, see item-batch-steps.ts), an edit's barcode note as barcodeNote.
     {
-      types: ['ItemCreated', 'ItemUpdated', 'StockAdjusted'],
+      types: ['ItemCreated', 'ItemUpdated', 'StockAdjusted', 'StockMoved'],
       ctes: {
         activity_created: activityCreated,
         activity_steps: itemBatchSteps,
@@ -155,7 +156,7 @@ export const activityProjection: Projection = {
                     || (s.data -> 'changes' -> 'barcode' ->> 'to') || ')' end
               else '' end as barcode_note
             from activity_steps s left join items i on i.id = s.item_id
-            where s.type in ('ItemUpdated', 'StockAdjusted')) s`,
+            where s.type in ('ItemUpdated', 'StockAdjusted', 'StockMoved')) s`,
       },
     },
   ],

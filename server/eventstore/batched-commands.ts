@@ -23,15 +23,19 @@ export interface BatchedAggregate<Row extends { id: string }, S extends { versio
   stream(id: string): StreamRef;
   /**
    * The statement that locks and reads the streams' state rows, in id order (so batches sharing
-   * streams, on other instances too, queue instead of deadlocking), `alongside` after its columns.
+   * streams, on other instances too, queue instead of deadlocking), `alongside` after its
+   * columns; `commands` are the batch's, for what they need read with the rows.
    */
-  lock(ids: string[], alongside: RawBuilder<unknown>): RawBuilder<Row>;
+  lock(ids: string[], alongside: RawBuilder<unknown>, commands: C[]): RawBuilder<Row>;
   /** The state a row holds. */
   state(row: Row): S;
   /** The refusal of a command on a stream with no row. */
   missing(): Error;
-  /** Pure: the command's events, on `state`, at `now` (the command's moment by the app's clock). */
-  decide(command: C, state: S, now: Date): E[];
+  /**
+   * Pure: the command's events, on `state`, at `now` (the command's moment by the app's clock);
+   * `row`: the row the state was loaded from, with what the lock read for the commands.
+   */
+  decide(command: C, state: S, now: Date, row: Row): E[];
   evolve(state: S | null, event: E, meta: { version: number; at: Date; streamId: string }): S | null;
   /** A command's answer: the state it left (`row`: the row it was loaded from). */
   answer(state: S, row: Row): R;
@@ -207,7 +211,15 @@ export class BatchedCommandHandler<
       if (column) columns.push(column);
     }
     const ids = [...new Set(commands.map((c) => c.id))].sort();
-    const rows = (await this.aggregate.lock(ids, sql`, ${sql.join(columns)}`).execute(trx)).rows;
+    const rows = (
+      await this.aggregate
+        .lock(
+          ids,
+          sql`, ${sql.join(columns)}`,
+          commands.map((c) => c.command),
+        )
+        .execute(trx)
+    ).rows;
     const row: object & StoreColumns =
       rows[0] ?? (await sql<StoreColumns>`select ${sql.join(columns)}`.execute(trx)).rows[0]!;
     const streams = new Map<string, StreamWork<Row, S>>();
@@ -236,7 +248,8 @@ export class BatchedCommandHandler<
         const key = metadata.idempotencyKey;
         // A retry of a command already made is not decided again: it answers the state as it
         // now stands. So does a command that changes nothing.
-        const events = key && loaded.seen.has(key) ? [] : aggregate.decide(command.command, work.state, command.now);
+        const events =
+          key && loaded.seen.has(key) ? [] : aggregate.decide(command.command, work.state, command.now, work.row);
         if (events.length) {
           work.state = fold(aggregate, work, events, loaded.at);
           work.commands.push({ events, metadata });

@@ -122,6 +122,11 @@ export const historyProjection: Projection = {
       await nextItemVersion(trx, event, { quantity: event.data.quantity });
       await recordRevert(trx, event);
     },
+    // A move changes no field of the item (its total stays), but it is a change of it: a version.
+    StockMoved: async (event, trx) => {
+      await nextItemVersion(trx, event, {});
+      await recordRevert(trx, event);
+    },
     // Crossings change no field, only the item's version (as the items row's version).
     ItemWentLow: async (event, trx) => {
       await sql`update item_versions set version = ${event.streamVersion}
@@ -194,10 +199,10 @@ export const historyProjection: Projection = {
         history_reverts: historyReverts,
       },
     },
-    // With edits (a re-import updating items by SKU, an API edit, a revert).
-    // A batch of edits and adjustments (a re-import, the group commit), per item: the open
-    // version is closed at the batch's first edit or adjustment (or only has its version moved
-    // by crossings), and each of them adds a version, the open one with the fields the batch
+    // With edits (a re-import updating items by SKU, an API edit, a revert), or moves.
+    // A batch of edits, adjustments and moves (a re-import, the group commit), per item: the
+    // open version is closed at the batch's first of them (or only has its version moved by
+    // crossings), and each of them adds a version, the open one with the fields the batch
     // set up to it laid over (see item-batch-steps.ts), that the next one in the batch closes.
     // A crossing belongs to the step before it (the decision emits it right after), so it sets
     // that version's number. Every statement here sees item_versions as it was before the batch.
@@ -206,15 +211,15 @@ export const historyProjection: Projection = {
     // it (createItem emits ItemCreated and at most ItemWentLow). Like the handler, the
     // creation closes a version left open (only logs from before deletes closed versions).
     {
-      types: ['ItemCreated', 'ItemUpdated', 'StockAdjusted', 'ItemWentLow', 'ItemRecovered'],
+      types: ['ItemCreated', 'ItemUpdated', 'StockAdjusted', 'StockMoved', 'ItemWentLow', 'ItemRecovered'],
       ctes: {
         history_reopened: historyReopened,
         history_created: historyCreated,
         history_marked: sql`select s.*,
-            count(*) filter (where s.type in ('ItemUpdated', 'StockAdjusted')) over (partition by s.stream_id order by s.stream_version) as grp
+            count(*) filter (where s.type in ('ItemUpdated', 'StockAdjusted', 'StockMoved')) over (partition by s.stream_id order by s.stream_version) as grp
           from (${itemBatchSteps}) s`,
         history_ends: historyEnds,
-        history_steps: historySteps(sql`'ItemUpdated', 'StockAdjusted'`),
+        history_steps: historySteps(sql`'ItemUpdated', 'StockAdjusted', 'StockMoved'`),
         history_closed: historyClosed,
         history_versions: sql`insert into item_versions (${versionColumns})
           select v.item_id, s.position, s.next_position, s.created_at,

@@ -4,8 +4,10 @@
 import type { CategoryEvent, InventoryEvent, ItemFields } from '../../shared/inventory-events.js';
 import type { RevertField, RevertKind } from '../../shared/inventory-history.js';
 import { ConflictError, ValidationError } from '../errors.js';
-import { adjustStock, createItem, deleteItem, updateItem } from '../inventory/decide.js';
+import { adjustStock, createItem, deleteItem, moveStock, updateItem } from '../inventory/decide.js';
 import type { ItemState } from '../inventory/item-state.js';
+import { placeNamed, requireOpen, type Places, type StockPlace } from '../inventory/stock-places.js';
+import { adjustedAt } from '../../shared/inventory-fold.js';
 import type { StoredEvent } from '../eventstore/types.js';
 import { signed } from '../inventory/change-summary.js';
 import { deleteCategory, updateCategory, type CategoryState } from '../categories/decide.js';
@@ -26,6 +28,8 @@ export function revertKind(type: string): RevertKind {
   switch (type) {
     case 'StockAdjusted':
       return 'adjust';
+    case 'StockMoved':
+      return 'move';
     case 'ItemUpdated':
       return 'edit';
     case 'ItemCreated':
@@ -84,28 +88,69 @@ export function fieldsToRestore(fields: RevertField[], chosen: string[] | undefi
 }
 
 /**
+ * A location an event names, as the revert's decisions take it: from the places loaded for
+ * the revert (checked: it must be there, and open to stock), or, without them, by id alone.
+ */
+function placeFor(places: Places | undefined, id: string): StockPlace {
+  if (!places) return { id, name: 'its location', siteId: '', archived: false };
+  try {
+    return requireOpen(placeNamed(places, id, 'locationId'));
+  } catch (error) {
+    throw new ConflictError(`Cannot revert: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
  * The compensating events of one item event, decided on the item's current state (null:
- * never created; `deleted`: deleted). Stock deltas always revert, but never below 0.
+ * never created; `deleted`: deleted). Stock deltas always revert, at the location they
+ * happened, but never below 0 there; a move moves back. `places`: the locations the events
+ * name (the revert service loads them; without, locations are taken by id, unchecked).
  */
 export function revertItemEvent(
   original: StoredEvent,
   state: ItemState | null,
   later: StoredEvent[],
   chosenFields?: string[],
+  places?: Places,
 ): InventoryEvent[] {
   const live = state && !state.deleted ? state : null;
   switch (original.type) {
     case 'StockAdjusted': {
-      const delta = -(original.data as { delta: number }).delta;
+      const data = original.data as { delta: number; locationId?: string };
+      const delta = -data.delta;
       if (!live) throw new ConflictError('Cannot revert: the item was deleted since. Restore it first.');
-      const after = live.quantity + delta;
+      const at = data.locationId === undefined ? undefined : placeFor(places, data.locationId);
+      const where = adjustedAt(data);
+      const there = live.levels[where] ?? 0;
+      const after = there + delta;
       if (after < 0) {
+        // Where the item has stock at one location only, that location goes without saying.
+        const elsewhere = Object.keys(live.levels).some((id) => id !== where && (live.levels[id] ?? 0) > 0);
         throw new ConflictError(
-          `Cannot revert: ${live.name} has ${live.quantity} in stock now; taking back ${signed(-delta)} would leave ${after}, below 0`,
+          `Cannot revert: ${live.name} has ${there} in stock${elsewhere && at ? ` at ${at.name}` : ''} now; taking back ${signed(-delta)} would leave ${after}, below 0`,
           { quantity: live.quantity },
         );
       }
-      return adjustStock({ delta, reason: 'correction', note: null }, live);
+      return adjustStock({ delta, reason: 'correction', note: null, locationId: at?.id }, live, at);
+    }
+    case 'StockMoved': {
+      const data = original.data as { fromLocationId: string; toLocationId: string; quantity: number };
+      if (!live) throw new ConflictError('Cannot revert: the item was deleted since. Restore it first.');
+      const there = live.levels[data.toLocationId] ?? 0;
+      const to = placeFor(places, data.toLocationId);
+      const from = placeFor(places, data.fromLocationId);
+      if (there < data.quantity) {
+        throw new ConflictError(
+          `Cannot revert: ${live.name} has ${there} at ${to.name} now; moving ${data.quantity} back needs ${data.quantity} there`,
+          { quantity: live.quantity },
+        );
+      }
+      return moveStock(
+        { fromLocationId: to.id, toLocationId: from.id, quantity: data.quantity, note: null },
+        live,
+        to,
+        from,
+      );
     }
     case 'ItemUpdated': {
       if (!live) throw new ConflictError('Cannot revert: the item was deleted since. Restore it first.');
@@ -129,8 +174,11 @@ export function revertItemEvent(
       const fields: ItemFields = {} as ItemFields;
       for (const key of [...EDITABLE, 'quantity'] as const)
         (fields as unknown as Record<string, unknown>)[key] = state[key];
+      // It comes back where its stock was, each location still open to it.
+      for (const [id, units] of Object.entries(state.levels)) if (units > 0) placeFor(places, id);
+      fields.quantity = Object.values(state.levels).reduce((sum, units) => sum + units, 0);
       // The same stream carries on: decided as a create on no state, so it is checked as one.
-      return createItem({ itemId: state.id, fields }, null);
+      return createItem({ itemId: state.id, fields, levels: state.levels }, null);
     }
     default:
       revertKind(original.type);

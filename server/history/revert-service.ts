@@ -14,6 +14,8 @@ import { isUniqueViolation, toStoredEvent, type EventStore } from '../eventstore
 import type { EventMetadata, StoredEvent, Transaction } from '../eventstore/types.js';
 import { evolveItem, type ItemState } from '../inventory/item-state.js';
 import { describeChange } from '../inventory/change-summary.js';
+import { loadPlaces } from '../inventory/places-sql.js';
+import type { Places } from '../inventory/stock-places.js';
 import { fieldsOfEdit, revertCategoryEvent, revertItemEvent, revertKind, type CategoryFold } from './revert-decide.js';
 
 /** Who asks: their uid and permissions. */
@@ -25,6 +27,7 @@ export interface Reverter {
 /** What a user needs to undo a change of their own of each kind (without Revert changes). */
 const ownUndoNeeds: Record<string, Permission> = {
   StockAdjusted: 'stock:update',
+  StockMoved: 'stock:update',
   ItemUpdated: 'inventory:manage',
   ItemCreated: 'inventory:create',
   ItemDeleted: 'records:delete',
@@ -119,11 +122,23 @@ export class RevertService {
     return row ? { name: row.metadata.actor.name, at: new Date(row.created_at).toISOString() } : null;
   }
 
+  /** The locations a revert of an item's command may put stock at or take it from: those its events and the item's levels name. */
+  private places(db: Transaction, loaded: Loaded): Promise<Places> | undefined {
+    if (loaded.original.streamType !== 'item') return undefined;
+    const ids = new Set<string>(Object.keys(foldItem(loaded.stream)?.levels ?? {}));
+    for (const e of loaded.command) {
+      const d = e.data as { locationId?: string; fromLocationId?: string; toLocationId?: string };
+      for (const id of [d.locationId, d.fromLocationId, d.toLocationId]) if (id) ids.add(id);
+    }
+    return loadPlaces(db, ids, []);
+  }
+
   /** Decides the compensating events of a command's events, latest first, each on the state the one before left. */
   private decide(
     loaded: Loaded,
     itemCount: number,
     fields?: string[],
+    places?: Places,
   ): Array<{ original: StoredEvent; events: NewEvent[] }> {
     const { stream } = loaded;
     const isItem = loaded.original.streamType === 'item';
@@ -136,7 +151,7 @@ export class RevertService {
       // Fields are picked for the edit the user chose; its command's count always reverts.
       const chosen = original.eventId === loaded.original.eventId ? fields : undefined;
       const events = isItem
-        ? revertItemEvent(original, state, later, chosen)
+        ? revertItemEvent(original, state, later, chosen, places)
         : revertCategoryEvent(original, category!, later, chosen);
       for (const event of events) {
         version += 1;
@@ -249,7 +264,7 @@ export class RevertService {
       let blocked: string | null = revertedBy ? `Already reverted by ${revertedBy.name} on ${revertedBy.at}` : null;
       if (!blocked) {
         try {
-          this.decide(loaded, itemCount);
+          this.decide(loaded, itemCount, undefined, await this.places(trx, loaded));
         } catch (error) {
           // An edit whose every field changed since is not blocked: the dialog lets the user pick.
           const allChanged = error instanceof ConflictError && error.message.startsWith('Every field');
@@ -298,7 +313,7 @@ export class RevertService {
           loaded.command.map((e) => e.eventId),
         );
         if (revertedBy) throw alreadyReverted(revertedBy);
-        const decided = this.decide(loaded, itemCount, body.fields);
+        const decided = this.decide(loaded, itemCount, body.fields, await this.places(trx, loaded));
         if (loaded.original.streamType === 'item') {
           await this.lockCategories(trx, decided, foldItem(loaded.stream));
           await this.requireFree(trx, loaded.original.streamId.slice(5), decided);

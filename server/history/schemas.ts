@@ -40,7 +40,7 @@ export const revertPlanSchema = obj({
   eventId: text,
   kind: {
     type: 'string',
-    enum: ['adjust', 'edit', 'create', 'delete', 'category-create', 'category-edit', 'category-delete'],
+    enum: ['adjust', 'move', 'edit', 'create', 'delete', 'category-create', 'category-edit', 'category-delete'],
   },
   resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake'] },
   resourceId: text,

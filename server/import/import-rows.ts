@@ -8,6 +8,7 @@ import { DomainError } from '../errors.js';
 import { describeValidationError, validatorCompiler } from '../http/validation.js';
 import { createItem, updateItem } from '../inventory/decide.js';
 import { rowToState, type ItemRow } from '../inventory/item-rows.js';
+import type { StockPlace } from '../inventory/stock-places.js';
 import { createItemBody, updateItemBody } from '../inventory/schemas.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: any[] | null };
@@ -58,6 +59,8 @@ export interface RowContext {
   categoriesByName: Map<string, string>;
   /** At commit a category must exist by now (the user confirmed the new ones first). */
   newCategories: 'allowed' | 'refused';
+  /** Where new items' stock and changed counts go: the default location of the importer's site. */
+  place?: StockPlace;
 }
 
 const problem = (column: ImportField | null, message: string): RowProblem => ({ kind: 'problem', column, message });
@@ -242,7 +245,7 @@ export function decideRow(
         expiryDate: create.expiry_date ?? null,
         barcode: create.barcode ?? null,
       } as ItemFields;
-      const events = createItem({ itemId: newItemId, fields }, null);
+      const events = createItem({ itemId: newItemId, fields }, null, context.place);
       return { kind: 'create', sku, categoryName: categoryName!, fields, events };
     }
     // The SKU is what matched the row to the item: it is not changed by it.
@@ -252,7 +255,7 @@ export function decideRow(
     };
     if (Object.keys(update).length === 0) return { kind: 'update', existing, categoryName, events: [] };
     if (!validateUpdate(update)) return schemaProblem(validateUpdate);
-    const events = updateItem({ changes: changesOf(update) }, rowToState(existing));
+    const events = updateItem({ changes: changesOf(update) }, rowToState(existing), context.place);
     return { kind: 'update', existing, categoryName, events };
   } catch (error) {
     return decisionProblem(error, Boolean(cells.barcode));

@@ -25,7 +25,9 @@ import {
   type StreamBatch,
 } from '../eventstore/event-store.js';
 import type { Actor, EventMetadata, Transaction } from '../eventstore/types.js';
-import { itemColumns, type ItemRow } from '../inventory/item-rows.js';
+import { itemStateColumns, type ItemRow } from '../inventory/item-rows.js';
+import { loadPlaces, siteOfCaller } from '../inventory/places-sql.js';
+import { placeOf } from '../inventory/stock-places.js';
 import { cellsOf, decideRow, type RowContext } from './import-rows.js';
 
 /** A new item's id in the dry run, where nothing is written. */
@@ -42,10 +44,11 @@ async function loadContext(
   skus: string[],
   barcodes: string[],
   mode: { lock: boolean },
+  siteId: string,
 ): Promise<Omit<RowContext, 'newCategories'>> {
   const lowered = [...new Set(skus.map((s) => s.toLowerCase()))];
   const items = lowered.length
-    ? await sql<ItemRow>`select ${sql.raw(itemColumns)} from items where lower(sku) in ${jsonList(lowered)}
+    ? await sql<ItemRow>`select ${sql.raw(itemStateColumns)} from items where lower(sku) in ${jsonList(lowered)}
         order by id ${mode.lock ? sql`for update` : sql``}`.execute(db)
     : { rows: [] };
   const owners = barcodes.length
@@ -53,7 +56,9 @@ async function loadContext(
         where barcode in ${jsonList([...new Set(barcodes)])}`.execute(db)
     : { rows: [] };
   const categories = await sql<{ id: string; name: string }>`select id, name from categories`.execute(db);
+  const place = placeOf(await loadPlaces(db, [], [siteId]), undefined, siteId, 'location');
   return {
+    place,
     itemsBySku: new Map(items.rows.map((row) => [row.sku.toLowerCase(), row])),
     barcodeOwners: new Map(owners.rows.map((row) => [row.barcode, { id: row.id, name: row.name }])),
     categoriesByName: new Map(categories.rows.map((row) => [row.name.toLowerCase(), row.id])),
@@ -82,7 +87,7 @@ export class ImportService {
   constructor(private readonly store: EventStore) {}
 
   /** Judges every row; writes nothing. */
-  async dryRun(body: ImportRowsBody): Promise<DryRunReport> {
+  async dryRun(body: ImportRowsBody, siteId = siteOfCaller()): Promise<DryRunReport> {
     const data = body.rows.flatMap((r) =>
       'cells' in r ? [{ row: r.row, cells: cellsOf(body.columns, r.cells) }] : [],
     );
@@ -91,6 +96,7 @@ export class ImportService {
       data.map((d) => d.cells.sku ?? '').filter(Boolean),
       data.map((d) => d.cells.barcode ?? '').filter(Boolean),
       { lock: false },
+      siteId,
     );
     const context: RowContext = { ...loaded, newCategories: 'allowed' };
     const report: DryRunReport = {
@@ -195,10 +201,10 @@ export class ImportService {
   }
 
   /** Writes one batch of rows in one transaction; answers each row's outcome. */
-  async commit(body: CommitBody, actor: Actor): Promise<CommitRowResult[]> {
+  async commit(body: CommitBody, actor: Actor, siteId = siteOfCaller()): Promise<CommitRowResult[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.commitOnce(body, actor);
+        return await this.commitOnce(body, actor, siteId);
       } catch (error) {
         // Another writer took a SKU or barcode, or moved an item, between our read and our
         // write: nothing was written; the next attempt sees what they did.
@@ -215,7 +221,7 @@ export class ImportService {
     return { actor, correlationId: body.importId, idempotencyKey, importFile: body.fileName };
   }
 
-  private async commitOnce(body: CommitBody, actor: Actor): Promise<CommitRowResult[]> {
+  private async commitOnce(body: CommitBody, actor: Actor, siteId: string): Promise<CommitRowResult[]> {
     let wrote = false;
     const results = await retryRace(() =>
       this.store.db.transaction().execute(async (trx) => {
@@ -237,6 +243,7 @@ export class ImportService {
           pending.map((d) => d.cells.sku ?? '').filter(Boolean),
           pending.map((d) => d.cells.barcode ?? '').filter(Boolean),
           { lock: true },
+          siteId,
         );
         const context: RowContext = { ...loaded, newCategories: 'refused' };
         const duplicates = new FileDuplicates();

@@ -17,6 +17,7 @@ import {
   dryRunReply,
   importErrors,
 } from './schemas.js';
+import { siteOfCaller } from '../inventory/places-sql.js';
 
 const MB = 1024 * 1024;
 
@@ -42,7 +43,7 @@ export const importRoutes: FastifyPluginAsync<{
         response: { 200: dryRunReply, ...importErrors },
       },
     },
-    async (request) => imports.dryRun(request.body),
+    async (request) => imports.dryRun(request.body, siteOfCaller(request.principal)),
   );
 
   app.post<{ Body: ImportCategoriesBody }>(
@@ -74,7 +75,7 @@ export const importRoutes: FastifyPluginAsync<{
     },
     async (request) => {
       const { format, ...body } = request.body;
-      const results = await imports.commit(body, actorOf(request.principal));
+      const results = await imports.commit(body, actorOf(request.principal), siteOfCaller(request.principal));
       // The store's exports offer "as the imported file came in" (Settings.importFormat).
       if (format) {
         const meta = { actor: actorOf(request.principal), correlationId: body.importId, importFile: body.fileName };

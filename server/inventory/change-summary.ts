@@ -11,6 +11,8 @@ export function describeChange(event: StoredEvent, name: string): string {
   switch (event.type) {
     case 'StockAdjusted':
       return `Adjusted stock of ${name} by ${signed(d.delta)} (${d.reason})`;
+    case 'StockMoved':
+      return `Moved ${d.quantity} of ${name} between locations`;
     case 'ItemUpdated':
       return `Updated ${name}: ${Object.keys(d.changes).sort().join(', ')}`;
     case 'ItemCreated':

@@ -1,19 +1,32 @@
 // Item decisions: pure functions from (command, current state) to events. They throw typed
-// domain errors; ids, the current state and the time (`now`) come in, nothing is read from
-// the outside.
+// domain errors; ids, the current state, the locations they name (stock-places.ts) and the
+// time (`now`) come in, nothing is read from the outside. Stock is kept per location: a
+// decision that puts or takes stock is given the location (`place`), and refuses what would
+// leave that location below 0. Without a place (callers from before places, tests) stock is
+// at MAIN_LOCATION_ID and the events name no location, as events from before places do.
 import { ADJUST_MAX_AGE_MS, isLowStock, type AdjustReason } from '../../shared/inventory.js';
-import type { Changes, InventoryEvent, ItemFields } from '../../shared/inventory-events.js';
+import type { Changes, InventoryEvent, ItemFields, StockLevels } from '../../shared/inventory-events.js';
+import { MAIN_LOCATION_ID } from '../../shared/places.js';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../errors.js';
 import { checkField, checkFields } from './item-rules.js';
 import { evolveItem } from '../../shared/inventory-fold.js';
 import type { ItemState } from './item-state.js';
+import { insufficientAt, placeNamed, placeOf, requireOpen, type Places, type StockPlace } from './stock-places.js';
 
 export interface CreateItem {
   itemId: string;
   fields: ItemFields;
+  /** Where its opening quantity goes (the request's location_id; absent: the site's default location). */
+  locationId?: string;
+  /** Its stock over several locations (a revert of its delete): wins over the place. */
+  levels?: StockLevels;
+  /** The caller's site, whose default location takes the stock when the command names none. */
+  siteId?: string;
 }
 export interface UpdateItem {
   changes: Partial<ItemFields>;
+  /** The editor's site: a changed quantity is a count at its default location. */
+  siteId?: string;
 }
 export interface AdjustStock {
   delta: number;
@@ -24,7 +37,24 @@ export interface AdjustStock {
    * recordAdjustment checks it; null: when recorded.
    */
   occurredAt?: Date | null;
+  /** The location the request named; absent: the default location of `siteId`. */
+  locationId?: string;
+  /** The caller's site (places-sql.ts siteOfCaller); absent: no places are known (see the top). */
+  siteId?: string;
 }
+export interface MoveStock {
+  fromLocationId: string;
+  toLocationId: string;
+  quantity: number;
+  note?: string | null;
+}
+/** What the stock handler (adjust-stock.ts) decides: adjustments and moves, of one item each. */
+export type StockCommand = AdjustStock | MoveStock;
+
+export const isMove = (command: StockCommand): command is MoveStock => 'fromLocationId' in command;
+
+/** The location that isn't named (no place given): the one all stock was at before places. */
+const MAIN: Pick<StockPlace, 'id' | 'name'> = { id: MAIN_LOCATION_ID, name: 'the main location' };
 
 type Level = { quantity: number; threshold: number } | null;
 
@@ -57,10 +87,11 @@ function live(state: ItemState | null): ItemState {
   return state;
 }
 
-export function createItem(command: CreateItem, state: ItemState | null): InventoryEvent[] {
+export function createItem(command: CreateItem, state: ItemState | null, place?: StockPlace): InventoryEvent[] {
   if (state) throw new ConflictError('Item already exists');
   const fields = checkFields(command.fields);
-  return withCrossing(null, [{ type: 'ItemCreated', data: { itemId: command.itemId, ...fields } }]);
+  const where = command.levels ? { levels: command.levels } : place ? { locationId: requireOpen(place).id } : {};
+  return withCrossing(null, [{ type: 'ItemCreated', data: { itemId: command.itemId, ...fields, ...where } }]);
 }
 
 /**
@@ -82,30 +113,102 @@ export function adjustmentMoment(at: Date | undefined, now: Date): Date | null {
  * A stock adjustment recorded at `now` (the app's clock). One made earlier and sent later (its
  * `occurredAt`, by the device's clock) keeps that moment if it checks out (adjustmentMoment).
  */
-export function recordAdjustment(command: AdjustStock, current: ItemState | null, now: Date): InventoryEvent[] {
-  return adjustStock({ ...command, occurredAt: adjustmentMoment(command.occurredAt ?? undefined, now) }, current);
+export function recordAdjustment(
+  command: AdjustStock,
+  current: ItemState | null,
+  now: Date,
+  places?: Places,
+): InventoryEvent[] {
+  const state = live(current);
+  const place =
+    places && command.siteId !== undefined
+      ? placeOf(places, command.locationId, command.siteId, 'locationId')
+      : undefined;
+  return adjustStock({ ...command, occurredAt: adjustmentMoment(command.occurredAt ?? undefined, now) }, state, place);
 }
 
-export function adjustStock(command: AdjustStock, current: ItemState | null): InventoryEvent[] {
+/**
+ * Stock taken or put at one location. Below 0 there is refused; an adjustment that named no
+ * location and would take the item's total below 0 gets the refusal it always got.
+ */
+export function adjustStock(command: AdjustStock, current: ItemState | null, place?: StockPlace): InventoryEvent[] {
   const state = live(current);
   if (!Number.isInteger(command.delta) || command.delta === 0)
     throw new ValidationError('delta must be a non-zero whole number');
+  const at = place ? requireOpen(place) : MAIN;
   const quantity = state.quantity + command.delta;
-  if (quantity < 0) throw new ConflictError('Insufficient stock', { quantity: state.quantity });
+  const there = state.levels[at.id] ?? 0;
+  if (there + command.delta < 0) {
+    if (command.locationId === undefined && quantity < 0)
+      throw new ConflictError('Insufficient stock', { quantity: state.quantity });
+    throw insufficientAt(at, there, state.quantity);
+  }
   const occurredAt = command.occurredAt ? { occurredAt: command.occurredAt.toISOString() } : {};
+  const where = place ? { locationId: place.id } : {};
   return withCrossing(state, [
     {
       type: 'StockAdjusted',
-      data: { delta: command.delta, reason: command.reason, note: command.note ?? null, quantity, ...occurredAt },
+      data: {
+        delta: command.delta,
+        reason: command.reason,
+        note: command.note ?? null,
+        quantity,
+        ...where,
+        ...occurredAt,
+      },
     },
   ]);
 }
 
+/** Stock taken from one location of a site to another of the same site: its total does not change. */
+export function moveStock(
+  command: MoveStock,
+  current: ItemState | null,
+  from: StockPlace,
+  to: StockPlace,
+): InventoryEvent[] {
+  const state = live(current);
+  if (!Number.isInteger(command.quantity) || command.quantity <= 0)
+    throw new ValidationError('quantity must be a positive whole number', 'quantity');
+  if (from.id === to.id) throw new ValidationError('A move needs two different locations', 'toLocationId');
+  if (from.siteId !== to.siteId)
+    throw new UnprocessableError('A move stays within a site; use a transfer between sites', 'toLocationId');
+  requireOpen(from);
+  requireOpen(to);
+  const there = state.levels[from.id] ?? 0;
+  if (there < command.quantity) throw insufficientAt(from, there, state.quantity);
+  return [
+    {
+      type: 'StockMoved',
+      data: { fromLocationId: from.id, toLocationId: to.id, quantity: command.quantity, note: command.note ?? null },
+    },
+  ];
+}
+
+/** A move as the stock handler decides it: its two locations looked up in what was loaded with it. */
+export function recordMove(command: MoveStock, current: ItemState | null, places: Places): InventoryEvent[] {
+  const state = live(current);
+  const from = placeNamed(places, command.fromLocationId, 'fromLocationId');
+  const to = placeNamed(places, command.toLocationId, 'toLocationId');
+  return moveStock(command, state, from, to);
+}
+
+/** An adjustment or a move, decided on the places loaded with it (adjust-stock.ts). */
+export function recordStockChange(
+  command: StockCommand,
+  current: ItemState | null,
+  now: Date,
+  places: Places,
+): InventoryEvent[] {
+  return isMove(command) ? recordMove(command, current, places) : recordAdjustment(command, current, now, places);
+}
+
 /**
  * An edit: changed fields become one ItemUpdated with their previous values; a changed
- * quantity is a stock count (StockAdjusted, reason `count`), so stock history stays whole.
+ * quantity is a stock count (StockAdjusted, reason `count`), so stock history stays whole,
+ * made at `place` (the default location of the editor's site): the difference is there.
  */
-export function updateItem(command: UpdateItem, current: ItemState | null): InventoryEvent[] {
+export function updateItem(command: UpdateItem, current: ItemState | null, place?: StockPlace): InventoryEvent[] {
   const state = live(current);
   const changes: Changes<Omit<ItemFields, 'quantity'>> = {};
   for (const [key, raw] of Object.entries(command.changes) as [keyof ItemFields, ItemFields[keyof ItemFields]][]) {
@@ -118,9 +221,13 @@ export function updateItem(command: UpdateItem, current: ItemState | null): Inve
   if (command.changes.quantity !== undefined) {
     const counted = checkField('quantity', command.changes.quantity);
     if (counted !== state.quantity) {
+      const delta = counted - state.quantity;
+      const at = place ? requireOpen(place) : MAIN;
+      const there = state.levels[at.id] ?? 0;
+      if (there + delta < 0) throw insufficientAt(at, there, state.quantity);
       events.push({
         type: 'StockAdjusted',
-        data: { delta: counted - state.quantity, reason: 'count', note: null, quantity: counted },
+        data: { delta, reason: 'count', note: null, quantity: counted, ...(place ? { locationId: place.id } : {}) },
       });
     }
   }

@@ -11,7 +11,8 @@ import { sql, type RawBuilder } from 'kysely';
  * stream's events in this batch set up to and including this one, named as ItemUpdated's
  * `changes` name them (name, description, sku, categoryId, price, threshold, imageUrl,
  * expiryDate, barcode) plus `quantity` (from StockAdjusted); a later change of a field wins.
- * Only ItemUpdated, StockAdjusted, ItemWentLow and ItemRecovered of items not created in the
+ * A move sets no field (the total stays). Only ItemUpdated, StockAdjusted, StockMoved,
+ * ItemWentLow and ItemRecovered of items not created in the
  * batch (a created item's crossing is folded into its creation by the forms that need it).
  * Each stream's events are its own partition, so the window stays as short as the stream's
  * part of the batch.
@@ -27,7 +28,7 @@ export const itemBatchSteps: RawBuilder<unknown> = sql`select distinct on (k.str
       select c.key, c.value -> 'to' as value from jsonb_each(case when n.type = 'ItemUpdated' then n.data -> 'changes' end) c
       union all
       select 'quantity', n.data -> 'quantity' where n.type = 'StockAdjusted') f on true
-    where n.type in ('ItemUpdated', 'StockAdjusted', 'ItemWentLow', 'ItemRecovered')
+    where n.type in ('ItemUpdated', 'StockAdjusted', 'StockMoved', 'ItemWentLow', 'ItemRecovered')
       and n.stream_id not in (select stream_id from new_events where type = 'ItemCreated')) k
   order by k.stream_id, k.stream_version`;
 

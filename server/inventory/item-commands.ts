@@ -2,13 +2,15 @@
 // ItemService. Field rules are the decisions' (decide.ts); these only map names and fill in
 // what a body may leave out.
 import { randomUUID } from 'node:crypto';
-import type { AdjustStockBody, CreateItemBody, UpdateItemBody } from '../../shared/inventory.js';
+import type { AdjustStockBody, CreateItemBody, MoveStockBody, UpdateItemBody } from '../../shared/inventory.js';
 import type { ItemFields } from '../../shared/inventory-events.js';
-import type { AdjustStock, CreateItem, UpdateItem } from './decide.js';
+import type { AdjustStock, CreateItem, MoveStock, UpdateItem } from './decide.js';
 
-/** A new item, with its id. */
-export const createItemCommand = (body: CreateItemBody): CreateItem => ({
+/** A new item, with its id; its opening quantity at the location the body names (else the site's default). */
+export const createItemCommand = (body: CreateItemBody, siteId: string): CreateItem => ({
   itemId: randomUUID(),
+  siteId,
+  ...(body.location_id === undefined ? {} : { locationId: body.location_id.toLowerCase() }),
   fields: {
     name: body.name,
     description: body.description ?? '',
@@ -23,8 +25,9 @@ export const createItemCommand = (body: CreateItemBody): CreateItem => ({
   },
 });
 
-/** An edit: the fields the body sets (the others are left as they are). */
-export const updateItemCommand = (body: UpdateItemBody): UpdateItem => ({
+/** An edit: the fields the body sets (the others are left as they are); a quantity is counted at `siteId`'s default location. */
+export const updateItemCommand = (body: UpdateItemBody, siteId: string): UpdateItem => ({
+  siteId,
   changes: {
     name: body.name,
     description: body.description,
@@ -39,10 +42,23 @@ export const updateItemCommand = (body: UpdateItemBody): UpdateItem => ({
   } satisfies Partial<ItemFields>,
 });
 
-/** A stock adjustment; `occurredAt` as the device sent it (recordAdjustment checks it). */
-export const adjustStockCommand = (body: AdjustStockBody): AdjustStock => ({
+/**
+ * A stock adjustment; `occurredAt` as the device sent it (recordAdjustment checks it); at the
+ * location the body names, else at the default location of `siteId` (the caller's site).
+ */
+export const adjustStockCommand = (body: AdjustStockBody, siteId: string): AdjustStock => ({
   delta: body.delta,
   reason: body.reason,
   note: body.note?.trim() || null,
   ...(body.occurredAt === undefined ? {} : { occurredAt: new Date(body.occurredAt) }),
+  ...(body.locationId === undefined ? {} : { locationId: body.locationId.toLowerCase() }),
+  siteId,
+});
+
+/** A move of stock between two locations of a site. */
+export const moveStockCommand = (body: MoveStockBody): MoveStock => ({
+  fromLocationId: body.fromLocationId.toLowerCase(),
+  toLocationId: body.toLocationId.toLowerCase(),
+  quantity: body.quantity,
+  note: body.note?.trim() || null,
 });

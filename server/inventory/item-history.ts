@@ -17,7 +17,8 @@ export function historyEntry(stored: StoredEvent): HistoryEntry | null {
   };
   switch (event.type) {
     case 'ItemCreated': {
-      const { itemId: _id, ...fields } = event.data;
+      // Where its stock is shows as the entry's location (history-locations.ts), not as a field.
+      const { itemId: _id, locationId: _at, levels: _levels, ...fields } = event.data;
       const changes: FieldChange[] = Object.entries(fields).map(([field, to]) => ({ field, from: null, to }));
       return { ...base, type: 'ItemCreated', changes };
     }
@@ -40,6 +41,9 @@ export function historyEntry(stored: StoredEvent): HistoryEntry | null {
         countedBy: stored.metadata.countedBy?.name ?? null,
         changes: [{ field: 'quantity', from: event.data.quantity - event.data.delta, to: event.data.quantity }],
       };
+    case 'StockMoved':
+      // The locations' names are put on by history-locations.ts.
+      return { ...base, type: 'StockMoved', note: event.data.note ?? base.note, changes: [] };
     case 'ItemDeleted':
       return { ...base, type: 'ItemDeleted', changes: [] };
     case 'ItemWentLow':

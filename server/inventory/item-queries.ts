@@ -13,6 +13,7 @@ import { itemColumns, stateToItem, toItem, type ItemRow } from './item-rows.js';
 import { historyEntry } from './item-history.js';
 import { withReverts } from './item-history-reverts.js';
 import { withMoney } from './history-money.js';
+import { withLocations } from './history-locations.js';
 import { correctionsOf } from './search-words.js';
 import { checkBarcode } from '../../shared/barcode.js';
 import { exportedItems, type ExportedItem, type ItemExportFilter } from './item-export.js';
@@ -23,9 +24,30 @@ export interface ItemPage {
   nextCursor: string | null;
 }
 
+/** A list's filter by place: items with stock_levels rows there (an item ever placed there, 0 included). */
+export interface PlaceFilter {
+  siteId?: string;
+  locationId?: string;
+}
+
 const columns = sql.raw(itemColumns);
 /** A PrincipalCheck's columns, to append to a select list. */
 const alongside = (check?: PrincipalCheck) => (check?.columns ? sql`, ${check.columns}` : sql``);
+/**
+ * The items a list reads: all of them, or those with stock_levels rows at the filter's site
+ * or location, each with its units there (`quantity_here`), under the name `items`.
+ */
+function placed(place: PlaceFilter): RawBuilder<unknown> {
+  if (!place.siteId && !place.locationId) return sql`items`;
+  const conditions = [
+    ...(place.siteId ? [sql`s.site_id = ${place.siteId}::uuid`] : []),
+    ...(place.locationId ? [sql`s.location_id = ${place.locationId}::uuid`] : []),
+  ];
+  return sql`(select i.*, h.quantity_here from items i join (
+      select s.item_id, sum(s.quantity)::int as quantity_here from stock_levels s
+      where ${sql.join(conditions, sql` and `)} group by s.item_id) h on h.item_id = i.id) items`;
+}
+
 /** Rows a search pass ranks at most. */
 const CANDIDATES = 300;
 
@@ -133,13 +155,19 @@ export class ItemQueries {
     return toItem(row);
   }
 
-  /** Newest first, keyset-paged so a page costs the same at item one million as at item one. */
-  async list(limit: number, cursor?: string, check?: PrincipalCheck): Promise<ItemPage> {
+  /**
+   * Newest first, keyset-paged so a page costs the same at item one million as at item one.
+   * Filtered by a site or a location, each item also says its units there (quantityHere),
+   * found through stock_levels' site and location indexes.
+   */
+  async list(limit: number, cursor?: string, check?: PrincipalCheck, place: PlaceFilter = {}): Promise<ItemPage> {
     const after = cursor ? decodeItemCursor(cursor) : null;
     const where = after ? sql`where (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : sql``;
-    const rows = await sql<ItemRow & { created_key: string }>`select ${columns},
+    const rows = await sql<
+      ItemRow & { created_key: string }
+    >`select ${columns}${place.siteId || place.locationId ? sql`, quantity_here` : sql``},
         to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key${alongside(check)}
-      from items ${where} order by created_at desc, id desc limit ${limit + 1}`.execute(this.db);
+      from ${placed(place)} ${where} order by created_at desc, id desc limit ${limit + 1}`.execute(this.db);
     await check?.confirm(rows.rows[0]);
     const page = rows.rows.slice(0, limit);
     return {
@@ -217,7 +245,7 @@ export class ItemQueries {
   async history(id: string): Promise<HistoryEntry[]> {
     const events = await this.store.readStream(`item-${id}`);
     if (events.length === 0) throw new NotFoundError('Item not found');
-    return withMoney(this.db, events, withReverts(events, historyEntry));
+    return withLocations(this.db, events, await withMoney(this.db, events, withReverts(events, historyEntry)));
   }
 
   /** The item as it was at a moment, folded from its events up to then. */

@@ -1,5 +1,6 @@
 // Rows of the items table mapped to the API's Item shape (the one place this happens).
 import type { Item } from '../../shared/inventory.js';
+import type { StockLevels } from '../../shared/inventory-events.js';
 import type { ItemState } from './item-state.js';
 
 export interface ItemRow {
@@ -18,10 +19,30 @@ export interface ItemRow {
   version: number;
   created_at: Date;
   updated_at: Date;
+  /** Read by itemStateColumns: units by location, as JSON. */
+  levels?: unknown;
+  in_transit?: number;
+  /** Read with a stock command's lock: the locations it names (places-sql.ts). */
+  places?: unknown;
+  /** Read by a list filtered by site or location: the units there. */
+  quantity_here?: number | string | null;
 }
 
 export const itemColumns = `id, name, description, sku, category_id, category_name, quantity, price, threshold,
   image_url, to_char(expiry_date, 'YYYY-MM-DD') as expiry_date, barcode, version, created_at, updated_at`;
+
+/**
+ * The columns an item's decisions read (itemColumns and where its stock is), from `items`
+ * unaliased: the levels of its stock_levels rows, which the items projection keeps in the
+ * same transaction as every append, like the row itself.
+ */
+export const itemStateColumns = `${itemColumns}, in_transit,
+  (select coalesce(json_object_agg(s.location_id, s.quantity), '{}'::json) from stock_levels s where s.item_id = items.id) as levels`;
+
+function levelsOf(raw: unknown): StockLevels {
+  const value = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, number | string> | null | undefined;
+  return Object.fromEntries(Object.entries(value ?? {}).map(([id, n]) => [id.toLowerCase(), Number(n)]));
+}
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
@@ -44,6 +65,9 @@ export function toItem(row: ItemRow): Item {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     version: Number(row.version),
+    ...(row.quantity_here === undefined || row.quantity_here === null
+      ? {}
+      : { quantityHere: Number(row.quantity_here) }),
   };
 }
 
@@ -64,6 +88,9 @@ export function rowToState(row: ItemRow): ItemState {
     deleted: false,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    // A row read without its levels (itemColumns) decides as if it held none anywhere.
+    levels: levelsOf(row.levels),
+    inTransit: Number(row.in_transit ?? 0),
   };
 }
 

@@ -14,17 +14,30 @@ import { isUniqueViolation, type EventStore } from '../eventstore/event-store.js
 import { handleCommand } from '../eventstore/handle-command.js';
 import type { EventMetadata, Transaction } from '../eventstore/types.js';
 import { adjustingItems } from './adjust-stock.js';
-import { createItem, deleteItem, updateItem, type AdjustStock, type CreateItem, type UpdateItem } from './decide.js';
-import { itemColumns, rowToState, toItem, type ItemRow } from './item-rows.js';
+import {
+  createItem,
+  deleteItem,
+  updateItem,
+  type AdjustStock,
+  type CreateItem,
+  type MoveStock,
+  type StockCommand,
+  type UpdateItem,
+} from './decide.js';
+import { itemStateColumns, rowToState, toItem, type ItemRow } from './item-rows.js';
 import type { ItemQueries } from './item-queries.js';
 import type { ItemState } from './item-state.js';
+import { loadPlaces } from './places-sql.js';
+import { NO_PLACES, placeOf, type Places } from './stock-places.js';
 
 async function lockItem(trx: Transaction, id: string): Promise<ItemRow | null> {
   // First, before anything gives this transaction its id: writers of one item queue here
   // with no id yet, so each gets one after the writer before it committed, and the log's
   // (tx_id, position) order follows the item's versions (see StreamOrderConflict).
   await sql`select pg_advisory_xact_lock(hashtextextended(${itemStream(id).id}, 0))`.execute(trx);
-  const rows = await sql<ItemRow>`select ${sql.raw(itemColumns)} from items where id = ${id} for update`.execute(trx);
+  const rows = await sql<ItemRow>`select ${sql.raw(itemStateColumns)} from items where id = ${id} for update`.execute(
+    trx,
+  );
   return rows.rows[0] ?? null;
 }
 
@@ -86,6 +99,19 @@ function mapConstraintErrors(error: unknown): never {
   throw error;
 }
 
+/**
+ * The places a create or a count needs: the location it names, or its site's default. None
+ * for a command with neither (a caller from before places: stock at the main location).
+ */
+async function placesOfCommand(trx: Transaction, locationId?: string, siteId?: string): Promise<Places> {
+  if (locationId === undefined && siteId === undefined) return NO_PLACES;
+  return loadPlaces(trx, [locationId], locationId === undefined ? [siteId!] : []);
+}
+
+function placeFor(places: Places, locationId: string | undefined, siteId: string | undefined, field = 'location_id') {
+  return places === NO_PLACES ? undefined : placeOf(places, locationId, siteId ?? '', field);
+}
+
 /** The item's state as its locked row holds it (see adjust-stock.ts for why the row is the state). */
 const stateOf = (row: ItemRow | null): ItemState | null => row && rowToState(row);
 
@@ -95,7 +121,7 @@ export interface ItemServiceOptions extends BatchOptions {
 }
 
 export class ItemService {
-  private readonly adjustments: BatchedCommandHandler<ItemRow, ItemState, AdjustStock, InventoryEvent, Item>;
+  private readonly adjustments: BatchedCommandHandler<ItemRow, ItemState, StockCommand, InventoryEvent, Item>;
   private readonly clock: Clock;
 
   constructor(
@@ -113,13 +139,17 @@ export class ItemService {
       this.store,
       {
         stream: itemStream(command.itemId),
-        // The category, locked: a duplicate of a create still in flight waits for it here, then replays it.
-        load: (trx) => requireCategory(trx, fields.categoryId),
+        // The category, locked: a duplicate of a create still in flight waits for it here, then
+        // replays it. Then where its stock goes.
+        load: async (trx) => {
+          await requireCategory(trx, fields.categoryId);
+          return placesOfCommand(trx, command.locationId, command.siteId);
+        },
         check: async (trx) => {
           await requireFreeSku(trx, fields.sku, null);
           await requireFreeBarcode(trx, fields.barcode, null);
         },
-        decide: () => createItem(command, null),
+        decide: (places) => createItem(command, null, placeFor(places, command.locationId, command.siteId)),
         version: () => 0,
       },
       metadata,
@@ -138,8 +168,12 @@ export class ItemService {
       this.store,
       {
         stream: itemStream(id),
-        load: (trx) => lockItem(trx, id),
-        check: async (trx, row) => {
+        load: async (trx) => {
+          const row = await lockItem(trx, id);
+          const counts = changes.quantity !== undefined && row !== null && changes.quantity !== Number(row.quantity);
+          return { row, places: counts ? await placesOfCommand(trx, undefined, command.siteId) : NO_PLACES };
+        },
+        check: async (trx, { row }) => {
           requireVersion(row, expectedVersion);
           if (changes.categoryId !== undefined && changes.categoryId !== row.category_id) {
             const found = await lockCategories(trx, [row.category_id, changes.categoryId]);
@@ -149,8 +183,9 @@ export class ItemService {
           if (changes.sku !== undefined) await requireFreeSku(trx, changes.sku, id);
           await requireFreeBarcode(trx, changes.barcode, id);
         },
-        decide: (row) => updateItem(command, stateOf(row)),
-        version: (row) => Number(row!.version),
+        decide: ({ row, places }) =>
+          updateItem(command, stateOf(row), placeFor(places, undefined, command.siteId, 'quantity')),
+        version: ({ row }) => Number(row!.version),
       },
       metadata,
     ).catch(mapConstraintErrors);
@@ -180,6 +215,14 @@ export class ItemService {
    * layers add to its batch (auth/principal-check.ts, http/answer-hook.ts).
    */
   adjust(id: string, command: AdjustStock, metadata: EventMetadata, hooks: HookUse[] = []): Promise<Item> {
+    return this.adjustments.handle({ id, command, metadata, hooks, now: this.clock() });
+  }
+
+  /**
+   * Moves stock between two locations of a site: one StockMoved on the item's stream, decided
+   * with its adjustments (the same lock and batch); answers the item as the move left it.
+   */
+  move(id: string, command: MoveStock, metadata: EventMetadata, hooks: HookUse[] = []): Promise<Item> {
     return this.adjustments.handle({ id, command, metadata, hooks, now: this.clock() });
   }
 }

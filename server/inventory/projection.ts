@@ -1,8 +1,11 @@
 // The `items` read table and `stock_movements` (one row per adjustment, for the dashboard),
-// plus the item counts on `categories` and the search dictionary (`search_words`, which the
-// categories projection adds category names to).
+// `stock_levels` (an item's units at each location it was ever at; `items.quantity` is their
+// sum plus what is in transit), plus the item counts on `categories` and the search
+// dictionary (`search_words`, which the categories projection adds category names to).
 import { sql } from 'kysely';
-import type { InventoryEvent } from '../../shared/inventory-events.js';
+import type { InventoryEvent, StockLevels } from '../../shared/inventory-events.js';
+import { adjustedAt, createdLevels } from '../../shared/inventory-fold.js';
+import { MAIN_LOCATION_ID } from '../../shared/places.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
 import { editedColumns, fieldAt, itemBatchSteps } from './item-batch-steps.js';
 import { rememberWords } from './search-words.js';
@@ -22,6 +25,22 @@ const columnOf: Record<string, string> = {
   expiryDate: 'expiry_date',
   barcode: 'barcode',
 };
+
+/**
+ * Adds units to an item's level at a location: its row, or a new one (with the location's
+ * site) if the item was never there. The decisions never leave a level below 0.
+ */
+async function addToLevel(trx: Transaction, itemId: string, locationId: string, units: number) {
+  await sql`with added as (update stock_levels set quantity = quantity + ${units}::int
+        where item_id = ${itemId}::uuid and location_id = ${locationId}::uuid returning 1)
+    insert into stock_levels (item_id, location_id, site_id, quantity)
+    select ${itemId}::uuid, l.id, l.site_id, ${units}::int from locations l
+    where l.id = ${locationId}::uuid and not exists (select 1 from added)`.execute(trx);
+}
+
+async function placeCreated(trx: Transaction, itemId: string, levels: StockLevels) {
+  for (const [locationId, units] of Object.entries(levels)) await addToLevel(trx, itemId, locationId, units);
+}
 
 async function touch(trx: Transaction, event: StoredEvent) {
   await sql`update items set version = ${event.streamVersion}, updated_at = ${event.createdAt}
@@ -50,11 +69,50 @@ const itemsCreated = sql`insert into items (id, name, description, sku, category
     where n.type = 'ItemCreated'
     order by n.position`;
 
+/**
+ * The batch's changes to stock_levels, as CTEs (both set-based forms): per item and location,
+ * the units its creations put there and its adjustments and moves added or took; rows that
+ * exist are updated once by their sum, the others inserted with it (a sum of 0 too: the item
+ * was there), with their location's site. Every CTE sees stock_levels as it was before the
+ * statement, so the insert takes exactly the rows the update could not find. `moves`: whether
+ * the form takes StockMoved (the hot path's does not, and reads no more than it needs).
+ */
+const stockLevelCtes = (moves: boolean) => ({
+  items_stock_deltas: sql`select item_id, location_id, sum(units)::int as units from (
+        select (n.data ->> 'itemId')::uuid as item_id, l.key::uuid as location_id, l.value::int as units
+        from new_events n cross join lateral jsonb_each_text(coalesce(n.data -> 'levels',
+          jsonb_build_object(coalesce(n.data ->> 'locationId', ${sql.lit(MAIN_LOCATION_ID)}), n.data -> 'quantity'))) l
+        where n.type = 'ItemCreated'
+        union all
+        select substr(stream_id, 6)::uuid, coalesce((data ->> 'locationId')::uuid, ${sql.lit(MAIN_LOCATION_ID)}::uuid),
+          (data ->> 'delta')::int
+        from new_events where type = 'StockAdjusted'
+        ${
+          moves
+            ? sql`union all
+        select substr(stream_id, 6)::uuid, (data ->> 'fromLocationId')::uuid, -(data ->> 'quantity')::int
+        from new_events where type = 'StockMoved'
+        union all
+        select substr(stream_id, 6)::uuid, (data ->> 'toLocationId')::uuid, (data ->> 'quantity')::int
+        from new_events where type = 'StockMoved'`
+            : sql``
+        }) d
+      group by item_id, location_id`,
+  items_stock_updated: sql`update stock_levels s set quantity = s.quantity + d.units
+      from items_stock_deltas d
+      where s.item_id = d.item_id and s.location_id = d.location_id and d.units <> 0`,
+  items_stock_added: sql`insert into stock_levels (item_id, location_id, site_id, quantity)
+      select d.item_id, d.location_id, l.site_id, d.units
+      from items_stock_deltas d join locations l on l.id = d.location_id
+      where not exists (select 1 from stock_levels s where s.item_id = d.item_id and s.location_id = d.location_id)
+      order by d.item_id, d.location_id`,
+});
+
 export const itemsProjection: Projection = {
   name: 'items',
   // search_words is listed so a rebuild replays it and verify compares it: the set-based
   // forms below write it too.
-  tables: ['items', 'stock_movements', 'search_words'],
+  tables: ['items', 'stock_movements', 'search_words', 'stock_levels'],
   handlers: {
     ItemCreated: async (event: StoredEvent<Data<'ItemCreated'>>, trx) => {
       const d = event.data;
@@ -67,6 +125,7 @@ export const itemsProjection: Projection = {
         from categories c where c.id = ${d.categoryId}`.execute(trx);
       await sql`update categories set item_count = item_count + 1 where id = ${d.categoryId}`.execute(trx);
       await rememberWords(trx, d.name, d.description, d.sku, barcode);
+      await placeCreated(trx, d.itemId, createdLevels(d));
     },
     ItemUpdated: async (event: StoredEvent<Data<'ItemUpdated'>>, trx) => {
       const id = itemIdOf(event.streamId);
@@ -92,6 +151,14 @@ export const itemsProjection: Projection = {
         insert into stock_movements (event_id, item_id, delta, reason, quantity_after, unit_price, user_id, created_at)
         select ${event.eventId}, id, ${d.delta}, ${d.reason}, ${d.quantity}, price, ${event.metadata.actor.uid}, ${event.createdAt}
         from moved`.execute(trx);
+      await addToLevel(trx, id, adjustedAt(d), d.delta);
+    },
+    StockMoved: async (event: StoredEvent<Data<'StockMoved'>>, trx) => {
+      const id = itemIdOf(event.streamId);
+      const d = event.data;
+      await addToLevel(trx, id, d.fromLocationId, -d.quantity);
+      await addToLevel(trx, id, d.toLocationId, d.quantity);
+      await touch(trx, event);
     },
     ItemWentLow: async (event, trx) => touch(trx, event),
     ItemRecovered: async (event, trx) => touch(trx, event),
@@ -100,6 +167,7 @@ export const itemsProjection: Projection = {
       await sql`update categories set item_count = item_count - 1
         where id = (select category_id from items where id = ${id})`.execute(trx);
       await sql`delete from items where id = ${id}`.execute(trx);
+      await sql`delete from stock_levels where item_id = ${id}`.execute(trx);
     },
   },
   batch: [
@@ -137,9 +205,11 @@ export const itemsProjection: Projection = {
             n.metadata -> 'actor' ->> 'uid', n.created_at
           from new_events n join items i on i.id = substr(n.stream_id, 6)::uuid
           where n.type = 'StockAdjusted'`,
+        ...stockLevelCtes(false),
       },
     },
-    // With edits (a re-import updating items by SKU, an API edit, a revert).
+    // With edits (a re-import updating items by SKU, an API edit, a revert), or moves (which
+    // set no field: a step that moves the item's version and time, see item-batch-steps.ts).
     // A batch of creations (a CSV import, an API create): one row each, at its stream's last
     // version (a crossing right after the creation only touches it), the categories' counts
     // and the search words. An item created in a batch has nothing else in it (createItem
@@ -150,7 +220,7 @@ export const itemsProjection: Projection = {
     // the search text again when it was edited; one movement per adjustment, at the price the
     // item had then; the categories' counts for moves; the edited words.
     {
-      types: ['ItemCreated', 'ItemUpdated', 'StockAdjusted', 'ItemWentLow', 'ItemRecovered'],
+      types: ['ItemCreated', 'ItemUpdated', 'StockAdjusted', 'StockMoved', 'ItemWentLow', 'ItemRecovered'],
       ctes: {
         items_created: itemsCreated,
         // A move is -1 where it leaves and +1 where it goes, as the handler counts it.
@@ -195,6 +265,7 @@ export const itemsProjection: Projection = {
             ${fieldAt(sql`s.state`, 'price', sql`i.price`, 'numeric')}, s.metadata -> 'actor' ->> 'uid', s.created_at
           from items_steps s join items i on i.id = s.item_id
           where s.type = 'StockAdjusted'`,
+        ...stockLevelCtes(true),
       },
     },
   ],

@@ -12,6 +12,7 @@ import type { ItemQueries } from './item-queries.js';
 import type { ItemsAsOf } from './items-as-of.js';
 import { itemCsvHeader, itemCsvRow, type ItemExportFilter } from './item-export.js';
 import type { ItemService } from './item-service.js';
+import { siteOfCaller } from './places-sql.js';
 import {
   adjustBody,
   conflictSchema,
@@ -27,7 +28,14 @@ type WithId = { Params: { id: string } };
 /** The hot routes take a cached principal and check it in their own statement (auth/principal-check.ts). */
 const checkedInQuery = { principal: 'checked-in-query' } as const;
 const itemList = { type: 'array', items: itemSchema } as const;
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: conflictSchema };
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: conflictSchema,
+  422: errorSchema,
+};
 const versionQuery = {
   type: 'object',
   additionalProperties: false,
@@ -55,14 +63,14 @@ export const inventoryRoutes: FastifyPluginAsync<{
 }> = async (app, { items, queries, asOf }) => {
   const view = requirePermission('inventory:view');
 
-  app.get<{ Querystring: { limit: number; cursor?: string; asOf?: string } }>(
+  app.get<{ Querystring: { limit: number; cursor?: string; asOf?: string; siteId?: string; locationId?: string } }>(
     '/inventory',
     {
       onRequest: view,
       config: checkedInQuery,
       schema: {
         summary:
-          'List items, newest first. The next page: follow the Link header (rel="next") or pass X-Next-Cursor as cursor. With asOf, the items as they were at that moment.',
+          'List items, newest first. The next page: follow the Link header (rel="next") or pass X-Next-Cursor as cursor. With asOf, the items as they were at that moment. With siteId or locationId, the items placed there, each with quantityHere (quantity stays the total).',
         tags: ['inventory'],
         querystring: {
           type: 'object',
@@ -71,24 +79,29 @@ export const inventoryRoutes: FastifyPluginAsync<{
             limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
             cursor: { type: 'string', maxLength: 200 },
             asOf: { type: 'string', format: 'date-time' },
+            siteId: { type: 'string', format: 'uuid' },
+            locationId: { type: 'string', format: 'uuid' },
           },
         },
         response: { 200: itemList, ...errors },
       },
     },
     async (request, reply) => {
-      const { limit, cursor, asOf: at } = request.query;
+      const { limit, cursor, asOf: at, siteId, locationId } = request.query;
       let page;
       if (at) {
+        // As-of reads keep items' totals, not where they were.
+        if (siteId || locationId) throw new ValidationError('asOf cannot be combined with siteId or locationId');
         await principalCheck(request).confirm();
         page = await asOf.items(await asOf.moment(at), limit, cursor);
       } else {
-        page = await queries.list(limit, cursor, principalCheck(request));
+        page = await queries.list(limit, cursor, principalCheck(request), { siteId, locationId });
       }
       if (page.nextCursor) {
         const moment = at ? `&asOf=${encodeURIComponent(at)}` : '';
+        const place = `${siteId ? `&siteId=${siteId}` : ''}${locationId ? `&locationId=${locationId}` : ''}`;
         reply.header('x-next-cursor', page.nextCursor);
-        reply.header('link', `</api/inventory?limit=${limit}&cursor=${page.nextCursor}${moment}>; rel="next"`);
+        reply.header('link', `</api/inventory?limit=${limit}&cursor=${page.nextCursor}${moment}${place}>; rel="next"`);
       }
       return page.items;
     },
@@ -245,7 +258,11 @@ export const inventoryRoutes: FastifyPluginAsync<{
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await items.create(createItemCommand(request.body), commandMeta(request))),
+      reply
+        .status(201)
+        .send(
+          await items.create(createItemCommand(request.body, siteOfCaller(request.principal)), commandMeta(request)),
+        ),
   );
 
   app.put<WithId & { Body: UpdateItemBody }>(
@@ -267,7 +284,7 @@ export const inventoryRoutes: FastifyPluginAsync<{
       if (Object.keys(body).length === 0) throw new ValidationError('Nothing to update');
       return items.update(
         request.params.id,
-        updateItemCommand(body),
+        updateItemCommand(body, siteOfCaller(request.principal)),
         expectedVersionOf(request, expected_version),
         commandMeta(request),
       );
@@ -303,7 +320,8 @@ export const inventoryRoutes: FastifyPluginAsync<{
       // Its batch checks the cached principal, and looks up and stores the Idempotency-Key's answer (commandHooks).
       config: { ...checkedInQuery, idempotency: 'by-handler' },
       schema: {
-        summary: "Adjust stock atomically by a delta; 409 'Insufficient stock' below 0",
+        summary:
+          "Adjust stock atomically by a delta, at locationId or the default location of your site; 409 'Insufficient stock at …' below 0 there, 409 for an archived location, 422 for an unknown one",
         tags: ['inventory'],
         params: itemIdParams,
         body: adjustBody,
@@ -312,7 +330,12 @@ export const inventoryRoutes: FastifyPluginAsync<{
     },
     async (request, reply) =>
       replayIfAnswered(request, reply, () =>
-        items.adjust(request.params.id, adjustStockCommand(request.body), commandMeta(request), commandHooks(request)),
+        items.adjust(
+          request.params.id,
+          adjustStockCommand(request.body, siteOfCaller(request.principal)),
+          commandMeta(request),
+          commandHooks(request),
+        ),
       ),
   );
 };

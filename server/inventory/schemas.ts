@@ -39,12 +39,47 @@ export const itemSchema = {
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
     version: { type: 'integer' },
+    quantityHere: {
+      type: 'integer',
+      description: 'in a list filtered by siteId or locationId: the units there (quantity stays the total)',
+    },
+  },
+} as const;
+
+export const itemLocationsSchema = {
+  type: 'object',
+  properties: {
+    itemId: { type: 'string' },
+    total: { type: 'integer', description: 'the item quantity: the sum over its locations plus inTransit' },
+    inTransit: { type: 'integer' },
+    locations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          siteId: { type: 'string' },
+          siteName: { type: 'string' },
+          locationId: { type: 'string' },
+          locationName: { type: 'string' },
+          locationCode: { type: 'string' },
+          archived: { type: 'boolean' },
+          quantity: { type: 'integer' },
+        },
+      },
+    },
   },
 } as const;
 
 export const conflictSchema = {
   type: 'object',
-  properties: { error: { type: 'string' }, field: errorField, current: itemSchema, quantity: { type: 'integer' } },
+  properties: {
+    error: { type: 'string' },
+    field: errorField,
+    current: itemSchema,
+    quantity: { type: 'integer', description: "the item's total" },
+    available: { type: 'integer', description: 'what the location named by locationId holds' },
+    locationId: { type: 'string' },
+  },
   required: ['error'],
 } as const;
 
@@ -69,7 +104,7 @@ export const createItemBody = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'sku', 'category_id', 'quantity', 'price', 'threshold'],
-  properties: { ...itemFields, created_by: text(128) },
+  properties: { ...itemFields, created_by: text(128), location_id: uuid },
 } as const;
 
 export const updateItemBody = {
@@ -99,6 +134,23 @@ export const adjustBody = {
       description:
         "when the change was made, by the device's clock, for a change sent later (offline); at most 2 minutes ahead, at most 7 days old",
     },
+    locationId: {
+      ...uuid,
+      description: 'where the stock is taken or put; without it, the default location of your site',
+    },
+  },
+} as const;
+
+export const moveBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['itemId', 'fromLocationId', 'toLocationId', 'quantity'],
+  properties: {
+    itemId: uuid,
+    fromLocationId: uuid,
+    toLocationId: uuid,
+    quantity: { type: 'integer', minimum: 1, maximum: 1_000_000_000 },
+    note: text(500),
   },
 } as const;
 
@@ -132,6 +184,8 @@ export const categorySchema = {
     version: { type: 'integer' },
   },
 } as const;
+
+const namedLocation = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } as const;
 
 export const historySchema = {
   type: 'array',
@@ -168,6 +222,11 @@ export const historySchema = {
         anyOf: [{ type: 'null' }, { type: 'object', properties: { name: { type: 'string' }, at: { type: 'string' } } }],
       },
       money: { type: 'object', properties: { currency: { type: 'string' }, locale: { type: 'string' } } },
+      location: namedLocation,
+      moved: {
+        type: 'object',
+        properties: { quantity: { type: 'integer' }, from: namedLocation, to: namedLocation },
+      },
     },
   },
 } as const;

@@ -6,6 +6,7 @@ import type { EventStore } from '../eventstore/event-store.js';
 import type { EventMetadata } from '../eventstore/types.js';
 import { CategoryService } from '../categories/category-service.js';
 import { ItemQueries } from '../inventory/item-queries.js';
+import { siteOfCaller } from '../inventory/places-sql.js';
 import { createItemCommand } from '../inventory/item-commands.js';
 import { ItemService } from '../inventory/item-service.js';
 import type { DemoLogin } from './demo-accounts.js';
@@ -28,43 +29,52 @@ export async function seedDemoStore(store: EventStore, logins: DemoLogin[]): Pro
   const food = await categories.create({ name: 'Food & Beverages', description: 'Snacks, drinks and groceries' }, meta);
 
   await items.create(
-    createItemCommand({
-      name: 'Wireless Mouse',
-      description: 'Ergonomic 2.4 GHz wireless mouse with USB receiver',
-      sku: 'EL-MOUSE-001',
-      barcode: '5901234123457',
-      category_id: electronics.id,
-      quantity: 3,
-      price: 24.99,
-      threshold: 5,
-    }),
+    createItemCommand(
+      {
+        name: 'Wireless Mouse',
+        description: 'Ergonomic 2.4 GHz wireless mouse with USB receiver',
+        sku: 'EL-MOUSE-001',
+        barcode: '5901234123457',
+        category_id: electronics.id,
+        quantity: 3,
+        price: 24.99,
+        threshold: 5,
+      },
+      siteOfCaller(null),
+    ),
     meta,
   );
   await items.create(
-    createItemCommand({
-      name: 'Cotton T-Shirt',
-      description: 'Crew-neck t-shirt, 100% cotton, assorted sizes',
-      sku: 'CL-TSHIRT-001',
-      barcode: '4001234567891',
-      category_id: clothing.id,
-      quantity: 40,
-      price: 15,
-      threshold: 10,
-    }),
+    createItemCommand(
+      {
+        name: 'Cotton T-Shirt',
+        description: 'Crew-neck t-shirt, 100% cotton, assorted sizes',
+        sku: 'CL-TSHIRT-001',
+        barcode: '4001234567891',
+        category_id: clothing.id,
+        quantity: 40,
+        price: 15,
+        threshold: 10,
+      },
+      siteOfCaller(null),
+    ),
     meta,
   );
   await items.create(
-    createItemCommand({
-      name: 'Organic Coffee Beans',
-      description: 'Whole-bean medium roast, 1 kg bag',
-      sku: 'FB-COFFEE-001',
-      barcode: '8712345678906',
-      category_id: food.id,
-      quantity: 4,
-      price: 18.5,
-      threshold: 5,
-      expiry_date: inDays(12),
-    }),
+    createItemCommand(
+      {
+        name: 'Organic Coffee Beans',
+        description: 'Whole-bean medium roast, 1 kg bag',
+        sku: 'FB-COFFEE-001',
+        barcode: '8712345678906',
+        category_id: food.id,
+        quantity: 4,
+        price: 18.5,
+        threshold: 5,
+        expiry_date: inDays(12),
+      },
+      siteOfCaller(null),
+    ),
     meta,
   );
 }

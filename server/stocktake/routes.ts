@@ -21,6 +21,7 @@ import {
 } from './schemas.js';
 import type { StocktakeQueries } from './stocktake-queries.js';
 import type { StocktakeService } from './stocktake-service.js';
+import { siteOfCaller } from '../inventory/places-sql.js';
 
 type WithId = { Params: { id: string } };
 type WithLine = { Params: { id: string; itemId: string }; Body: ApproveLineBody | null };
@@ -108,7 +109,13 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
     },
     async (request) => {
       const { id, itemId } = request.params;
-      await stocktakes.approveLine(id, itemId, request.body?.countId, commandMeta(request));
+      await stocktakes.approveLine(
+        id,
+        itemId,
+        request.body?.countId,
+        commandMeta(request),
+        siteOfCaller(request.principal),
+      );
       return queries.session(id, true);
     },
   );
@@ -126,7 +133,7 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
       },
     },
     async (request) => {
-      await stocktakes.approveAll(request.params.id, commandMeta(request));
+      await stocktakes.approveAll(request.params.id, commandMeta(request), siteOfCaller(request.principal));
       return queries.session(request.params.id, true);
     },
   );

@@ -2,7 +2,8 @@
 // one transaction that locks the session first, so counts and approvals of one session queue;
 // an approval also locks the items it posts to (as item commands do: advisory lock, then the
 // row, in id order) and appends the session's event and the items' `count` adjustments in
-// one statement, so the session never says "approved" without the stock having moved.
+// one statement, so the session never says "approved" without the stock having moved. A
+// count's difference is posted at the default location of the approver's site.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { itemStream } from '../../shared/inventory-events.js';
@@ -16,7 +17,9 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { retryRace, type EventStore, type StreamBatch } from '../eventstore/event-store.js';
 import type { EventMetadata, StoredEvent, Transaction } from '../eventstore/types.js';
 import { adjustStock } from '../inventory/decide.js';
-import { itemColumns, rowToState, type ItemRow } from '../inventory/item-rows.js';
+import { itemStateColumns, rowToState, type ItemRow } from '../inventory/item-rows.js';
+import { loadPlaces, siteOfCaller } from '../inventory/places-sql.js';
+import { placeOf } from '../inventory/stock-places.js';
 import {
   approveLines,
   closeStocktake,
@@ -170,8 +173,14 @@ export class StocktakeService {
   }
 
   /** Approves one line (`countId` picks a count when they disagree). */
-  async approveLine(id: string, itemId: string, countId: string | undefined, meta: EventMetadata): Promise<void> {
-    await this.approve(id, meta, async (trx, state) => {
+  async approveLine(
+    id: string,
+    itemId: string,
+    countId: string | undefined,
+    meta: EventMetadata,
+    siteId = siteOfCaller(),
+  ): Promise<void> {
+    await this.approve(id, meta, siteId, async (trx, state) => {
       if (!state.lines.has(itemId)) throw new NotFoundError('This item is not part of this stocktake');
       const [line] = await this.queries.linesToApprove(trx, id, [itemId]);
       return { lines: [{ ...line!, countId }], close: false };
@@ -179,8 +188,8 @@ export class StocktakeService {
   }
 
   /** Approves every counted line and closes the session. */
-  async approveAll(id: string, meta: EventMetadata): Promise<void> {
-    await this.approve(id, meta, async (trx, state) => ({
+  async approveAll(id: string, meta: EventMetadata, siteId = siteOfCaller()): Promise<void> {
+    await this.approve(id, meta, siteId, async (trx, state) => ({
       lines: linesForApproveAll(await this.queries.linesToApprove(trx, id), state),
       close: true,
     }));
@@ -189,6 +198,7 @@ export class StocktakeService {
   private async approve(
     id: string,
     meta: EventMetadata,
+    siteId: string,
     pick: (trx: Transaction, state: SessionState) => Promise<{ lines: LineToApprove[]; close: boolean }>,
   ): Promise<void> {
     let wrote = false;
@@ -208,20 +218,30 @@ export class StocktakeService {
           trx,
           moving.map((l) => l.itemId),
         );
+        const place = moving.length
+          ? placeOf(await loadPlaces(trx, [], [siteId]), undefined, siteId, 'location')
+          : undefined;
         const batches: StreamBatch[] = moving.map((line) => {
           const name = lines.find((l) => l.itemId === line.itemId)?.name ?? 'An item';
           const row = items.get(line.itemId);
           if (!row) throw new ConflictError(`${name} no longer exists`);
           const note = adjustmentNote(session.name, line);
-          let adjustment;
-          try {
-            adjustment = adjustStock({ delta: line.delta, reason: 'count', note }, rowToState(row));
-          } catch (error) {
-            if (!(error instanceof ConflictError)) throw error;
+          const state = rowToState(row);
+          const there = state.levels[place!.id] ?? 0;
+          if (there + line.delta < 0) {
+            // Said as before places where the item is at that one location only.
+            const elsewhere = there !== state.quantity;
             throw new ConflictError(
-              `Posting the count of ${name} would take its stock below 0 (it is ${row.quantity} now)`,
+              elsewhere
+                ? `Posting the count of ${name} would take its stock at ${place!.name} below 0 (it has ${there} there now)`
+                : `Posting the count of ${name} would take its stock below 0 (it is ${row.quantity} now)`,
             );
           }
+          const adjustment = adjustStock(
+            { delta: line.delta, reason: 'count', note, locationId: place!.id },
+            state,
+            place,
+          );
           // StockAdjusted comes first among the adjustment's events: the stream's next version.
           adjustmentVersions.set(line.itemId, Number(row.version) + 1);
           // The approver posts it (the actor); the count stays its counter's.
@@ -249,7 +269,7 @@ export class StocktakeService {
     const sorted = [...new Set(ids)].sort();
     if (sorted.length === 0) return new Map();
     for (const id of sorted) await lockStream(trx, itemStream(id).id);
-    const rows = await sql<ItemRow>`select ${sql.raw(itemColumns)} from items where id in (${sql.join(sorted)})
+    const rows = await sql<ItemRow>`select ${sql.raw(itemStateColumns)} from items where id in (${sql.join(sorted)})
       order by id for update`.execute(trx);
     return new Map(rows.rows.map((r) => [r.id, r]));
   }

@@ -153,7 +153,7 @@ exponentially for up to 24 hours on timeouts, network errors, 429 and 5xx (Retry
             type: {
               type: 'string',
               description:
-                'ItemCreated, ItemUpdated, ItemDeleted, StockAdjusted, ItemWentLow, ItemRecovered, Category…',
+                'ItemCreated, ItemUpdated, ItemDeleted, StockAdjusted, StockMoved, ItemWentLow, ItemRecovered, Category…',
             },
             stream: { type: 'string', description: 'item-<id> or category-<id>' },
             streamVersion: { type: 'integer' },

@@ -3,9 +3,11 @@
 // each step becomes commands decided by the app's own decisions on the state folded so far,
 // appended in a transaction of its own, in one of the shapes the app's appends have: an API
 // create or edit, a CSV import's batch (creations and edits of distinct items), the group
-// commit's adjustments (several per item, on several items), a stocktake's counts, a delete,
-// a revert of an earlier command, category changes, an alert dismissal. A step that the app
-// would refuse (stock below 0, a SKU taken, a category not empty...) writes nothing.
+// commit's adjustments (several per item, on several items), moves between locations (alone
+// or with adjustments, as the stock handler batches them), a stocktake's counts, a delete,
+// a revert of an earlier command, category changes, an alert dismissal. Stock is put at the
+// locations the writer is given (none: where stock was before places). A step that the app
+// would refuse (stock below 0 at a location, a SKU taken, a category not empty...) writes nothing.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { sql } from 'kysely';
@@ -16,7 +18,8 @@ import { evolveCategory, type FoldedCategory } from '../../shared/inventory-fold
 import { DomainError } from '../../server/errors.js';
 import type { EventStore, StreamBatch } from '../../server/eventstore/event-store.js';
 import type { EventMetadata, StoredEvent } from '../../server/eventstore/types.js';
-import { adjustStock, createItem, deleteItem, updateItem } from '../../server/inventory/decide.js';
+import { adjustStock, createItem, deleteItem, moveStock, updateItem } from '../../server/inventory/decide.js';
+import type { Places, StockPlace } from '../../server/inventory/stock-places.js';
 import { evolveItem, type ItemState } from '../../server/inventory/item-state.js';
 import { createCategory, deleteCategory, updateCategory } from '../../server/categories/decide.js';
 import { revertItemEvent } from '../../server/history/revert-decide.js';
@@ -32,6 +35,8 @@ interface NewItemRow {
   barcode: boolean;
   expiry: boolean;
   image: boolean;
+  /** Where its stock goes (an index into the writer's places). */
+  place: number;
 }
 
 interface EditRow {
@@ -46,12 +51,23 @@ interface EditRow {
   barcode: 'set' | 'remove' | null;
   expiry: 'set' | 'remove' | null;
   image: 'set' | 'remove' | null;
+  /** Where a changed quantity is counted. */
+  place: number;
 }
 
 interface Move {
   pick: number;
   delta: number;
   reason: AdjustReason;
+  place: number;
+}
+
+/** Units of an item from one location to another. */
+interface Relocation {
+  pick: number;
+  from: number;
+  to: number;
+  quantity: number;
 }
 
 export type Step =
@@ -63,6 +79,7 @@ export type Step =
   | { kind: 'edit'; row: EditRow }
   | { kind: 'threshold'; pick: number; threshold: number }
   | { kind: 'adjust'; moves: Move[]; prepared: boolean }
+  | { kind: 'relocate'; relocations: Relocation[]; moves: Move[] }
   | { kind: 'stocktake'; counts: Array<{ pick: number; counted: number }> }
   | { kind: 'delete'; pick: number }
   | { kind: 'revert'; pick: number; why: boolean }
@@ -80,6 +97,7 @@ const newItemRow: fc.Arbitrary<NewItemRow> = fc.record({
   barcode: fc.boolean(),
   expiry: fc.boolean(),
   image: fc.boolean(),
+  place: fc.nat(7),
 });
 
 const setOrRemove = fc.option(fc.constantFrom('set' as const, 'remove' as const));
@@ -96,12 +114,21 @@ const editRow: fc.Arbitrary<EditRow> = fc.record({
   barcode: setOrRemove,
   expiry: setOrRemove,
   image: setOrRemove,
+  place: fc.nat(7),
 });
 
 const move: fc.Arbitrary<Move> = fc.record({
   pick: fc.nat(),
   delta: fc.integer({ min: -6, max: 8 }).filter((d) => d !== 0),
   reason: fc.constantFrom<AdjustReason>('sale', 'sale', 'restock', 'correction', 'damage', 'count'),
+  place: fc.nat(7),
+});
+
+const relocation: fc.Arbitrary<Relocation> = fc.record({
+  pick: fc.nat(),
+  from: fc.nat(7),
+  to: fc.nat(7),
+  quantity: fc.integer({ min: 1, max: 6 }),
 });
 
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
@@ -145,6 +172,15 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
       kind: fc.constant('adjust' as const),
       moves: fc.array(move, { minLength: 1, maxLength: 6 }),
       prepared: fc.boolean(),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('relocate' as const),
+      relocations: fc.array(relocation, { minLength: 1, maxLength: 4 }),
+      // Adjustments in the same batch as the moves: the stock handler decides both.
+      moves: fc.array(move, { maxLength: 3 }),
     }),
   },
   {
@@ -198,7 +234,18 @@ export class ItemHistoryWriter {
   constructor(
     private readonly store: EventStore,
     private readonly onAppend: AppendListener = () => {},
+    /** Where stock may be (none: the main location, as before places). */
+    private readonly places: StockPlace[] = [],
   ) {}
+
+  /** The place at index `n` (none without places). */
+  private placeAt(n: number): StockPlace | undefined {
+    return this.pick(this.places, n);
+  }
+
+  private placesByid(): Places {
+    return { locations: Object.fromEntries(this.places.map((p) => [p.id, p])), defaults: {} };
+  }
 
   async write(steps: Step[]): Promise<void> {
     for (const step of steps) {
@@ -329,14 +376,15 @@ export class ItemHistoryWriter {
             const fields = this.newFields(row);
             if (!fields) continue;
             const itemId = randomUUID();
-            batches.push(this.itemBatch(itemId, [{ events: createItem({ itemId, fields }, null), metadata }]));
+            const events = createItem({ itemId, fields }, null, this.placeAt(row.place));
+            batches.push(this.itemBatch(itemId, [{ events, metadata }]));
             continue;
           }
           // An import edits each item once (a second row with its SKU is refused).
           const state = this.pick(this.liveItems(), row.pick);
           if (!state || edited.has(state.id)) continue;
           edited.add(state.id);
-          const events = updateItem({ changes: this.editChanges(row, state) }, state);
+          const events = updateItem({ changes: this.editChanges(row, state) }, state, this.placeAt(row.place));
           if (events.length) batches.push(this.itemBatch(state.id, [{ events, metadata }]));
         }
         return this.append(batches);
@@ -344,7 +392,7 @@ export class ItemHistoryWriter {
       case 'edit': {
         const state = this.pick(this.liveItems(), step.row.pick);
         if (!state) return;
-        const events = updateItem({ changes: this.editChanges(step.row, state) }, state);
+        const events = updateItem({ changes: this.editChanges(step.row, state) }, state, this.placeAt(step.row.place));
         if (events.length) return this.append([this.itemBatch(state.id, [{ events, metadata: this.meta() }])]);
         return;
       }
@@ -355,6 +403,8 @@ export class ItemHistoryWriter {
         if (events.length) return this.append([this.itemBatch(state.id, [{ events, metadata: this.meta() }])]);
         return;
       }
+      case 'relocate':
+        return this.relocate(step.relocations, step.moves);
       case 'adjust':
       case 'stocktake': {
         // The group commit: each item's adjustments decided in order, each on the state the
@@ -366,7 +416,12 @@ export class ItemHistoryWriter {
             ? step.moves
             : step.counts.map((c) => {
                 const state = this.pick(live, c.pick);
-                return { pick: c.pick, delta: state ? c.counted - state.quantity : 0, reason: 'count' as const };
+                return {
+                  pick: c.pick,
+                  delta: state ? c.counted - state.quantity : 0,
+                  reason: 'count' as const,
+                  place: c.pick,
+                };
               });
         for (const m of moves) {
           const state = this.pick(live, m.pick);
@@ -374,7 +429,12 @@ export class ItemHistoryWriter {
           const work = byItem.get(state.id) ?? { state, commands: [] };
           if (step.kind === 'stocktake' && work.commands.length) continue;
           try {
-            const events = adjustStock({ delta: m.delta, reason: m.reason, note: null }, work.state);
+            const place = this.placeAt(m.place);
+            const events = adjustStock(
+              { delta: m.delta, reason: m.reason, note: null, locationId: place?.id },
+              work.state,
+              place,
+            );
             for (const [k, e] of events.entries()) {
               work.state = evolveItem(work.state, e, {
                 version: work.state.version + k + 1,
@@ -431,7 +491,13 @@ export class ItemHistoryWriter {
     const meta = this.meta();
     for (const original of [...command].reverse()) {
       const later = model.events.filter((e) => e.streamVersion > original.streamVersion);
-      const events = revertItemEvent(original, state, later);
+      const events = revertItemEvent(
+        original,
+        state,
+        later,
+        undefined,
+        this.places.length ? this.placesByid() : undefined,
+      );
       for (const event of events)
         state = evolveItem(state, event, { version: ++version, at: new Date(), streamId: original.streamId });
       commands.push({
@@ -459,6 +525,56 @@ export class ItemHistoryWriter {
     }
     for (const original of command) this.reverted.add(original.eventId);
     await this.append([this.itemBatch(state!.id, commands)]);
+  }
+
+  /**
+   * Moves and adjustments of items decided in order, as the stock handler batches them (each
+   * on the state the one before left; one refused does not stop the others).
+   */
+  private async relocate(relocations: Relocation[], moves: Move[]): Promise<void> {
+    if (this.places.length < 2) return;
+    const live = this.liveItems();
+    const byItem = new Map<string, { state: ItemState; commands: StreamBatch['commands'] }>();
+    const steps = [
+      ...relocations.map((r) => ({ move: r, adjust: undefined })),
+      ...moves.map((m) => ({ move: undefined, adjust: m })),
+    ].sort((a, b) => (a.move?.pick ?? a.adjust!.pick) - (b.move?.pick ?? b.adjust!.pick));
+    for (const { move, adjust } of steps) {
+      const state = this.pick(live, move?.pick ?? adjust!.pick);
+      if (!state) continue;
+      const work = byItem.get(state.id) ?? { state, commands: [] };
+      try {
+        let events: InventoryEvent[];
+        if (move) {
+          const from = this.placeAt(move.from)!;
+          const to = this.placeAt(move.to)!;
+          events = moveStock(
+            { fromLocationId: from.id, toLocationId: to.id, quantity: move.quantity, note: null },
+            work.state,
+            from,
+            to,
+          );
+        } else {
+          const place = this.placeAt(adjust!.place)!;
+          events = adjustStock(
+            { delta: adjust!.delta, reason: adjust!.reason, note: null, locationId: place.id },
+            work.state,
+            place,
+          );
+        }
+        for (const [k, e] of events.entries())
+          work.state = evolveItem(work.state, e, {
+            version: work.state.version + k + 1,
+            at: new Date(),
+            streamId: '',
+          })!;
+        work.commands.push({ events, metadata: this.meta() });
+        byItem.set(state.id, work);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+      }
+    }
+    return this.append([...byItem.entries()].map(([id, w]) => this.itemBatch(id, w.commands)));
   }
 
   private async append(batches: StreamBatch[], prepared = false): Promise<void> {

@@ -150,6 +150,14 @@ const MATRIX: Record<string, Entry> = {
     body: () => ({ delta: 1, reason: 'restock' }),
   },
   'GET /api/inventory/:id/history': { ...everyone(200), path: (f) => `/api/inventory/${f.itemId}/history` },
+  'GET /api/inventory/:id/locations': { ...everyone(200), path: (f) => `/api/inventory/${f.itemId}/locations` },
+  // Moves need Update stock levels; a location that names nothing is 422 for anyone allowed.
+  'POST /api/moves': {
+    guest: 403,
+    staff: 422,
+    manager: 422,
+    body: (f) => ({ itemId: f.itemId, fromLocationId: f.missingUuid, toLocationId: randomUUID(), quantity: 1 }),
+  },
   'GET /api/categories': everyone(200),
   'POST /api/categories': { guest: 403, staff: 201, manager: 201, body: () => ({ name: `Matrix ${unique()}` }) },
   'GET /api/categories/:id': { ...everyone(200), path: (f) => `/api/categories/${f.categoryId}` },

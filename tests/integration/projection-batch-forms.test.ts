@@ -3,6 +3,8 @@
 // the app's own commands is appended the way the app appends it, so each append runs the
 // forms that cover its events, then every projection table is compared row for row with a
 // replay of the same events through the handlers alone (projections:verify's own check).
+// Stock is kept at locations of two sites (moved between them, adjusted at each), so
+// stock_levels is compared too, and every item's quantity must be the sum of its levels.
 // Any difference fails with the history that produced it, shrunk by fast-check.
 import fc from 'fast-check';
 import { sql } from 'kysely';
@@ -11,6 +13,7 @@ import { verifyProjections } from '../../server/eventstore/rebuild-projections.j
 import type { BatchProjection, Projection } from '../../server/eventstore/types.js';
 import { backends, openTestStore, type TestStore } from '../helpers/backends.js';
 import { historyArb, ItemHistoryWriter } from '../helpers/random-item-history.js';
+import { seedPlaces } from '../helpers/test-places.js';
 
 const RUNS = 20;
 
@@ -34,11 +37,20 @@ describe.each(backends())('set-based projection forms on $name', (backend) => {
   });
   afterAll(() => test?.close());
 
-  /** An empty store: no events, no projection rows, no search words. */
-  async function empty(): Promise<void> {
+  /** An empty store: no events, no projection rows, no search words; only its sites and locations. */
+  async function empty() {
     const all = [...new Set(['events', 'event_idempotency', 'search_words', ...tables])];
     await sql`truncate ${sql.join(all.map((t) => sql.table(t)))} restart identity`.execute(test.store.db);
+    return seedPlaces(test.store);
   }
+
+  /** Items whose quantity is not the sum of their levels (plus what is in transit). */
+  const unbalanced = async () =>
+    (
+      await sql`select i.id, i.quantity, i.in_transit, coalesce(sum(s.quantity), 0)::int as levels
+        from items i left join stock_levels s on s.item_id = i.id
+        group by i.id having i.quantity <> coalesce(sum(s.quantity), 0) + i.in_transit`.execute(test.store.db)
+    ).rows;
 
   it('leave every projection table as the handlers do, for random histories', { timeout: 240_000 }, async () => {
     const withForms = test.store.projections.filter((p) => formsOf(p).length > 0);
@@ -56,14 +68,20 @@ describe.each(backends())('set-based projection forms on $name', (backend) => {
 
     await fc.assert(
       fc.asyncProperty(fc.limitShrink(historyArb({ minLength: 10, maxLength: 25 }), 50), async (steps) => {
-        await empty();
-        await new ItemHistoryWriter(test.store, onAppend).write(steps);
+        const places = await empty();
+        await new ItemHistoryWriter(test.store, onAppend, places).write(steps);
         const differences = await verifyProjections(test.store);
         expect(differences, JSON.stringify(differences, null, 1)).toEqual([]);
+        expect(await unbalanced()).toEqual([]);
       }),
       { numRuns: RUNS },
     );
 
     for (const [form, count] of ran) expect(count, `${form} ran ${count} times`).toBeGreaterThanOrEqual(5);
+    // Stock was moved between locations, and is at more than one.
+    const spread = await sql<{ n: number }>`select count(distinct location_id)::int as n from stock_levels`.execute(
+      test.store.db,
+    );
+    expect(spread.rows[0]!.n).toBeGreaterThan(1);
   });
 });

@@ -5,6 +5,7 @@ import { createCategory, deleteCategory, updateCategory } from '../../server/cat
 import { evolveItem, type ItemState } from '../../server/inventory/item-state.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../server/errors.js';
 import type { ItemFields } from '../../shared/inventory-events.js';
+import { MAIN_LOCATION_ID } from '../../shared/places.js';
 
 const fields: ItemFields = {
   name: 'Widget',
@@ -25,6 +26,9 @@ const state = (over: Partial<ItemState> = {}): ItemState => ({
   deleted: false,
   createdAt: new Date(0),
   updatedAt: new Date(0),
+  // All of its stock where stock was before places: what these decisions take from without one.
+  levels: { [MAIN_LOCATION_ID]: over.quantity ?? fields.quantity },
+  inTransit: 0,
   ...over,
 });
 

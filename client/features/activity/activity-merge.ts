@@ -16,6 +16,7 @@ const LOGGED = new Set([
   'ItemCreated',
   'ItemUpdated',
   'StockAdjusted',
+  'StockMoved',
   'ItemDeleted',
   'CategoryCreated',
   'CategoryUpdated',

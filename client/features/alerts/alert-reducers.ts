@@ -33,6 +33,8 @@ export function reduceAlerts(draft: Draft<AlertsData>, event: FeedEvent, params:
     switch (e.type) {
       case 'ItemWentLow':
         return 'refetch';
+      case 'StockMoved':
+        return 'ignored'; // the item's total, all an alert shows, stays
       case 'ItemRecovered':
       case 'ItemDeleted':
         if (!alert) return 'ignored';

@@ -26,6 +26,8 @@ export function reduceDashboard(draft: Draft<DashboardSummary>, event: FeedEvent
     case 'StockAdjusted':
       totals.units += e.data.delta;
       break;
+    case 'StockMoved':
+      break; // units stay the same: they only changed place
     case 'ItemWentLow':
       totals.lowStock += 1;
       draft.health.reorderAlerts.open = totals.lowStock;

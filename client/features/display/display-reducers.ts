@@ -29,6 +29,8 @@ export function applyDisplayEvent(draft: Draft<DisplaySnapshot>, event: FeedEven
         sortAlerts(draft.alerts);
       }
       break;
+    case 'StockMoved':
+      break; // the item's total, all the display shows, stays
     case 'ItemRecovered':
     case 'ItemDeleted':
       if (index >= 0) draft.alerts.splice(index, 1);

@@ -43,6 +43,9 @@ const foldedOf = (item: Item): FoldedItem<string> => ({
   deleted: false,
   createdAt: item.createdAt,
   updatedAt: item.updatedAt,
+  // A screen's item holds its total only: where it is, it leaves to the screens that show it.
+  levels: {},
+  inTransit: 0,
 });
 
 /** Writes what the fold changed back onto the screen's item (its snake_case twins too). */
@@ -73,6 +76,7 @@ export function applyToItem(item: Draft<Item>, event: FeedEvent): FeedEffect {
   const e = asInventory(event);
   switch (e.type) {
     case 'StockAdjusted':
+    case 'StockMoved':
     case 'ItemUpdated':
     case 'ItemWentLow':
     case 'ItemRecovered': {

@@ -22,6 +22,7 @@ const TYPE_INFO: Record<HistoryEntry['type'], { icon: IconName; tone: string }> 
   ItemCreated: { icon: 'plus', tone: 'create' },
   ItemUpdated: { icon: 'edit', tone: 'update' },
   StockAdjusted: { icon: 'box', tone: 'stock' },
+  StockMoved: { icon: 'arrow-right', tone: 'stock' },
   ItemDeleted: { icon: 'trash', tone: 'delete' },
 };
 
@@ -43,6 +44,10 @@ function title(entry: HistoryEntry): string {
       const delta = entry.delta ?? 0;
       return `Stock ${delta >= 0 ? '+' : '−'}${Math.abs(delta)} · ${REASONS[entry.reason ?? ''] ?? 'Adjustment'}`;
     }
+    case 'StockMoved':
+      return entry.moved
+        ? `Moved ${entry.moved.quantity} · ${entry.moved.from.name} → ${entry.moved.to.name}`
+        : 'Stock moved';
     case 'ItemUpdated':
       return 'Details updated';
   }

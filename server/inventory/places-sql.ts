@@ -1,0 +1,78 @@
+// Loading what stock decisions need of places (stock-places.ts) with the statement that
+// loads the items: one column, `places`, holding the named locations and the default
+// location of each caller's site, so a batch of commands costs no statement of its own for
+// them. Also the caller's site, in one place: where a command that names no location puts
+// its stock.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { MAIN_SITE_ID } from '../../shared/places.js';
+import { NO_PLACES, type Places, type StockPlace } from './stock-places.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The site a caller works at: its default location takes their stock changes that name no
+ * location. One site for everyone until roles are given per site.
+ */
+export function siteOfCaller(_principal?: { uid: string } | null): string {
+  return MAIN_SITE_ID;
+}
+
+const uuids = (ids: Iterable<string | undefined>) =>
+  [...new Set([...ids].filter((id): id is string => !!id && UUID.test(id)).map((id) => id.toLowerCase()))].map(
+    (id) => sql`${id}::uuid`,
+  );
+
+/**
+ * The `places` column: these locations and the sites' default locations, as JSON (what
+ * placesOf reads). Ids that are no uuid name no location (the decision refuses them).
+ */
+export function placesColumn(
+  locationIds: Iterable<string | undefined>,
+  siteIds: Iterable<string>,
+): RawBuilder<unknown> {
+  const locations = uuids(locationIds);
+  const sites = uuids(siteIds);
+  const wanted = [
+    ...(locations.length ? [sql`l.id in (${sql.join(locations)})`] : []),
+    ...(sites.length ? [sql`l.id in (select default_location_id from sites where id in (${sql.join(sites)}))`] : []),
+  ];
+  const found = wanted.length
+    ? sql`(select json_object_agg(l.id, json_build_object('id', l.id, 'name', l.name, 'siteId', l.site_id,
+          'archived', l.archived_at is not null)) from locations l where ${sql.join(wanted, sql` or `)})`
+    : sql`null`;
+  const defaults = sites.length
+    ? sql`(select json_object_agg(s.id, s.default_location_id) from sites s where s.id in (${sql.join(sites)}))`
+    : sql`null`;
+  return sql`json_build_object('locations', coalesce(${found}, '{}'::json), 'defaults', coalesce(${defaults}, '{}'::json)) as places`;
+}
+
+const parsed = new WeakMap<object, Places>();
+
+/** The places a row's `places` column holds (parsed once per row). */
+export function placesIn(row: { places?: unknown }): Places {
+  const known = parsed.get(row);
+  if (known) return known;
+  const raw = typeof row.places === 'string' ? JSON.parse(row.places) : row.places;
+  const places: Places = raw
+    ? {
+        locations: Object.fromEntries(
+          Object.entries(raw.locations as Record<string, StockPlace>).map(([id, p]) => [id.toLowerCase(), p]),
+        ),
+        defaults: Object.fromEntries(
+          Object.entries(raw.defaults as Record<string, string | null>).map(([id, l]) => [id.toLowerCase(), l]),
+        ),
+      }
+    : NO_PLACES;
+  parsed.set(row, places);
+  return places;
+}
+
+/** The places some commands need, read on their own (commands that load no item row in one statement). */
+export async function loadPlaces(
+  db: Kysely<any>,
+  locationIds: Iterable<string | undefined>,
+  siteIds: Iterable<string>,
+): Promise<Places> {
+  const rows = await sql<{ places: unknown }>`select ${placesColumn(locationIds, siteIds)}`.execute(db);
+  return placesIn(rows.rows[0]!);
+}

@@ -1,0 +1,55 @@
+// Where an item's stock is: its stock_levels rows with their locations and sites, and its
+// total and what is in transit, from the items projection (one statement).
+import { sql, type Kysely } from 'kysely';
+import type { ItemLocations } from '../../shared/inventory.js';
+import { NotFoundError } from '../errors.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface LevelRow {
+  total: number;
+  in_transit: number;
+  site_id: string | null;
+  site_name: string | null;
+  location_id: string | null;
+  location_name: string | null;
+  location_code: string | null;
+  archived: boolean | null;
+  quantity: number | null;
+}
+
+export class StockQueries {
+  constructor(private readonly db: Kysely<any>) {}
+
+  /** Per site and location, the item's units there (0 where it was and is no more), by site and location name. */
+  async locationsOf(itemId: string): Promise<ItemLocations> {
+    if (!UUID.test(itemId)) throw new NotFoundError('Item not found');
+    const rows = await sql<LevelRow>`select i.quantity as total, i.in_transit, s.site_id::text as site_id,
+        st.name as site_name, s.location_id::text as location_id, l.name as location_name, l.code as location_code,
+        l.archived_at is not null as archived, s.quantity
+      from items i
+      left join stock_levels s on s.item_id = i.id
+      left join locations l on l.id = s.location_id
+      left join sites st on st.id = s.site_id
+      where i.id = ${itemId}::uuid
+      order by st.name, l.name, s.location_id`.execute(this.db);
+    const first = rows.rows[0];
+    if (!first) throw new NotFoundError('Item not found');
+    return {
+      itemId: itemId.toLowerCase(),
+      total: Number(first.total),
+      inTransit: Number(first.in_transit),
+      locations: rows.rows
+        .filter((r) => r.location_id !== null)
+        .map((r) => ({
+          siteId: r.site_id!,
+          siteName: r.site_name ?? '',
+          locationId: r.location_id!,
+          locationName: r.location_name ?? '',
+          locationCode: r.location_code ?? '',
+          archived: Boolean(r.archived),
+          quantity: Number(r.quantity),
+        })),
+    };
+  }
+}
