@@ -287,28 +287,6 @@ describe.each(backends())('sites and locations on $name', (backend) => {
     for (const s of active) await call(manager, 'POST', `/api/sites/${s.id}/restore`);
   });
 
-  it('refuses archiving Main store and its location while they hold stock, saying how much', async () => {
-    const category = await call(manager, 'POST', '/api/categories', { name: `Dairy ${backend.name}` }, 201);
-    const item = async (name: string, quantity: number) =>
-      call(
-        manager,
-        'POST',
-        '/api/inventory',
-        { name, sku: `${name}-${backend.name}`, category_id: category.id, quantity, price: 1, threshold: 0 },
-        201,
-      );
-    const milk = await item('Milk', 10);
-    await item('Eggs', 3);
-    await call(staff, 'POST', `/api/inventory/${milk.id}/adjust`, { delta: 1, reason: 'restock' });
-    const site = (await call(manager, 'GET', `/api/sites/${MAIN_SITE_ID}`)) as Site;
-    expect((await refused('POST', `/api/sites/${MAIN_SITE_ID}/archive`, undefined, 409)).error).toBe(
-      `${site.name} still holds 14 units of 2 items (at Main location): move them first`,
-    );
-    expect((await refused('POST', `/api/locations/${MAIN_LOCATION_ID}/archive`, undefined, 409)).error).toBe(
-      'Main location still holds 14 units of 2 items: move them first',
-    );
-  });
-
   it('logs who changed which place, and sends the changes live to staff and managers but not to guests', async () => {
     const feeds = await Promise.all([manager, staff, guest].map((a) => connectFeed(server.url, { token: a.idToken })));
     try {
