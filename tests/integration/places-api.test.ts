@@ -287,6 +287,53 @@ describe.each(backends())('sites and locations on $name', (backend) => {
     for (const s of active) await call(manager, 'POST', `/api/sites/${s.id}/restore`);
   });
 
+  it('refuses archiving a place while stock is there or below it, saying how much and where, until it is moved out', async () => {
+    const site = await newSite('Bakery');
+    const backRoom = await newLocation(site.id, 'Back room');
+    const shelf = await newLocation(site.id, 'Shelf 2', backRoom.id);
+    const front = await newLocation(site.id, 'Front');
+    const category = await call(manager, 'POST', '/api/categories', { name: `Baking ${backend.name}` }, 201);
+    const stockAt = async (name: string, quantity: number) => {
+      const item = await call(
+        manager,
+        'POST',
+        '/api/inventory',
+        { name, sku: `${name}-${backend.name}`, category_id: category.id, quantity: 0, price: 1, threshold: 0 },
+        201,
+      );
+      await call(staff, 'POST', `/api/inventory/${item.id}/adjust`, {
+        delta: quantity,
+        reason: 'restock',
+        locationId: shelf.id,
+      });
+      return item.id as string;
+    };
+    const flour = await stockAt('Flour', 14);
+    const yeast = await stockAt('Yeast', 3);
+
+    expect((await refused('POST', `/api/locations/${shelf.id}/archive`, undefined, 409)).error).toBe(
+      'Shelf 2 still holds 17 units of 2 items: move them first',
+    );
+    expect((await refused('POST', `/api/locations/${backRoom.id}/archive`, undefined, 409)).error).toBe(
+      'Back room still holds 17 units of 2 items (at Shelf 2): move them first',
+    );
+    expect((await refused('POST', `/api/sites/${site.id}/archive`, undefined, 409)).error).toBe(
+      'Bakery still holds 17 units of 2 items (at Shelf 2): move them first',
+    );
+
+    // Moved out, the shelf can go; what is left at the front keeps the site.
+    for (const [itemId, quantity] of [
+      [flour, 14],
+      [yeast, 3],
+    ] as const) {
+      await call(staff, 'POST', '/api/moves', { itemId, fromLocationId: shelf.id, toLocationId: front.id, quantity });
+    }
+    expect((await call(manager, 'POST', `/api/locations/${shelf.id}/archive`)).archivedAt).not.toBeNull();
+    expect((await refused('POST', `/api/sites/${site.id}/archive`, undefined, 409)).error).toBe(
+      'Bakery still holds 17 units of 2 items (at Front): move them first',
+    );
+  });
+
   it('logs who changed which place, and sends the changes live to staff and managers but not to guests', async () => {
     const feeds = await Promise.all([manager, staff, guest].map((a) => connectFeed(server.url, { token: a.idToken })));
     try {
