@@ -53,7 +53,7 @@ export type RowDecision = RowProblem | RowCreate | RowUpdate;
 /** What a row is judged against: the store's items (by SKU and barcode) and categories. */
 export interface RowContext {
   itemsBySku: Map<string, ItemRow>;
-  /** Barcode -> the item that has it. */
+  /** Barcode -> the item that has it, or the location (its name then reads "location Shelf 2"). */
   barcodeOwners: Map<string, { id: string; name: string }>;
   /** Lower-case name -> id. */
   categoriesByName: Map<string, string>;

@@ -52,7 +52,9 @@ async function loadContext(
         order by id ${mode.lock ? sql`for update` : sql``}`.execute(db)
     : { rows: [] };
   const owners = barcodes.length
-    ? await sql<{ id: string; name: string; barcode: string }>`select id, name, barcode from items
+    ? await sql<{ id: string; name: string; barcode: string }>`select id::text, name, barcode from items
+        where barcode in ${jsonList([...new Set(barcodes)])}
+        union all select id::text, 'location ' || name, barcode from locations
         where barcode in ${jsonList([...new Set(barcodes)])}`.execute(db)
     : { rows: [] };
   const categories = await sql<{ id: string; name: string }>`select id, name from categories`.execute(db);

@@ -14,6 +14,7 @@ import { isUniqueViolation, type EventStore } from '../eventstore/event-store.js
 import { handleCommand } from '../eventstore/handle-command.js';
 import type { EventMetadata, Transaction } from '../eventstore/types.js';
 import { adjustingItems } from './adjust-stock.js';
+import { lockedBarcodeHolder } from './barcode-holder.js';
 import {
   createItem,
   deleteItem,
@@ -68,8 +69,9 @@ async function requireFreeSku(trx: Transaction, sku: string, exceptId: string | 
 }
 
 /**
- * A barcode names one item in the store: a scan must never have two answers. Checked here
- * for a message that names the item; the unique index catches the race of two writers.
+ * A barcode names one item or one location in the store: a scan must never have two answers.
+ * Checked here for a message that names the holder; the unique index catches the race of two
+ * item writers, the code's lock (barcode-holder.ts) that of an item and a location.
  */
 async function requireFreeBarcode(
   trx: Transaction,
@@ -78,10 +80,11 @@ async function requireFreeBarcode(
 ): Promise<void> {
   const code = barcode?.trim();
   if (!code) return;
-  const rows = await sql<{
-    name: string;
-  }>`select name from items where barcode = ${code} and id is distinct from ${exceptId}`.execute(trx);
-  if (rows.rows[0]) throw new ConflictError(`Barcode already used by ${rows.rows[0].name}`, { field: 'barcode' });
+  const holder = await lockedBarcodeHolder(trx, code, { itemId: exceptId });
+  if (!holder) return;
+  // An item is named as it always was; a location says it is one (a shelf label's code).
+  const holderName = holder.what === 'item' ? holder.name : `location ${holder.name}`;
+  throw new ConflictError(`Barcode already used by ${holderName}`, { field: 'barcode' });
 }
 
 /** A missing item, or one changed since the version the client loaded (If-Match). */

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { isUniqueViolation } from '../eventstore/event-store.js';
 import type { Transaction } from '../eventstore/types.js';
+import { lockedBarcodeHolder } from '../inventory/barcode-holder.js';
 import { locationColumns, siteColumns, toLocation, toSite, type LocationRow, type SiteRow } from './place-rows.js';
 
 export async function lockSite(trx: Transaction, id: string): Promise<SiteRow | null> {
@@ -74,10 +75,7 @@ export async function requireFreeBarcode(
 ): Promise<void> {
   const code = barcode?.trim();
   if (!code) return;
-  const rows = await sql<{ what: string; name: string }>`
-    select 'location' as what, name from locations where barcode = ${code} and id is distinct from ${exceptId}::uuid
-    union all select 'item', name from items where barcode = ${code}`.execute(trx);
-  const holder = rows.rows[0];
+  const holder = await lockedBarcodeHolder(trx, code, { locationId: exceptId });
   if (holder) throw new ConflictError(`Barcode already used by ${holder.what} ${holder.name}`, { field: 'barcode' });
 }
 

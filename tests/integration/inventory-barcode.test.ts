@@ -128,6 +128,40 @@ describe.each(backends())('item barcodes on $name', (backend) => {
     ]);
   });
 
+  it("refuses a location's label barcode on an item (create, edit, import), naming the location", async () => {
+    const sites = (await call(manager, 'GET', '/api/sites')).body;
+    const shelf = await call(manager, 'POST', '/api/locations', {
+      site_id: sites[0].id,
+      parent_id: null,
+      name: 'Shelf 9',
+      code: 'S9',
+      barcode: 'LOC-S9',
+    });
+    expect(shelf.status).toBe(201);
+    const taken = { status: 409, body: { error: 'Barcode already used by location Shelf 9', field: 'barcode' } };
+    expect(
+      await call(manager, 'POST', '/api/inventory', newItem({ name: 'Shelf Mugs', barcode: 'LOC-S9' })),
+    ).toMatchObject(taken);
+    const mugs = (await call(manager, 'POST', '/api/inventory', newItem({ name: 'Shelf Mugs' }))).body;
+    expect(await call(manager, 'PUT', `/api/inventory/${mugs.id}`, { barcode: ' LOC-S9 ' })).toMatchObject(taken);
+    expect((await call(manager, 'GET', `/api/inventory/${mugs.id}`)).body).toMatchObject({ barcode: null, version: 1 });
+    const dry = await call(manager, 'POST', '/api/inventory/import/dry-run', {
+      fileName: 'mugs.csv',
+      columns: ['name', 'sku', 'barcode', 'category', 'quantity', 'price'],
+      rows: [{ row: 2, cells: ['Label Mugs', 'LM-1', 'LOC-S9', 'Kitchen', '3', '4'] }],
+    });
+    expect(dry.body.problems).toEqual([
+      expect.objectContaining({ row: 2, column: 'barcode', message: 'Barcode already used by location Shelf 9' }),
+    ]);
+    // And the other way round, as before: a label may not take an item's code.
+    const code = freshEan13();
+    expect((await call(manager, 'PUT', `/api/inventory/${mugs.id}`, { barcode: code })).status).toBe(200);
+    expect(await call(manager, 'PATCH', `/api/locations/${shelf.body.id}`, { barcode: code })).toMatchObject({
+      status: 409,
+      body: { error: 'Barcode already used by item Shelf Mugs' },
+    });
+  });
+
   it('refuses unknown body fields and leaves projections equal to a replay of the events', async () => {
     const refused = await call(manager, 'POST', '/api/inventory', newItem({ barcode_type: 'ean13' }));
     expect(refused.status).toBe(400);
