@@ -330,10 +330,13 @@ describe('item page live data', () => {
       item: item(),
       history: [],
       categoryNames: { c1: 'Drinks' },
+      places: { itemId: 'i1', total: 5, inTransit: 0, locations: [] },
+      sites: [],
+      siteLocations: [],
     }));
     const actor = createActor(
       itemDetailMachine.provide({ actors: { load: fromPromise(() => loads()), feed: feedActor } }),
-      { input: { params: { id: 'i1' } } },
+      { input: { params: { id: 'i1', siteId: null } } },
     );
     actor.start();
     await waitFor(actor, (s) => s.matches('ready'));

@@ -7,8 +7,11 @@ import type {
   CreateItemBody,
   HistoryEntry,
   Item,
+  ItemLocations,
+  MoveStockBody,
   UpdateItemBody,
 } from '../../../shared/inventory';
+import type { Location, Site } from '../../../shared/sites';
 import type { Settings } from '../../../shared/accounts';
 import { api } from '../../lib/api-client';
 import { sendOrThrowQueued } from '../../offline/outbox';
@@ -41,6 +44,17 @@ export const categoryPaths = {
     return `/categories/${enc(id)}/items?${params}`;
   },
 };
+
+/** A list's place filter: a site, and within it a location (the URL's ?siteId=&locationId=). */
+export interface PlaceFilter {
+  siteId: string;
+  locationId: string | null;
+}
+
+export interface PlacedItemsPage {
+  items: Item[];
+  nextCursor: string | null;
+}
 
 export const inventoryApi = {
   categories: () => api.get<Category[]>('/categories'),
@@ -90,6 +104,18 @@ export const inventoryApi = {
       itemId: id,
       currentPath: `/inventory/${enc(id)}`,
     }),
+  sites: () => api.get<Site[]>('/sites'),
+  siteLocations: (siteId: string) => api.get<Location[]>(`/locations?siteId=${enc(siteId)}`),
+  /** Where an item's stock is, by site and location, and what is in transit. */
+  itemLocations: (id: string) => api.get<ItemLocations>(`/inventory/${enc(id)}/locations`),
+  move: (body: MoveStockBody, key?: string) => api.post<Item>('/moves', body, { idempotencyKey: key }),
+  /** The items placed at a site or location, newest first, each with its quantityHere. */
+  placedItems: async (filter: PlaceFilter, limit: number): Promise<PlacedItemsPage> => {
+    const params = new URLSearchParams({ limit: String(limit), siteId: filter.siteId });
+    if (filter.locationId) params.set('locationId', filter.locationId);
+    const res = await api.request<Item[]>('GET', `/inventory?${params}`);
+    return { items: res.data, nextCursor: res.headers.get('x-next-cursor') };
+  },
   /** The store's Default Low-Stock Threshold, which new items start with (Settings). */
   defaultThreshold: async () => (await api.get<Settings>('/settings')).lowStockThreshold,
 };

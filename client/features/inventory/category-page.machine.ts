@@ -17,7 +17,15 @@ export interface CategoryPageParams extends CategoryItemsQuery {
 }
 
 export type CategoryPageWrite =
-  { kind: 'adjust'; itemId: string; name: string; delta: 1 | -1 } | { kind: 'delete'; itemId: string; name: string };
+  | {
+      kind: 'adjust';
+      itemId: string;
+      name: string;
+      delta: 1 | -1;
+      /** The default location of the site this browser works at; absent: the server's default (All sites). */
+      locationId?: string;
+    }
+  | { kind: 'delete'; itemId: string; name: string };
 
 async function loadCategoryPage(params: CategoryPageParams): Promise<CategoryPageData> {
   const [category, page] = await Promise.all([
@@ -50,7 +58,11 @@ export const categoryPageMachine = createLiveQueryMachine<CategoryPageData, Cate
             (key) =>
               inventoryApi.adjustOrQueue(
                 write.itemId,
-                { delta: write.delta, reason: 'correction' },
+                {
+                  delta: write.delta,
+                  reason: 'correction',
+                  ...(write.locationId ? { locationId: write.locationId } : {}),
+                },
                 `${write.name}: ${write.delta > 0 ? '+' : ''}${write.delta}`,
                 key,
               ),

@@ -4,7 +4,7 @@
 // patched exactly (a category's name for a moved item, a new item on a paged list) asks
 // for a refetch instead.
 import type { Draft } from 'immer';
-import type { Category, CategoryItemsPage, HistoryEntry, Item } from '../../../shared/inventory';
+import type { Category, CategoryItemsPage, HistoryEntry, Item, ItemLocations } from '../../../shared/inventory';
 import type {
   CategoryEvent,
   CategoryFields,
@@ -14,7 +14,9 @@ import type {
 } from '../../../shared/inventory-events';
 import { evolveCategory, evolveItem, type FoldedCategory, type FoldedItem } from '../../../shared/inventory-fold';
 import type { FeedEvent } from '../../../shared/realtime';
+import type { Location, Site } from '../../../shared/sites';
 import type { FeedEffect } from '../../lib/live-query.machine';
+import { applyToPlaces } from './item-places-live';
 
 export function itemIdOf(event: FeedEvent): string | null {
   return event.streamType === 'item' && event.stream.startsWith('item-') ? event.stream.slice(5) : null;
@@ -256,6 +258,12 @@ export interface ItemDetailData {
   history: HistoryEntry[];
   /** Names of categories by id, for history entries that moved the item. */
   categoryNames: Record<string, string>;
+  /** Where its stock is, by site and location, and what is in transit. */
+  places: ItemLocations;
+  /** The store's sites (their names and default locations). */
+  sites: Site[];
+  /** The locations of the site this browser works at (none for All sites): where Adjust and Move may go. */
+  siteLocations: Location[];
 }
 
 export function reduceItemDetail(draft: Draft<ItemDetailData>, event: FeedEvent, itemId: string): FeedEffect {
@@ -268,12 +276,17 @@ export function reduceItemDetail(draft: Draft<ItemDetailData>, event: FeedEvent,
     draft.categoryNames[categoryId] = name.to;
     return 'applied';
   }
+  // A site or location renamed, archived, made default: read again (they change rarely).
+  if (event.streamType === 'site' || event.streamType === 'location') return 'refetch';
   if (itemIdOf(event) !== itemId) return 'ignored';
+  // Before the item: its version says whether the event is already in.
+  applyToPlaces(draft.places, event, draft.item.version);
   const effect = applyToItem(draft.item, event);
   // Patched at once; the history (who, when, what) comes from the server right after.
   return effect === 'applied' ? 'refetch' : effect;
 }
 
 export function itemDetailConcerns(event: FeedEvent, itemId: string, data: ItemDetailData | null): boolean {
+  if (event.streamType === 'site' || event.streamType === 'location') return true;
   return itemIdOf(event) === itemId || (data !== null && categoryIdOf(event) === data.item.categoryId);
 }

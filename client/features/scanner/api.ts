@@ -1,10 +1,15 @@
 // The scanner's calls, through the shared API client (token, idempotency keys, retries):
-// find the item behind a code, and adjust its stock from the quick sheet.
-import type { AdjustReason, Item } from '../../../shared/inventory';
+// find what a code names (an item, or a location's shelf label: its barcode, or its code at
+// the site this browser works at), and change stock from the quick sheet, at the active
+// location when a label made one active.
+import type { AdjustReason, Item, ItemLocations } from '../../../shared/inventory';
+import type { FoundLocation, Site } from '../../../shared/sites';
 import { api, isStatus } from '../../lib/api-client';
+import { chosenSite } from '../../lib/chosen-site';
 import type { ScannedCode } from './scanned-code';
 
-export type LookupResult = { kind: 'found'; item: Item } | { kind: 'unknown'; code: string };
+export type LookupResult =
+  { kind: 'found'; item: Item } | { kind: 'location'; location: FoundLocation } | { kind: 'unknown'; code: string };
 
 const enc = encodeURIComponent;
 
@@ -18,6 +23,26 @@ async function orNull<T>(call: Promise<T>): Promise<T | null> {
   }
 }
 
+/**
+ * The location a label names: its barcode (unique in the store), else its code at the site
+ * this browser works at, or, with All sites, at the one active site that has that code.
+ */
+async function findLocation(code: string): Promise<FoundLocation | null> {
+  const byBarcode = await orNull(api.get<FoundLocation>(`/locations/by-code?barcode=${enc(code)}`));
+  if (byBarcode) return byBarcode;
+  const chosen = chosenSite();
+  const siteIds = chosen ? [chosen] : (await api.get<Site[]>('/sites')).filter((s) => !s.archivedAt).map((s) => s.id);
+  const found = (
+    await Promise.all(
+      siteIds.map((siteId) =>
+        orNull(api.get<FoundLocation>(`/locations/by-code?siteId=${enc(siteId)}&code=${enc(code)}`)),
+      ),
+    )
+  ).filter((l): l is FoundLocation => l !== null && !l.archivedAt);
+  // The same code at two sites names neither: the site picker says which.
+  return found.length === 1 ? found[0]! : null;
+}
+
 export async function lookUpCode(scanned: ScannedCode): Promise<LookupResult> {
   if (scanned.kind === 'item-url') {
     const item = await orNull(api.get<Item>(`/inventory/${enc(scanned.itemId)}`));
@@ -27,34 +52,72 @@ export async function lookUpCode(scanned: ScannedCode): Promise<LookupResult> {
     const item = await orNull(api.get<Item>(`/inventory/by-barcode/${enc(code)}`));
     if (item) return { kind: 'found', item };
   }
+  const location = await findLocation(scanned.code);
+  if (location) return { kind: 'location', location };
   return { kind: 'unknown', code: scanned.code };
 }
+
+/** The item's units at a location (0 where it never was). */
+export async function unitsAt(itemId: string, locationId: string): Promise<number> {
+  const places = await api.get<ItemLocations>(`/inventory/${enc(itemId)}/locations`);
+  return places.locations.find((l) => l.locationId === locationId)?.quantity ?? 0;
+}
+
+/** Where an item is, to move some of it to the active location. */
+export const itemPlaces = (itemId: string) => api.get<ItemLocations>(`/inventory/${enc(itemId)}/locations`);
 
 export interface AdjustOutcome {
   item: Item;
   /** False when a count matched the stock already and nothing was written. */
   changed: boolean;
+  /** The units at the active location after it (when one is active). */
+  here?: number;
 }
 
-export type QuickAdjustment = { kind: 'delta'; delta: 1 | -1 } | { kind: 'count'; counted: number };
+export type QuickAdjustment =
+  | { kind: 'delta'; delta: 1 | -1 }
+  | { kind: 'count'; counted: number }
+  | { kind: 'move'; fromLocationId: string; quantity: number };
 
 /**
  * Applies a quick-sheet adjustment and answers the item as it now is. A count is turned
  * into a delta against the quantity read just now, not the one shown when the sheet
- * opened, so someone else's sale in between is not undone.
+ * opened, so someone else's sale in between is not undone. At an active location, the
+ * change is made there (a count counts what is there) and a move brings units there.
  */
-export async function applyQuickAdjustment(itemId: string, adjustment: QuickAdjustment): Promise<AdjustOutcome> {
+export async function applyQuickAdjustment(
+  itemId: string,
+  adjustment: QuickAdjustment,
+  locationId?: string,
+): Promise<AdjustOutcome> {
+  if (adjustment.kind === 'move') {
+    if (!locationId) throw new Error('Scan a location label first');
+    const item = await api.post<Item>('/moves', {
+      itemId,
+      fromLocationId: adjustment.fromLocationId,
+      toLocationId: locationId,
+      quantity: adjustment.quantity,
+    });
+    return { item, changed: true, here: await unitsAt(itemId, locationId) };
+  }
   let delta: number;
   let reason: AdjustReason;
   if (adjustment.kind === 'count') {
-    const current = await api.get<Item>(`/inventory/${enc(itemId)}`);
-    delta = adjustment.counted - current.quantity;
-    if (delta === 0) return { item: current, changed: false };
+    const [item, here] = await Promise.all([
+      api.get<Item>(`/inventory/${enc(itemId)}`),
+      locationId ? unitsAt(itemId, locationId) : Promise.resolve(undefined),
+    ]);
+    delta = adjustment.counted - (here ?? item.quantity);
+    if (delta === 0) return { item, changed: false, ...(here === undefined ? {} : { here }) };
     reason = 'count';
   } else {
     delta = adjustment.delta;
     reason = 'correction'; // as the +/- buttons on item cards
   }
-  const item = await api.post<Item>(`/inventory/${enc(itemId)}/adjust`, { delta, reason });
-  return { item, changed: true };
+  const item = await api.post<Item>(`/inventory/${enc(itemId)}/adjust`, {
+    delta,
+    reason,
+    ...(locationId ? { locationId } : {}),
+  });
+  return { item, changed: true, ...(locationId ? { here: await unitsAt(itemId, locationId) } : {}) };
 }

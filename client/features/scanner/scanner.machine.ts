@@ -2,11 +2,23 @@
 // item's quick sheet (-1, +1, Set count) or "unknown code". A code can also arrive from a
 // hardware scanner at any time (LOOKUP), which starts a fresh lookup wherever the sheet
 // is. Opening the found item's page is an action the component provides (navigation).
+// A shelf label's code makes its location active ("put away at / move to here"), kept by the
+// component across sheets (active-location.ts): an item scanned then is changed there, and
+// units of it at other locations of that site can be moved there.
 import { assign, fromPromise, setup } from 'xstate';
-import type { Item } from '../../../shared/inventory';
+import type { Item, ItemLocations } from '../../../shared/inventory';
+import type { FoundLocation } from '../../../shared/sites';
 import { errorMessage } from '../../lib/api-client';
 import { toast } from '../../lib/toasts';
-import { applyQuickAdjustment, lookUpCode, type AdjustOutcome, type LookupResult, type QuickAdjustment } from './api';
+import type { ActiveLocation } from './active-location';
+import {
+  applyQuickAdjustment,
+  itemPlaces,
+  lookUpCode,
+  type AdjustOutcome,
+  type LookupResult,
+  type QuickAdjustment,
+} from './api';
 import { cameraScanner } from './camera-scanner.actor';
 import { parseScannedCode } from './scanned-code';
 
@@ -22,6 +34,11 @@ export interface ScannerContext {
   cameraProblem: string | null;
   lookupError: string | null;
   adjustment: QuickAdjustment | null;
+  /** Where scanned items are put away or moved to; null: nowhere named. */
+  active: ActiveLocation | null;
+  /** Where the found item is (read when a location is active), and its units at the active one. */
+  places: ItemLocations | null;
+  here: number | null;
 }
 
 export type ScannerEvent =
@@ -34,26 +51,55 @@ export type ScannerEvent =
   | { type: 'RETRY' }
   | { type: 'ADJUST'; delta: 1 | -1 }
   | { type: 'SET_COUNT'; counted: number }
+  | { type: 'MOVE_HERE'; fromLocationId: string; quantity: number }
+  | { type: 'CLEAR_LOCATION' }
   | { type: 'CLOSE' };
+
+/** A found label's location as the scanner keeps it. */
+export const activeOf = (found: FoundLocation): ActiveLocation => ({
+  id: found.id,
+  siteId: found.siteId,
+  name: found.name,
+  path: found.path,
+});
+
+/** The toast after a change at the quick sheet. */
+export function outcomeMessage(outcome: AdjustOutcome, adjustment: QuickAdjustment, at: ActiveLocation | null): string {
+  const { item, changed, here } = outcome;
+  if (at && here !== undefined) {
+    if (adjustment.kind === 'move') return `Moved ${adjustment.quantity} ${item.name} to ${at.name}: ${here} there`;
+    if (!changed) return `Count matches: ${item.name} has ${here} at ${at.name}`;
+    return `Stock updated at ${at.name}: ${item.name} now ${here} there`;
+  }
+  return changed
+    ? `Stock updated: ${item.name} now ${item.quantity}`
+    : `Count matches: ${item.name} has ${item.quantity}`;
+}
 
 export const scannerMachine = setup({
   types: {
     context: {} as ScannerContext,
     events: {} as ScannerEvent,
-    input: {} as { start: ScannerStart; origin: string },
+    input: {} as { start: ScannerStart; origin: string; active?: ActiveLocation | null },
   },
   actors: {
     camera: cameraScanner,
     lookup: fromPromise<LookupResult, { code: string; origin: string }>(({ input }) =>
       lookUpCode(parseScannedCode(input.code, input.origin)),
     ),
-    adjust: fromPromise<AdjustOutcome, { itemId: string; adjustment: QuickAdjustment }>(({ input }) =>
-      applyQuickAdjustment(input.itemId, input.adjustment),
+    adjust: fromPromise<AdjustOutcome, { itemId: string; adjustment: QuickAdjustment; locationId?: string }>(
+      ({ input }) => applyQuickAdjustment(input.itemId, input.adjustment, input.locationId),
     ),
+    places: fromPromise<ItemLocations, string>(({ input }) => itemPlaces(input)),
+  },
+  guards: {
+    hasActive: ({ context }) => context.active !== null,
   },
   actions: {
     // Provided by the component: navigate to the item's page.
     openItem: (_, _params: { itemId: string }) => {},
+    // Provided by the component: keep the active location for the next sheets (null: none).
+    keepLocation: (_, _params: { location: ActiveLocation | null }) => {},
   },
 }).createMachine({
   id: 'scanner',
@@ -65,6 +111,9 @@ export const scannerMachine = setup({
     cameraProblem: null,
     lookupError: null,
     adjustment: null,
+    active: input.active ?? null,
+    places: null,
+    here: null,
   }),
   initial: 'starting',
   on: {
@@ -72,6 +121,9 @@ export const scannerMachine = setup({
       target: '.lookingUp',
       guard: ({ event }) => event.code.trim() !== '',
       actions: assign({ code: ({ event }) => event.code.trim() }),
+    },
+    CLEAR_LOCATION: {
+      actions: [assign({ active: null, here: null }), { type: 'keepLocation', params: { location: null } }],
     },
     CLOSE: '.closed',
   },
@@ -111,6 +163,16 @@ export const scannerMachine = setup({
               },
             ],
           },
+          {
+            guard: ({ event }) => event.output.kind === 'location',
+            target: 'locationSet',
+            actions: [
+              assign({
+                active: ({ event }) => (event.output.kind === 'location' ? activeOf(event.output.location) : null),
+              }),
+              { type: 'keepLocation', params: ({ context }) => ({ location: context.active }) },
+            ],
+          },
           { target: 'unknown' },
         ],
         onError: {
@@ -119,12 +181,46 @@ export const scannerMachine = setup({
         },
       },
     },
+    /** A shelf label was scanned: its location is active; items scanned next go there. */
+    locationSet: {
+      on: { SCAN_AGAIN: 'camera', TYPE_CODE: 'typing' },
+    },
     found: {
-      initial: 'ready',
+      initial: 'checking',
+      entry: assign({ places: null, here: null }),
       on: { SCAN_AGAIN: 'camera' },
       states: {
+        checking: { always: [{ guard: 'hasActive', target: 'placing' }, { target: 'ready' }] },
+        /** With a location active: where the item is, for its units there and a move there. */
+        placing: {
+          invoke: {
+            src: 'places',
+            input: ({ context }) => context.item!.id,
+            onDone: {
+              target: 'ready',
+              actions: assign({
+                places: ({ event }) => event.output,
+                here: ({ context, event }) =>
+                  event.output.locations.find((l) => l.locationId === context.active?.id)?.quantity ?? 0,
+              }),
+            },
+            // Without them the sheet still adjusts there; a move waits for them.
+            onError: 'ready',
+          },
+        },
         ready: {
           on: {
+            MOVE_HERE: {
+              guard: 'hasActive',
+              target: 'saving',
+              actions: assign({
+                adjustment: ({ event }) => ({
+                  kind: 'move',
+                  fromLocationId: event.fromLocationId,
+                  quantity: event.quantity,
+                }),
+              }),
+            },
             ADJUST: {
               target: 'saving',
               actions: assign({ adjustment: ({ event }) => ({ kind: 'delta', delta: event.delta }) }),
@@ -138,15 +234,23 @@ export const scannerMachine = setup({
         saving: {
           invoke: {
             src: 'adjust',
-            input: ({ context }) => ({ itemId: context.item!.id, adjustment: context.adjustment! }),
+            input: ({ context }) => ({
+              itemId: context.item!.id,
+              adjustment: context.adjustment!,
+              ...(context.active ? { locationId: context.active.id } : {}),
+            }),
             onDone: {
-              target: 'ready',
+              // With a location active, read where it is again (a move changed two places).
+              target: 'checking',
               actions: [
-                assign({ item: ({ event }) => event.output.item }),
-                ({ event }) => {
-                  const { item, changed } = event.output;
-                  if (changed) toast.success(`Stock updated: ${item.name} now ${item.quantity}`);
-                  else toast.info(`Count matches: ${item.name} has ${item.quantity}`);
+                assign({
+                  item: ({ event }) => event.output.item,
+                  here: ({ context, event }) => event.output.here ?? context.here,
+                }),
+                ({ context, event }) => {
+                  const message = outcomeMessage(event.output, context.adjustment!, context.active);
+                  if (event.output.changed) toast.success(message);
+                  else toast.info(message);
                 },
               ],
             },

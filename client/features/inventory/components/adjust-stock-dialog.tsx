@@ -1,7 +1,9 @@
-// The Adjust stock dialog: a reason (sale, restock, damage, correction, stock count), the
-// amount (or, for a count, the quantity counted) and an optional note. It sends one atomic
-// adjustment through the item page's machine and closes when the server has accepted it.
+// The Adjust stock dialog: where (the location, when there is a choice: adjust-location.ts),
+// a reason (sale, restock, damage, correction, stock count), the amount (or, for a count, the
+// quantity counted there) and an optional note. It sends one atomic adjustment through the
+// item page's machine and closes when the server has accepted it.
 import { useState } from 'react';
+import type { AdjustChoice } from '../adjust-location';
 import { ADJUST_REASONS, type AdjustReason } from '../../../../shared/inventory';
 import { ErrorBox } from '../../../components/error-box';
 import { Modal } from '../../../components/modal';
@@ -39,6 +41,7 @@ export function deltaFor(
 export function AdjustStockDialog({
   itemName,
   quantity,
+  choice = { places: [], initial: null },
   busy,
   error,
   onSubmit,
@@ -46,9 +49,11 @@ export function AdjustStockDialog({
 }: {
   itemName: string;
   quantity: number;
+  /** Where it may go (none: the server's default). */
+  choice?: AdjustChoice;
   busy: boolean;
   error: string | null;
-  onSubmit: (adjustment: { delta: number; reason: AdjustReason; note: string }) => void;
+  onSubmit: (adjustment: { delta: number; reason: AdjustReason; note: string; locationId?: string }) => void;
   onClose: () => void;
 }) {
   const [reason, setReason] = useState<AdjustReason>('restock');
@@ -56,8 +61,12 @@ export function AdjustStockDialog({
   const [direction, setDirection] = useState<'add' | 'remove'>('add');
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const delta = deltaFor(reason, amount, direction, quantity);
-  const after = delta === null ? null : quantity + delta;
+  const [placeId, setPlaceId] = useState(choice.initial);
+  const place = choice.places.find((p) => p.id === placeId);
+  // At a location, what is there is what a sale can take and a count replaces.
+  const current = place ? place.quantity : quantity;
+  const delta = deltaFor(reason, amount, direction, current);
+  const after = delta === null ? null : current + delta;
 
   const submit = () => {
     if (delta === null) {
@@ -69,11 +78,11 @@ export function AdjustStockDialog({
       return;
     }
     if (after !== null && after < 0) {
-      setProblem('Insufficient stock');
+      setProblem(place ? `Insufficient stock at ${place.label}: ${place.quantity} there` : 'Insufficient stock');
       return;
     }
     setProblem(null);
-    onSubmit({ delta, reason, note });
+    onSubmit({ delta, reason, note, ...(place ? { locationId: place.id } : {}) });
   };
 
   return (
@@ -87,6 +96,28 @@ export function AdjustStockDialog({
         }}
       >
         {problem || error ? <ErrorBox message={problem ?? error ?? ''} /> : null}
+        {choice.places.length > 1 ? (
+          <div className="field">
+            <label htmlFor="adjust-location">Location</label>
+            <select
+              id="adjust-location"
+              className="input"
+              value={placeId ?? ''}
+              onChange={(e) => setPlaceId(e.target.value)}
+              disabled={busy}
+            >
+              {choice.places.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.label} · {p.quantity} here
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : place ? (
+          <p className="field-hint adjust-at" data-testid="adjust-at">
+            At <strong>{place.label}</strong> · {place.quantity} here
+          </p>
+        ) : null}
         <div className="field">
           <label htmlFor="adjust-reason">Reason</label>
           <select
@@ -137,7 +168,8 @@ export function AdjustStockDialog({
           />
           {after !== null ? (
             <p className="field-hint">
-              New stock: <strong>{after}</strong> ({delta! > 0 ? '+' : '−'}
+              {place ? `New stock at ${place.label}: ` : 'New stock: '}
+              <strong>{after}</strong> ({delta! > 0 ? '+' : '−'}
               {Math.abs(delta!)})
             </p>
           ) : null}

@@ -27,6 +27,7 @@ import { ItemCard } from './item-card';
 import { nextSort, SortBar } from './sort-bar';
 import '../inventory.css';
 import { SearchField } from '../../../components/search-field';
+import { useChosenSiteDefault } from './use-chosen-site-default';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -58,14 +59,22 @@ function LiveCategoryPage({ categoryId }: { categoryId: string }) {
     onDeleted: () => navigate('/inventory', { replace: true }),
   });
 
+  // -/+ put and take stock at the default location of the site this browser works at.
+  const adjustAt = useChosenSiteDefault();
   const onAdjust = useCallback(
     (item: Item, delta: 1 | -1) =>
       page.send({
         type: 'WRITE',
         id: newWriteId(),
-        write: { kind: 'adjust', itemId: item.id, name: item.name, delta },
+        write: {
+          kind: 'adjust',
+          itemId: item.id,
+          name: item.name,
+          delta,
+          ...(adjustAt ? { locationId: adjustAt } : {}),
+        },
       }),
-    [page],
+    [page, adjustAt],
   );
 
   const setParams = (patch: Partial<CategoryPageParams>) =>

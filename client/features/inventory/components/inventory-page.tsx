@@ -5,7 +5,7 @@ import { useAsOf, AsOfControl } from '../../../components/as-of';
 import { useUndoShortcut, offerUndo } from '../../../components/undo';
 import { addCategoryChange, addChange } from '../undo-labels';
 import { AsOfInventory } from './as-of-views';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useActorRef, useMachine, useSelector } from '@xstate/react';
 import type { Category, Item } from '../../../../shared/inventory';
@@ -24,6 +24,14 @@ import { useCategoryAdmin } from './category-dialogs';
 import { SearchResults } from './search-results';
 import '../inventory.css';
 import { SearchField } from '../../../components/search-field';
+import { chooseSite, useChosenSite } from '../../../lib/chosen-site';
+import type { PlaceFilter } from '../api';
+import { placeFilterOf, withPlaceFilter } from '../place-filter';
+import { filterKey, PLACED_PAGE, placedItemsMachine } from '../placed-items.machine';
+import { sitesMachine } from '../sites.machine';
+import { PlacedItemsList } from './placed-items-list';
+import { SitePicker } from './site-picker';
+import '../stock-places.css';
 
 type Dialog = 'none' | 'category' | 'item';
 
@@ -51,6 +59,7 @@ function LiveInventoryPage() {
   const [dialog, setDialog] = useState<Dialog>(scannedBarcode && canCreate ? 'item' : 'none');
   const admin = useCategoryAdmin();
   const defaultThreshold = useSelector(overview, (s) => s.context.data?.defaultThreshold ?? null);
+  const place = usePlaceFilter();
 
   const closeDialog = useCallback(() => {
     setDialog('none');
@@ -127,6 +136,8 @@ function LiveInventoryPage() {
         </div>
       </header>
 
+      <SitePicker sites={place.sites} locations={place.locations} filter={place.filter} onChange={place.choose} />
+
       <SearchField
         placeholder="Search items..."
         label="Search items"
@@ -137,6 +148,8 @@ function LiveInventoryPage() {
       {query.trim() ? (
         <SearchResults query={query.trim()} results={search.context.results} searching={!search.matches('showing')} />
       ) : null}
+
+      {place.filter ? <PlacedItemsList list={place.list} title={place.title} adjustAt={place.adjustAt} /> : null}
 
       {state === 'loading' ? <TruckLoader label="Loading inventory..." fullScreen={false} /> : null}
       {state === 'error' ? (
@@ -200,4 +213,53 @@ function LiveInventoryPage() {
       ) : null}
     </div>
   );
+}
+
+/**
+ * The page's place filter: the URL's ?siteId=&locationId= (a URL naming no site takes the one
+ * this browser remembers, and the URL then says so), the sites to pick from, the list at the
+ * chosen place, and where its -/+ adjust.
+ */
+function usePlaceFilter() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const remembered = useChosenSite();
+  const filter = placeFilterOf(searchParams, remembered);
+  const sitesActor = useActorRef(sitesMachine, { input: { params: null } });
+  const sites = useSelector(sitesActor, (s) => s.context.data?.sites ?? null);
+  const list = useActorRef(placedItemsMachine, { input: { params: { filter, limit: PLACED_PAGE } } });
+  const locations = useSelector(list, (s) => s.context.data?.locations ?? []);
+
+  const choose = useCallback(
+    (next: PlaceFilter | null) => {
+      chooseSite(next?.siteId ?? null);
+      setSearchParams((params) => withPlaceFilter(params, next), { replace: true });
+    },
+    [setSearchParams],
+  );
+  const key = filterKey(filter);
+  useEffect(() => {
+    // The URL says which site the list shows, and the browser remembers it.
+    if (filter && !searchParams.has('siteId')) choose(filter);
+    else if (filter?.siteId !== (remembered ?? undefined)) chooseSite(filter?.siteId ?? null);
+    const current = list.getSnapshot().context.params;
+    if (filterKey(current.filter) !== key) list.send({ type: 'SET_PARAMS', params: { filter, limit: PLACED_PAGE } });
+  }, [key]);
+  // A site that is gone (a link from another store, a remembered id) shows All sites.
+  useEffect(() => {
+    if (sites && filter && !sites.some((s) => s.id === filter.siteId)) choose(null);
+  }, [sites, key]);
+
+  const site = filter && sites ? sites.find((s) => s.id === filter.siteId) : undefined;
+  const location = filter?.locationId ? locations.find((l) => l.id === filter.locationId) : undefined;
+  const defaultLocation = site ? locations.find((l) => l.id === site.defaultLocationId) : undefined;
+  const adjustAt = location ?? defaultLocation;
+  return {
+    filter,
+    sites: sites ?? [],
+    locations,
+    list,
+    choose,
+    title: site ? `${site.name}${location ? ` › ${location.name}` : ''}` : '…',
+    adjustAt: adjustAt ? { id: adjustAt.id, name: adjustAt.name } : null,
+  };
 }

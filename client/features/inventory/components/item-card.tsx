@@ -1,6 +1,6 @@
 // An item on the Category page: picture, name, description, price, 'N in stock' (flagged
-// low at or below the threshold), View Details, -/+ (with stock permission), edit and
-// delete (with their permissions).
+// low at or below the threshold), View Details, Where is it, -/+ (with stock permission),
+// edit and delete (with their permissions).
 import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import { isLowStock, type Item } from '../../../../shared/inventory';
@@ -9,6 +9,7 @@ import { formatPrice } from '../../../lib/format';
 import { useStoreMoney } from '../../../lib/store-money';
 import { PendingMark, usePendingQuantity } from '../../../offline/pending-mark';
 import { ItemImage } from './item-image';
+import { WhereIsIt } from '../../../components/where-is-it';
 
 export interface ItemCardProps {
   item: Item;
@@ -98,6 +99,7 @@ export const ItemCard = memo(function ItemCard({
           <Icon name="eye" size={16} /> View Details
         </Link>
         <div className="item-card-buttons">
+          <WhereIsIt itemId={item.id} itemName={item.name} compact />
           {canAdjust ? (
             <div className="stepper" role="group" aria-label={`Stock of ${item.name}`}>
               <button

@@ -1,6 +1,7 @@
 // The item page (/inventory/{id}): picture, name, description, SKU and category; Stock
 // Information; the Low Stock Alert; Item Details (total value, dates); Stock Status; the
-// item's history; Adjust stock (with stock permission) and Edit Item (with manage
+// item's history; Stock by location (by site, with in transit) and Where is it; Adjust stock
+// at a location and Move stock (with stock permission) and Edit Item (with manage
 // permission). Everything updates live; a deleted or unknown item shows 'Item Not Found'.
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -23,7 +24,14 @@ import { AsOfItem } from './as-of-views';
 import { ItemImage } from './item-image';
 import { StockStatusPanel } from './stock-status-panel';
 import { PendingQuantity } from '../../../offline/pending-mark';
+import { WhereIsIt } from '../../../components/where-is-it';
+import { chosenSite } from '../../../lib/chosen-site';
+import { toast } from '../../../lib/toasts';
+import { adjustChoice } from '../adjust-location';
+import { ItemPlacesCard } from './item-places-card';
+import { MoveStockDialog } from './move-stock-dialog';
 import '../inventory.css';
+import '../stock-places.css';
 
 export function ItemDetailPage() {
   const { id = '' } = useParams();
@@ -36,7 +44,10 @@ export function ItemDetailPage() {
 
 function ItemDetail({ id }: { id: string }) {
   const money = useStoreMoney();
-  const detail = useActorRef(itemDetailMachine, { input: { params: { id } } });
+  // The site this browser works at when the page opened: Adjust and Move start there.
+  const [siteId] = useState(chosenSite);
+  const detail = useActorRef(itemDetailMachine, { input: { params: { id, siteId } } });
+  const [moving, setMoving] = useState(false);
   const snapshot = useSelector(detail, (s) => s);
   const [adjustId, setAdjustId] = useState<string | null>(null);
   const [adjustOpen, setAdjustOpen] = useState(false);
@@ -92,7 +103,7 @@ function ItemDetail({ id }: { id: string }) {
     );
   }
 
-  const { item, history, categoryNames } = data;
+  const { item, history, categoryNames, places } = data;
   const low = isLowStock(item);
 
   return (
@@ -101,6 +112,7 @@ function ItemDetail({ id }: { id: string }) {
       <div className="detail-topbar">
         {backLink}
         <div className="page-actions">
+          <WhereIsIt itemId={item.id} itemName={item.name} />
           {canAdjust ? (
             <button
               type="button"
@@ -205,6 +217,8 @@ function ItemDetail({ id }: { id: string }) {
         </section>
       </div>
 
+      <ItemPlacesCard places={places} onMove={canAdjust ? () => setMoving(true) : undefined} />
+
       <ItemHistory
         entries={history}
         categoryNames={categoryNames}
@@ -215,6 +229,7 @@ function ItemDetail({ id }: { id: string }) {
         <AdjustStockDialog
           itemName={item.name}
           quantity={item.quantity}
+          choice={adjustChoice(places, data.sites, data.siteLocations, siteId)}
           busy={adjustWrite?.status === 'pending'}
           error={adjustWrite?.status === 'failed' ? adjustWrite.error : null}
           onClose={() => {
@@ -227,6 +242,19 @@ function ItemDetail({ id }: { id: string }) {
             const writeId = newWriteId();
             setAdjustId(writeId);
             detail.send({ type: 'WRITE', id: writeId, write: { kind: 'adjust', name: item.name, ...adjustment } });
+          }}
+        />
+      ) : null}
+      {moving ? (
+        <MoveStockDialog
+          itemId={item.id}
+          itemName={item.name}
+          places={places}
+          preferredSiteId={siteId}
+          onClose={() => setMoving(false)}
+          onMoved={({ quantity, from, to }) => {
+            setMoving(false);
+            toast.success(`Moved ${quantity} ${item.name} from ${from} to ${to}`);
           }}
         />
       ) : null}

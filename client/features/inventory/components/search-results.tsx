@@ -1,9 +1,11 @@
-// Results of the Inventory page's item search: matching items with category and stock.
+// Results of the Inventory page's item search: matching items with category and stock, and
+// "Where is it" beside each (outside its link: a button inside a link is no button).
 import { Link } from 'react-router-dom';
 import { isLowStock, type Item } from '../../../../shared/inventory';
 import { formatPrice } from '../../../lib/format';
 import { useStoreMoney } from '../../../lib/store-money';
 import { ItemImage } from './item-image';
+import { WhereIsIt } from '../../../components/where-is-it';
 
 export function SearchResults({ query, results, searching }: { query: string; results: Item[]; searching: boolean }) {
   const money = useStoreMoney();
@@ -19,7 +21,7 @@ export function SearchResults({ query, results, searching }: { query: string; re
       {!searching && results.length === 0 ? <p className="muted search-empty">No items match your search.</p> : null}
       <ul className="search-list">
         {results.map((item) => (
-          <li key={item.id}>
+          <li key={item.id} className="search-item">
             <Link to={`/inventory/${item.id}`} className="search-row">
               <ItemImage url={item.imageUrl} name={item.name} className="search-thumb" />
               <span className="search-main">
@@ -33,6 +35,7 @@ export function SearchResults({ query, results, searching }: { query: string; re
                 {item.quantity} in stock
               </span>
             </Link>
+            <WhereIsIt itemId={item.id} itemName={item.name} compact />
           </li>
         ))}
       </ul>

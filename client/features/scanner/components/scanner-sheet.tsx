@@ -1,5 +1,7 @@
 // The scanner, as a sheet rising from the bottom of the screen: the camera (or a code field
-// when there is none), then the item's quick sheet or what to do about an unknown code.
+// when there is none), then the item's quick sheet or what to do about an unknown code. A
+// scanned shelf label makes its location active, shown at the top of every sheet until
+// cleared: items scanned then are changed there, or moved there ("put away").
 // Loaded only when first opened (client/app/shell/scanner-host.tsx); zxing loads later
 // still, when the camera starts.
 import { useEffect, useId, useRef } from 'react';
@@ -13,15 +15,20 @@ import { scannerMachine, type ScannerStart } from '../scanner.machine';
 import { CameraView } from './camera-view';
 import { CodeEntryForm } from './code-entry-form';
 import { QuickAdjust } from './quick-adjust';
+import { locationText, setActiveLocation, useActiveLocation } from '../active-location';
+import { MoveHere } from './move-here';
 import '../scanner.css';
 
 export function ScannerSheet({ start, onClose }: { start: ScannerStart; onClose: () => void }) {
   const navigate = useNavigate();
   const scanner = useActorRef(
     scannerMachine.provide({
-      actions: { openItem: (_, { itemId }) => navigate(`/inventory/${encodeURIComponent(itemId)}`) },
+      actions: {
+        openItem: (_, { itemId }) => navigate(`/inventory/${encodeURIComponent(itemId)}`),
+        keepLocation: (_, { location }) => setActiveLocation(location),
+      },
     }),
-    { input: { start, origin: window.location.origin } },
+    { input: { start, origin: window.location.origin, active: useActiveLocation() } },
   );
   const snapshot = useSelector(scanner, (s) => s);
   const canAdjust = useCan('stock:update');
@@ -29,7 +36,7 @@ export function ScannerSheet({ start, onClose }: { start: ScannerStart; onClose:
   const canAddItems = useCan('inventory:manage');
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const { code, item, stream, cameraProblem, lookupError } = snapshot.context;
+  const { code, item, stream, cameraProblem, lookupError, active, places, here } = snapshot.context;
   const closed = snapshot.matches('closed');
 
   useEffect(() => {
@@ -46,7 +53,13 @@ export function ScannerSheet({ start, onClose }: { start: ScannerStart; onClose:
 
   const close = () => scanner.send({ type: 'CLOSE' });
   const lookUp = (typed: string) => scanner.send({ type: 'LOOKUP', code: typed });
-  const title = snapshot.matches('found') && item ? item.name : 'Scan a barcode';
+  const title =
+    snapshot.matches('found') && item
+      ? item.name
+      : snapshot.matches('locationSet') && active
+        ? `Put away at ${active.name}`
+        : 'Scan a barcode';
+  const saving = snapshot.matches({ found: 'saving' });
 
   return (
     <dialog
@@ -75,6 +88,43 @@ export function ScannerSheet({ start, onClose }: { start: ScannerStart; onClose:
             <Icon name="x" size={22} />
           </button>
         </header>
+
+        {active ? (
+          <p className="scanner-active" data-testid="active-location">
+            <Icon name="map-pin" size={18} />
+            <span>
+              Putting away at <strong>{locationText(active)}</strong>
+            </span>
+            <button
+              type="button"
+              className="btn btn-sm btn-ghost"
+              onClick={() => scanner.send({ type: 'CLEAR_LOCATION' })}
+            >
+              Clear
+            </button>
+          </p>
+        ) : null}
+
+        {snapshot.matches('locationSet') && active ? (
+          <>
+            <p className="scanner-hint" role="status">
+              Scan items to put them away at {active.name}: +1 adds one there, Move here brings them from another
+              location of its site.
+            </p>
+            <div className="scanner-actions">
+              <button
+                type="button"
+                className="btn btn-primary btn-lg"
+                onClick={() => scanner.send({ type: 'SCAN_AGAIN' })}
+              >
+                Scan an item
+              </button>
+              <button type="button" className="btn btn-ghost btn-lg" onClick={close}>
+                Done
+              </button>
+            </div>
+          </>
+        ) : null}
 
         {snapshot.matches('camera') ? (
           <>
@@ -110,12 +160,24 @@ export function ScannerSheet({ start, onClose }: { start: ScannerStart; onClose:
               SKU <code>{item.sku}</code> · {item.category}
             </p>
             {canAdjust ? (
-              <QuickAdjust
-                item={item}
-                saving={snapshot.matches({ found: 'saving' })}
-                onAdjust={(delta) => scanner.send({ type: 'ADJUST', delta })}
-                onSetCount={(counted) => scanner.send({ type: 'SET_COUNT', counted })}
-              />
+              <>
+                <QuickAdjust
+                  item={item}
+                  at={active ? { name: active.name, here } : null}
+                  saving={saving}
+                  onAdjust={(delta) => scanner.send({ type: 'ADJUST', delta })}
+                  onSetCount={(counted) => scanner.send({ type: 'SET_COUNT', counted })}
+                />
+                {active && places ? (
+                  <MoveHere
+                    key={`${item.id}-${item.version}`}
+                    places={places}
+                    at={active}
+                    saving={saving}
+                    onMove={(fromLocationId, quantity) => scanner.send({ type: 'MOVE_HERE', fromLocationId, quantity })}
+                  />
+                ) : null}
+              </>
             ) : (
               <p className="scanner-stock">
                 <span className="scanner-stock-label">In stock</span>
