@@ -242,6 +242,7 @@ function mainClause(facts: ChangeFacts): SentencePart[] {
       return [
         part('Counted '),
         part(names[d.itemId] ?? 'an item', 'subject'),
+        ...atLocation(facts),
         part(': '),
         part(String(d.counted), 'new'),
         part(` (stocktake ${facts.subject})`),

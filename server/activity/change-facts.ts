@@ -115,7 +115,8 @@ function wantsOf(event: LoggedEvent, subjects: Map<number, string>, wants: Wants
     wants.name('category', d.changes.categoryId.to, event.position);
   }
   if (event.type === 'StockCounted') wants.name('item', d.itemId, event.position);
-  if (event.type === 'StockAdjusted' || event.type === 'ItemCreated') wants.location(d.locationId, false);
+  if (event.type === 'StockAdjusted' || event.type === 'ItemCreated' || event.type === 'StockCounted')
+    wants.location(d.locationId, false);
   if (event.type === 'StockMoved') {
     wants.location(d.fromLocationId, true);
     wants.location(d.toLocationId, true);

@@ -1,8 +1,9 @@
-// The stocktake projections (migration 013): sessions, their lines and counts; and the
-// sessions' entries in the activity log (the log is the activity feature's table; these
-// rows are written, and rebuilt, by this projection's handlers).
+// The stocktake projections (migrations 013, 028): sessions with the place they count,
+// their lines (an item at a location) and counts; and the sessions' entries in the activity
+// log (the log is the activity feature's table; these rows are written, and rebuilt, by this
+// projection's handlers).
 import { sql } from 'kysely';
-import type { ApprovedLine, StocktakeEvent } from '../../shared/stocktake.js';
+import { sessionPlace, startedLines, type ApprovedLine, type StocktakeEvent } from '../../shared/stocktake.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
 import { searchColumnNames, searchColumnsOf } from '../activity/search-words.js';
 
@@ -55,13 +56,16 @@ export const stocktakeProjection: Projection = {
   handlers: {
     StocktakeStarted: async (event: StoredEvent<Data<'StocktakeStarted'>>, trx) => {
       const d = event.data;
-      await sql`insert into stocktakes (id, name, scope, category_id, status, started_at, started_by, closed_at, version)
+      const place = sessionPlace(d);
+      await sql`insert into stocktakes (id, name, scope, category_id, status, started_at, started_by, closed_at, version,
+          site_id, location_id, location_ids, home_location_id)
         values (${d.stocktakeId}, ${d.name}, ${d.scope}, ${d.categoryId}, 'open', ${event.createdAt},
-          ${event.metadata.actor.name}, null, ${event.streamVersion})`.execute(trx);
-      await sql`insert into stocktake_lines (stocktake_id, item_id, ord)
-        select ${d.stocktakeId}, t.id::uuid, t.ord from jsonb_array_elements_text(${JSON.stringify(d.itemIds)}::jsonb) with ordinality as t(id, ord)`.execute(
-        trx,
-      );
+          ${event.metadata.actor.name}, null, ${event.streamVersion}, ${place.siteId}, ${place.locationId},
+          ${JSON.stringify(place.locationIds)}::jsonb, ${place.homeLocationId})`.execute(trx);
+      const lines = startedLines(d).map((l) => [l.itemId, l.locationId]);
+      await sql`insert into stocktake_lines (stocktake_id, item_id, location_id, ord)
+        select ${d.stocktakeId}, (t.line ->> 0)::uuid, (t.line ->> 1)::uuid, t.ord
+        from jsonb_array_elements(${JSON.stringify(lines)}::jsonb) with ordinality as t(line, ord)`.execute(trx);
       await logActivity(
         trx,
         event,
@@ -71,9 +75,17 @@ export const stocktakeProjection: Projection = {
     },
     StockCounted: async (event: StoredEvent<Data<'StockCounted'>>, trx) => {
       const d = event.data;
-      await sql`insert into stocktake_counts (id, stocktake_id, item_id, counted, counted_at, counted_by, counted_by_uid, recorded_at)
-        values (${event.eventId}, ${idOf(event.streamId)}, ${d.itemId}, ${d.counted}, ${d.countedAt},
+      const id = idOf(event.streamId);
+      // A count that names no location was made at the session's home location.
+      const at = sql`coalesce(${d.locationId ?? null}::uuid, (select home_location_id from stocktakes where id = ${id}))`;
+      await sql`insert into stocktake_counts (id, stocktake_id, item_id, location_id, counted, counted_at, counted_by,
+          counted_by_uid, recorded_at)
+        values (${event.eventId}, ${id}, ${d.itemId}, ${at}, ${d.counted}, ${d.countedAt},
           ${event.metadata.actor.name}, ${event.metadata.actor.uid}, ${event.createdAt})`.execute(trx);
+      // Found where it was not expected (a location of the place it had no stock at): a line of its own, last.
+      await sql`insert into stocktake_lines (stocktake_id, item_id, location_id, ord)
+        select ${id}, ${d.itemId}, ${at}, coalesce(max(ord), 0) + 1 from stocktake_lines where stocktake_id = ${id}
+        on conflict do nothing`.execute(trx);
       await bump(trx, event);
       const item = sql`coalesce((select name from items where id = ${d.itemId}), 'an item')`;
       await logActivity(
@@ -100,7 +112,9 @@ export const stocktakeProjection: Projection = {
             approved_count_id = ${line.countId},
             approved_counted = ${line.counted}, approved_expected = ${line.counted}::int - d.delta, approved_delta = d.delta
           from (select ${delta} as delta) d
-          where stocktake_id = ${id} and item_id = ${line.itemId}`.execute(trx);
+          where stocktake_id = ${id} and item_id = ${line.itemId}
+            and location_id = coalesce(${line.locationId ?? null}::uuid,
+              (select home_location_id from stocktakes where id = ${id}))`.execute(trx);
       }
       await bump(trx, event);
       await logActivity(trx, event, 'update', approvalDetails(id, event.data.lines));

@@ -21,7 +21,6 @@ import {
 } from './schemas.js';
 import type { StocktakeQueries } from './stocktake-queries.js';
 import type { StocktakeService } from './stocktake-service.js';
-import { siteOfCaller } from '../inventory/places-sql.js';
 
 type WithId = { Params: { id: string } };
 type WithLine = { Params: { id: string; itemId: string }; Body: ApproveLineBody | null };
@@ -51,14 +50,15 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
     {
       onRequest: run,
       schema: {
-        summary: 'Start a count of a category, several categories, some items, the low-stock items or the whole store',
+        summary:
+          'Start a count of a category, several categories, some items, the low-stock items or the whole store, at a site (all its locations) or one location (with those inside it)',
         tags,
         body: startBody,
         response: { 201: sessionResponse, ...errors },
       },
     },
     async (request, reply) => {
-      const id = await stocktakes.start(request.body, commandMeta(request));
+      const id = await stocktakes.start(request.body, commandMeta(request), principalOf(request));
       return reply.status(201).send(await queries.session(id, true));
     },
   );
@@ -91,7 +91,9 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await stocktakes.count(request.params.id, request.body, commandMeta(request))),
+      reply
+        .status(201)
+        .send(await stocktakes.count(request.params.id, request.body, commandMeta(request), principalOf(request))),
   );
 
   app.post<WithLine>(
@@ -100,7 +102,7 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
       onRequest: run,
       schema: {
         summary:
-          "Approve one item's count: posts a `count` adjustment of counted minus the quantity at the moment of counting",
+          "Approve one item's count at a location: posts a `count` adjustment there of counted minus the quantity there at the moment of counting",
         tags,
         params: lineParams,
         body: approveLineBody,
@@ -109,13 +111,7 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
     },
     async (request) => {
       const { id, itemId } = request.params;
-      await stocktakes.approveLine(
-        id,
-        itemId,
-        request.body?.countId,
-        commandMeta(request),
-        siteOfCaller(request.principal),
-      );
+      await stocktakes.approveLine(id, itemId, request.body ?? {}, commandMeta(request), principalOf(request));
       return queries.session(id, true);
     },
   );
@@ -133,7 +129,7 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
       },
     },
     async (request) => {
-      await stocktakes.approveAll(request.params.id, commandMeta(request), siteOfCaller(request.principal));
+      await stocktakes.approveAll(request.params.id, commandMeta(request), principalOf(request));
       return queries.session(request.params.id, true);
     },
   );

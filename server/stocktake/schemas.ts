@@ -58,6 +58,11 @@ export const startBody = {
       uniqueItems: true,
       description: 'for scope "items"',
     },
+    siteId: {
+      ...uuid,
+      description: "the site to count, all its locations (neither this nor locationId: the caller's site)",
+    },
+    locationId: { ...uuid, description: 'the location to count, with the locations inside it' },
   },
 } as const;
 
@@ -67,6 +72,10 @@ export const countBody = {
   required: ['itemId', 'counted', 'countedAt'],
   properties: {
     itemId: uuid,
+    locationId: {
+      ...uuid,
+      description: "where it was counted (one of the session's locations); absent: the session's first location",
+    },
     counted: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
     countedAt: {
       type: 'string',
@@ -81,6 +90,10 @@ export const approveLineBody = {
   additionalProperties: false,
   properties: {
     countId: { ...uuid, description: 'which count to post, when the item was counted twice with different numbers' },
+    locationId: {
+      ...uuid,
+      description: "which of the item's lines, when it is counted at several locations (a countId implies its own)",
+    },
   },
 } as const;
 
@@ -94,6 +107,7 @@ const countSchema = {
   properties: {
     id: { type: 'string' },
     itemId: { type: 'string' },
+    locationId: { type: 'string' },
     counted: { type: 'integer' },
     countedAt: { type: 'string' },
     countedBy: { type: 'string' },
@@ -109,6 +123,10 @@ const summaryProperties = {
   name: { type: 'string' },
   scope: { type: 'string', enum: STOCKTAKE_SCOPES },
   categoryId: { type: ['string', 'null'] },
+  siteId: { type: 'string' },
+  siteName: { type: 'string' },
+  locationId: { type: ['string', 'null'] },
+  placeName: { type: 'string' },
   status: { type: 'string', enum: ['open', 'closed'] },
   startedAt: { type: 'string' },
   startedBy: { type: 'string' },
@@ -130,6 +148,10 @@ export const sessionResponse = {
   properties: {
     ...summaryProperties,
     showsVariance: { type: 'boolean' },
+    locations: {
+      type: 'array',
+      items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
+    },
     totals: {
       type: 'object',
       properties: {
@@ -145,6 +167,8 @@ export const sessionResponse = {
         type: 'object',
         properties: {
           itemId: { type: 'string' },
+          locationId: { type: 'string' },
+          locationName: { type: 'string' },
           name: { type: 'string' },
           sku: { type: 'string' },
           barcode: { type: ['string', 'null'] },

@@ -1,23 +1,26 @@
-// Reads of the stocktake projections: a session with its lines, counts and variance, the
-// list of sessions, and the state the decisions are made on. Each count's expected quantity
-// (and price) is the item's version valid at countedAt (server/history's item_versions,
-// read only) with the late-sent adjustments made before it (stockAtCount), looked up here
-// every time, so it is right whatever order counts and sales reached the server in.
+// Reads of the stocktake projections: a session with its lines (an item at a location),
+// counts and variance, the list of sessions, and the state the decisions are made on. Each
+// count's expected quantity is what its location held at countedAt, looked up every time (so
+// it is right whatever order counts and sales reached the server in; see count-expected.ts),
+// and its price the item's version valid then (server/history's item_versions, read only).
 import { sql, type Kysely } from 'kysely';
-import type {
-  LineStatus,
-  StocktakeCount,
-  StocktakeLine,
-  StocktakeScope,
-  StocktakeSession,
-  StocktakeSummary,
-  StocktakeTotals,
+import {
+  lineKey,
+  type LineStatus,
+  type StocktakeCount,
+  type StocktakeLine,
+  type StocktakePlace,
+  type StocktakeScope,
+  type StocktakeSession,
+  type StocktakeSummary,
+  type StocktakeTotals,
 } from '../../shared/stocktake.js';
 import type { DB } from '../db/schema.js';
 import { NotFoundError } from '../errors.js';
 import type { Transaction } from '../eventstore/types.js';
+import { countsWithExpected, type CountWithExpected } from './count-expected.js';
 import type { LineToApprove, SessionState } from './decide.js';
-import { readLine, type CountAt } from './line-status.js';
+import { readLine } from './line-status.js';
 
 interface SessionRow {
   id: string;
@@ -29,10 +32,18 @@ interface SessionRow {
   started_by: string;
   closed_at: Date | null;
   version: number;
+  site_id: string;
+  site_name: string | null;
+  location_id: string | null;
+  location_name: string | null;
+  location_ids: unknown;
+  home_location_id: string;
 }
 
 interface LineRow {
   item_id: string;
+  location_id: string;
+  location_name: string;
   name: string;
   sku: string;
   barcode: string | null;
@@ -45,77 +56,27 @@ interface LineRow {
   approved_delta: number | null;
 }
 
-interface CountRow {
-  id: string;
-  item_id: string;
-  counted: number;
-  counted_at: Date;
-  counted_by: string;
-  counted_by_uid: string | null;
-  expected: number | null;
-  price: string | number | null;
-}
-
-export interface CountWithExpected extends CountAt {
-  itemId: string;
-  countedBy: string;
-  countedByUid: string | null;
-  price: number | null;
-}
-
-/**
- * The item's quantity and price at a count's moment, as a lateral subquery over the count `c`:
- * the history's version valid at `c.counted_at` (placed by when the server recorded each
- * change), plus the adjustments recorded after that version that were made at or before the
- * count (`occurredAt`: a sale made offline and replayed from an outbox after the count). The
- * shelf already reflected those when it was counted. An adjustment recorded before the count is
- * before it whatever its occurredAt (the server keeps occurredAt only when it is earlier than its
- * own clock, so that is within clock skew). Deltas commute, so this is the stock the shelf had.
- */
-const stockAtCount = sql`(select v.quantity + coalesce((select sum((e.data ->> 'delta')::int) from events e
-      where e.stream_id = 'item-' || c.item_id::text and e.stream_version > v.version and e.type = 'StockAdjusted'
-        and (e.data ->> 'occurredAt')::timestamptz <= c.counted_at), 0) as quantity, v.price
-    from item_versions v
-    where v.item_id = c.item_id and tstzrange(v.from_at, v.to_at) @> c.counted_at
-    order by v.valid_from desc limit 1)`;
-
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 const money = (n: number) => Math.round(n * 100) / 100;
+const idsOf = (raw: unknown): string[] => (typeof raw === 'string' ? JSON.parse(raw) : ((raw as string[]) ?? []));
 
-/** Every count of a session (or of some of its items), with the item's quantity and price at its moment. */
-export async function countsWithExpected(
-  db: Kysely<DB>,
-  stocktakeId: string,
-  itemIds?: string[],
-): Promise<CountWithExpected[]> {
-  const only = itemIds ? sql`and c.item_id in (${sql.join(itemIds)})` : sql``;
-  const rows =
-    await sql<CountRow>`select c.id, c.item_id, c.counted, c.counted_at, c.counted_by, c.counted_by_uid, v.quantity as expected, v.price
-    from stocktake_counts c
-    left join lateral ${stockAtCount} v on true
-    where c.stocktake_id = ${stocktakeId} ${only}
-    order by c.counted_at, c.recorded_at`.execute(db);
-  return rows.rows.map((r) => ({
-    id: r.id,
-    itemId: r.item_id,
-    counted: r.counted,
-    countedAt: new Date(r.counted_at),
-    countedBy: r.counted_by,
-    countedByUid: r.counted_by_uid,
-    expected: r.expected === null ? null : Number(r.expected),
-    price: r.price === null ? null : Number(r.price),
-  }));
-}
+/** "Back room › Shelf 2": a location's name, after its parent's when it has one (aliases `loc`, `par`). */
+const locationLabel = sql`coalesce(par.name || ' › ', '') || coalesce(loc.name, 'a location')`;
 
 type Progress = Pick<StocktakeSummary, 'toCount' | 'counted' | 'conflicts' | 'approved'>;
 
 /** A session row and its progress (from its lines, or counted in SQL by the list). */
 function toSummary(row: SessionRow, progress: Progress): StocktakeSummary {
+  const siteName = row.site_name ?? 'a site';
   return {
     id: row.id,
     name: row.name,
     scope: row.scope,
     categoryId: row.category_id,
+    siteId: row.site_id,
+    siteName,
+    locationId: row.location_id,
+    placeName: row.location_id ? `${siteName} › ${row.location_name ?? 'a location'}` : siteName,
     status: row.status,
     startedAt: iso(row.started_at),
     startedBy: row.started_by,
@@ -139,6 +100,7 @@ function toLine(row: LineRow, counts: CountWithExpected[], showsVariance: boolea
   const countsOut: StocktakeCount[] = counts.map((c) => ({
     id: c.id,
     itemId: c.itemId,
+    locationId: c.locationId,
     counted: c.counted,
     countedAt: iso(c.countedAt),
     countedBy: c.countedBy,
@@ -147,6 +109,8 @@ function toLine(row: LineRow, counts: CountWithExpected[], showsVariance: boolea
   }));
   const base = {
     itemId: row.item_id,
+    locationId: row.location_id,
+    locationName: row.location_name,
     name: row.name,
     sku: row.sku,
     barcode: row.barcode,
@@ -209,69 +173,111 @@ function totalsOf(lines: StocktakeLine[], showsVariance: boolean): StocktakeTota
   };
 }
 
+function groupByLine(counts: CountWithExpected[]): Map<string, CountWithExpected[]> {
+  const byLine = new Map<string, CountWithExpected[]>();
+  for (const c of counts) byLine.set(lineKey(c), [...(byLine.get(lineKey(c)) ?? []), c]);
+  return byLine;
+}
+
+const sessionColumns = sql`t.id, t.name, t.scope, t.category_id, t.status, t.started_at, t.started_by, t.closed_at,
+  t.version, t.site_id, site.name as site_name, t.location_id, loc.name as location_name, t.location_ids,
+  t.home_location_id`;
+const sessionJoins = sql`left join sites site on site.id = t.site_id left join locations loc on loc.id = t.location_id`;
+
 export class StocktakeQueries {
   constructor(private readonly db: Kysely<DB>) {}
 
   private async sessionRow(db: Kysely<DB>, id: string, lock = false): Promise<SessionRow | null> {
-    const rows =
-      await sql<SessionRow>`select id, name, scope, category_id, status, started_at, started_by, closed_at, version
-      from stocktakes where id = ${id} ${lock ? sql`for update` : sql``}`.execute(db);
+    const rows = await sql<SessionRow>`select ${sessionColumns} from stocktakes t ${sessionJoins}
+      where t.id = ${id} ${lock ? sql`for update of t` : sql``}`.execute(db);
     return rows.rows[0] ?? null;
   }
 
-  /** The session's lines with the item's current name (or its last one, if deleted since). */
+  /** The session's lines with the item's current name (or its last one, if deleted since) and their location's. */
   private async lineRows(db: Kysely<DB>, id: string): Promise<LineRow[]> {
-    const rows =
-      await sql<LineRow>`select l.item_id, coalesce(i.name, last.name, '') as name, coalesce(i.sku, last.sku, '') as sku,
+    const rows = await sql<LineRow>`select l.item_id, l.location_id, ${locationLabel} as location_name,
+        coalesce(i.name, last.name, '') as name, coalesce(i.sku, last.sku, '') as sku,
         coalesce(i.barcode, last.barcode) as barcode, coalesce(i.price, last.price, 0) as price,
         l.approved_at, l.approved_by, l.approved_count_id, l.approved_counted, l.approved_expected, l.approved_delta
       from stocktake_lines l
       left join items i on i.id = l.item_id
       left join lateral (select v.name, v.sku, v.barcode, v.price from item_versions v where v.item_id = l.item_id
         order by v.valid_from desc limit 1) last on i.id is null
-      where l.stocktake_id = ${id} order by l.ord`.execute(db);
+      left join locations loc on loc.id = l.location_id
+      left join locations par on par.id = loc.parent_id
+      where l.stocktake_id = ${id} order by l.ord, ${locationLabel}`.execute(db);
+    return rows.rows;
+  }
+
+  /** Where the session's counts may be made: its home location first, then the others by name. */
+  private async places(db: Kysely<DB>, row: SessionRow): Promise<StocktakePlace[]> {
+    const ids = idsOf(row.location_ids);
+    const rows = await sql<StocktakePlace>`select loc.id, ${locationLabel} as name from locations loc
+      left join locations par on par.id = loc.parent_id
+      where loc.id in (select value::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+      order by loc.id = ${row.home_location_id} desc, lower(${locationLabel}), loc.id`.execute(db);
     return rows.rows;
   }
 
   async session(id: string, showsVariance: boolean): Promise<StocktakeSession> {
     const row = await this.sessionRow(this.db, id);
     if (!row) throw new NotFoundError('Stocktake not found');
-    const [lineRows, counts] = await Promise.all([this.lineRows(this.db, id), countsWithExpected(this.db, id)]);
-    const byItem = groupByItem(counts);
-    const lines = lineRows.map((l) => toLine(l, byItem.get(l.item_id) ?? [], showsVariance));
-    return { ...toSummary(row, progressOf(lines)), lines, totals: totalsOf(lines, showsVariance), showsVariance };
+    const [lineRows, counts, locations] = await Promise.all([
+      this.lineRows(this.db, id),
+      countsWithExpected(this.db, sql`c.stocktake_id = ${id}`),
+      this.places(this.db, row),
+    ]);
+    const byLine = groupByLine(counts);
+    const lines = lineRows.map((l) =>
+      toLine(l, byLine.get(lineKey({ itemId: l.item_id, locationId: l.location_id })) ?? [], showsVariance),
+    );
+    return {
+      ...toSummary(row, progressOf(lines)),
+      locations,
+      lines,
+      totals: totalsOf(lines, showsVariance),
+      showsVariance,
+    };
   }
 
   /**
-   * The latest sessions, newest first, with their progress in one statement: a line is
-   * counted when it has a count, and counted twice with different numbers (as readLine says)
-   * when its unapproved counts imply more than one difference from their moments' stock.
+   * The latest sessions, newest first, with their progress: lines and approvals counted in
+   * SQL; a line counted twice with different numbers (as readLine says) is looked for only
+   * where it can be: an open session's unapproved line with more than one count.
    */
   async list(limit = 50): Promise<StocktakeSummary[]> {
-    const rows = await sql<SessionRow & { to_count: number; counted: number; approved: number; conflicts: number }>`
-      with recent as (
-        select id, name, scope, category_id, status, started_at, started_by, closed_at, version
-        from stocktakes order by started_at desc limit ${limit}
-      ), readings as (
-        select c.stocktake_id, c.item_id,
-          count(distinct case when v.quantity is null then 'n' || c.counted else 'd' || (c.counted - v.quantity) end) as kinds
-        from stocktake_counts c
-        join recent r on r.id = c.stocktake_id
-        left join lateral ${stockAtCount} v on true
-        group by c.stocktake_id, c.item_id
-      )
-      select r.*,
-        (select count(*) from stocktake_lines l where l.stocktake_id = r.id)::int as to_count,
-        (select count(*) from readings x where x.stocktake_id = r.id)::int as counted,
-        (select count(*) from stocktake_lines l where l.stocktake_id = r.id and l.approved_at is not null)::int as approved,
-        (select count(*) from readings x join stocktake_lines l on l.stocktake_id = x.stocktake_id and l.item_id = x.item_id
-          where x.stocktake_id = r.id and x.kinds > 1 and l.approved_at is null)::int as conflicts
-      from recent r order by r.started_at desc`.execute(this.db);
+    const rows = await sql<SessionRow & { to_count: number; counted: number; approved: number }>`
+      with recent as (select * from stocktakes order by started_at desc limit ${limit})
+      select ${sessionColumns},
+        (select count(*) from stocktake_lines l where l.stocktake_id = t.id)::int as to_count,
+        (select count(*) from stocktake_lines l where l.stocktake_id = t.id and exists (select 1 from stocktake_counts c
+          where c.stocktake_id = l.stocktake_id and c.item_id = l.item_id and c.location_id = l.location_id))::int as counted,
+        (select count(*) from stocktake_lines l where l.stocktake_id = t.id and l.approved_at is not null)::int as approved
+      from recent t ${sessionJoins} order by t.started_at desc`.execute(this.db);
+    const open = rows.rows.filter((r) => r.status === 'open').map((r) => r.id);
+    const conflicts = new Map<string, number>();
+    if (open.length) {
+      const doubted = sql`(c.stocktake_id, c.item_id, c.location_id) in (
+        select c2.stocktake_id, c2.item_id, c2.location_id from stocktake_counts c2
+        join stocktake_lines l on l.stocktake_id = c2.stocktake_id and l.item_id = c2.item_id
+          and l.location_id = c2.location_id and l.approved_at is null
+        where c2.stocktake_id in (${sql.join(open)})
+        group by c2.stocktake_id, c2.item_id, c2.location_id having count(*) > 1)`;
+      const counts = await sql<{ id: string; stocktake_id: string }>`select c.id, c.stocktake_id
+        from stocktake_counts c where ${doubted}`.execute(this.db);
+      const sessionOf = new Map(counts.rows.map((r) => [r.id, r.stocktake_id]));
+      const byLine = groupByLine(sessionOf.size ? await countsWithExpected(this.db, doubted) : []);
+      for (const [, lineCounts] of byLine) {
+        if (readLine(lineCounts).kind !== 'conflict') continue;
+        const session = sessionOf.get(lineCounts[0]!.id)!;
+        conflicts.set(session, (conflicts.get(session) ?? 0) + 1);
+      }
+    }
     return rows.rows.map((row) =>
       toSummary(row, {
         toCount: Number(row.to_count),
         counted: Number(row.counted),
-        conflicts: Number(row.conflicts),
+        conflicts: conflicts.get(row.id) ?? 0,
         approved: Number(row.approved),
       }),
     );
@@ -281,31 +287,51 @@ export class StocktakeQueries {
   async state(trx: Transaction, id: string): Promise<SessionState | null> {
     const row = await this.sessionRow(trx, id, true);
     if (!row) return null;
-    const lines = await sql<{ item_id: string; approved: boolean }>`select item_id, approved_at is not null as approved
+    const lines = await sql<{
+      item_id: string;
+      location_id: string;
+      approved: boolean;
+    }>`select item_id, location_id, approved_at is not null as approved
       from stocktake_lines where stocktake_id = ${id}`.execute(trx);
     return {
       id: row.id,
       name: row.name,
       status: row.status,
       startedAt: new Date(row.started_at),
-      lines: new Map(lines.rows.map((l) => [l.item_id, { approved: Boolean(l.approved) }])),
+      siteId: row.site_id,
+      locationIds: new Set(idsOf(row.location_ids)),
+      homeLocationId: row.home_location_id,
+      lines: new Map(
+        lines.rows.map((l) => [
+          lineKey({ itemId: l.item_id, locationId: l.location_id }),
+          { itemId: l.item_id, locationId: l.location_id, approved: Boolean(l.approved) },
+        ]),
+      ),
     };
   }
 
-  /** Lines with their counts, for an approval (all of the session's, or the given items'). */
-  async linesToApprove(trx: Transaction, id: string, itemIds?: string[]): Promise<LineToApprove[]> {
-    const rows = (await this.lineRows(trx, id)).filter((l) => !itemIds || itemIds.includes(l.item_id));
-    const byItem = groupByItem(await countsWithExpected(trx, id, itemIds));
+  /** Lines with their counts, for an approval (all of the session's, or the given lines'). */
+  async linesToApprove(
+    trx: Transaction,
+    id: string,
+    only?: { itemId: string; locationId: string },
+  ): Promise<LineToApprove[]> {
+    const rows = (await this.lineRows(trx, id)).filter(
+      (l) => !only || (l.item_id === only.itemId && l.location_id === only.locationId),
+    );
+    const where = only
+      ? sql`c.stocktake_id = ${id} and c.item_id = ${only.itemId} and c.location_id = ${only.locationId}`
+      : sql`c.stocktake_id = ${id}`;
+    const byLine = groupByLine(await countsWithExpected(trx, where));
     return rows.map((l) => ({
       itemId: l.item_id,
+      locationId: l.location_id,
       name: l.name,
-      counts: (byItem.get(l.item_id) ?? []).map((c) => ({ ...c, counter: { uid: c.countedByUid, name: c.countedBy } })),
+      locationName: l.location_name,
+      counts: (byLine.get(lineKey({ itemId: l.item_id, locationId: l.location_id })) ?? []).map((c) => ({
+        ...c,
+        counter: { uid: c.countedByUid, name: c.countedBy },
+      })),
     }));
   }
-}
-
-function groupByItem(counts: CountWithExpected[]): Map<string, CountWithExpected[]> {
-  const byItem = new Map<string, CountWithExpected[]>();
-  for (const c of counts) byItem.set(c.itemId, [...(byItem.get(c.itemId) ?? []), c]);
-  return byItem;
 }

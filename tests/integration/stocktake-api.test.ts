@@ -12,6 +12,7 @@ import { allowGuestSignIn } from '../helpers/guest-access.js';
 import { signInAnonymously, type TestAccount } from '../helpers/emulator-accounts.js';
 import { connectFeed } from '../helpers/feed-client.js';
 import { verifyProjections } from '../../server/eventstore/rebuild-projections.js';
+import { MAIN_LOCATION_ID, MAIN_SITE_ID } from '../../shared/places.js';
 
 describe.each(backends())('stocktakes on $name', (backend) => {
   let server: TestServer;
@@ -416,6 +417,122 @@ describe.each(backends())('stocktakes on $name', (backend) => {
         error: "You don't have permission to update stock levels or run stocktakes",
       });
     }
+  });
+
+  it('counts at one location or a whole site: posting a count changes the stock at the counted location only', async () => {
+    const place = async (name: string, parentId: string | null = null) =>
+      (
+        await call(
+          manager,
+          'POST',
+          '/api/locations',
+          { site_id: MAIN_SITE_ID, parent_id: parentId, name, code: `${name.replace(/\W/g, '')}-${++n}` },
+          201,
+        )
+      ).id as string;
+    const backRoom = await place(`Back room ${backend.name}`);
+    const topShelf = await place('Top shelf', backRoom);
+    const item = await newItem(await newCategory(), 10);
+    await call(staff, 'POST', `/api/inventory/${item.id}/adjust`, {
+      delta: 6,
+      reason: 'restock',
+      locationId: backRoom,
+    });
+    const levels = async () =>
+      Object.fromEntries(
+        (await call(manager, 'GET', `/api/inventory/${item.id}/locations`)).locations.map(
+          (l: { locationId: string; quantity: number }) => [l.locationId, l.quantity],
+        ),
+      );
+    expect(await levels()).toMatchObject({ [MAIN_LOCATION_ID]: 10, [backRoom]: 6 });
+
+    // The back room (with its shelf): the item's line is where it has stock there.
+    const room = await call(
+      manager,
+      'POST',
+      '/api/stocktakes',
+      { scope: 'items', itemIds: [item.id], locationId: backRoom },
+      201,
+    );
+    expect(room).toMatchObject({
+      name: `Count: 1 item at Back room ${backend.name}`,
+      siteId: MAIN_SITE_ID,
+      locationId: backRoom,
+      placeName: `Main store › Back room ${backend.name}`,
+      toCount: 1,
+    });
+    expect(room.locations.map((l: { id: string }) => l.id)).toEqual([backRoom, topShelf]);
+    expect(room.lines.map((l: any) => [l.locationId, l.locationName])).toEqual([
+      [backRoom, `Back room ${backend.name}`],
+    ]);
+    // A count naming no location is at the counted location; Main location is not part of it.
+    await count(room.id, item.id, 4, new Date());
+    // A move after the count: the room held 6 when it was counted, whatever left it since.
+    await call(staff, 'POST', '/api/moves', {
+      itemId: item.id,
+      fromLocationId: backRoom,
+      toLocationId: MAIN_LOCATION_ID,
+      quantity: 1,
+    });
+    const elsewhere = await call(
+      staff,
+      'POST',
+      `/api/stocktakes/${room.id}/counts`,
+      { itemId: item.id, locationId: MAIN_LOCATION_ID, counted: 1, countedAt: new Date().toISOString() },
+      422,
+    );
+    expect(elsewhere).toEqual({ error: 'This location is not part of this stocktake' });
+    // Found on the shelf inside the room, where it had none: the count opens a line there.
+    await call(staff, 'POST', `/api/stocktakes/${room.id}/counts`, {
+      itemId: item.id,
+      locationId: topShelf,
+      counted: 2,
+      countedAt: new Date().toISOString(),
+    });
+    const counted = await call(manager, 'GET', `/api/stocktakes/${room.id}`);
+    expect(counted.lines.map((l: any) => [l.locationName, l.expected, l.counted, l.difference])).toEqual([
+      [`Back room ${backend.name}`, 6, 4, -2],
+      [`Back room ${backend.name} › Top shelf`, 0, 2, 2],
+    ]);
+    await call(manager, 'POST', `/api/stocktakes/${room.id}/approve`, {});
+    // Main location keeps its 11: counting the back room never changes another location.
+    expect(await levels()).toMatchObject({ [MAIN_LOCATION_ID]: 11, [backRoom]: 3, [topShelf]: 2 });
+    expect(await quantityOf(item.id)).toBe(16);
+
+    // The whole site: a line at each location the item is at (by name); each line posts at its own.
+    const site = await call(
+      manager,
+      'POST',
+      '/api/stocktakes',
+      { scope: 'items', itemIds: [item.id], siteId: MAIN_SITE_ID },
+      201,
+    );
+    expect(site).toMatchObject({ locationId: null, placeName: 'Main store', toCount: 3 });
+    expect(site.locations[0].id).toBe(MAIN_LOCATION_ID);
+    const at = async (locationId: string, counted: number) =>
+      call(staff, 'POST', `/api/stocktakes/${site.id}/counts`, {
+        itemId: item.id,
+        locationId,
+        counted,
+        countedAt: new Date().toISOString(),
+      });
+    await at(MAIN_LOCATION_ID, 7);
+    await at(backRoom, 3);
+    expect(await call(manager, 'POST', `/api/stocktakes/${site.id}/lines/${item.id}/approve`, {}, 422)).toMatchObject({
+      error: 'This item is counted at several locations: say which line (locationId)',
+    });
+    const approved = await call(manager, 'POST', `/api/stocktakes/${site.id}/lines/${item.id}/approve`, {
+      locationId: MAIN_LOCATION_ID,
+    });
+    expect(approved.lines.map((l: any) => [l.locationId, l.status, l.difference])).toEqual([
+      [backRoom, 'counted', 0],
+      [MAIN_LOCATION_ID, 'approved', -4],
+      [topShelf, 'uncounted', null],
+    ]);
+    expect(await levels()).toMatchObject({ [MAIN_LOCATION_ID]: 7, [backRoom]: 3, [topShelf]: 2 });
+    const list = (await call(manager, 'GET', '/api/stocktakes')).stocktakes;
+    expect(list.find((s: any) => s.id === site.id)).toMatchObject({ placeName: 'Main store', counted: 2, approved: 1 });
+    expect(await verifyProjections(server.store.store)).toEqual([]);
   });
 
   it('documents the routes in the OpenAPI document', async () => {

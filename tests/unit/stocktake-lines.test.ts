@@ -50,19 +50,40 @@ describe('findLine', () => {
 
 describe('stocktake decisions', () => {
   const now = new Date(Date.UTC(2026, 0, 1, 12, 0));
+  const MAIN = 'loc-main';
+  const lineAt = (itemId: string, approved = false, locationId = MAIN) =>
+    [`${itemId}@${locationId}`, { itemId, locationId, approved }] as const;
   const session = (approved = false, status: 'open' | 'closed' = 'open') => ({
     id: 's',
     name: 'Cellar',
     status,
     startedAt: new Date(now.getTime() - 3_600_000),
-    lines: new Map([['item-1', { approved }]]),
+    siteId: 'site-main',
+    locationIds: new Set([MAIN, 'loc-back']),
+    homeLocationId: MAIN,
+    lines: new Map([lineAt('item-1', approved)]),
   });
+  const wine = { itemId: 'item-1', locationId: MAIN, name: 'Red Wine', locationName: 'Main location' };
 
   it('records a count at its own moment, within the session and not from the future', () => {
     const countedAt = new Date(now.getTime() - 60_000);
+    // A count that names no location is at the session's home location.
     expect(countStock({ itemId: 'item-1', counted: 8, countedAt }, session(), now)).toEqual([
-      { type: 'StockCounted', data: { itemId: 'item-1', counted: 8, countedAt: countedAt.toISOString() } },
+      {
+        type: 'StockCounted',
+        data: { itemId: 'item-1', locationId: MAIN, counted: 8, countedAt: countedAt.toISOString() },
+      },
     ]);
+    // Found at another location of the place: counted there (the count opens that line).
+    expect(countStock({ itemId: 'item-1', locationId: 'loc-back', counted: 2, countedAt }, session(), now)).toEqual([
+      {
+        type: 'StockCounted',
+        data: { itemId: 'item-1', locationId: 'loc-back', counted: 2, countedAt: countedAt.toISOString() },
+      },
+    ]);
+    expect(() =>
+      countStock({ itemId: 'item-1', locationId: 'loc-elsewhere', counted: 2, countedAt }, session(), now),
+    ).toThrow(/location is not part of this stocktake/);
     // A phone clock a minute ahead is fine; ten minutes is not.
     expect(() =>
       countStock({ itemId: 'item-1', counted: 8, countedAt: new Date(now.getTime() + 60_000) }, session(), now),
@@ -86,10 +107,11 @@ describe('stocktake decisions', () => {
 
   it('posts counted minus the stock of the moment of counting, and needs a choice when counts disagree', () => {
     const counts = [{ id: 'a', counted: 8, countedAt: at(0), expected: 10, counter: sam }];
-    const approved = approveLines([{ itemId: 'item-1', name: 'Red Wine', counts }], session());
+    const approved = approveLines([{ ...wine, counts }], session());
     expect(approved).toEqual([
       {
         itemId: 'item-1',
+        locationId: MAIN,
         countId: 'a',
         counted: 8,
         countedAt: at(0).toISOString(),
@@ -99,16 +121,12 @@ describe('stocktake decisions', () => {
       },
     ]);
     const disputed = [...counts, { id: 'b', counted: 7, countedAt: at(1), expected: 10, counter: mia }];
-    expect(() => approveLines([{ itemId: 'item-1', name: 'Red Wine', counts: disputed }], session())).toThrow(
-      /choose which count/,
-    );
+    expect(() => approveLines([{ ...wine, counts: disputed }], session())).toThrow(/choose which count/);
     // Keeping one of two counts posts that count as its counter's, not as the other counter's.
-    const kept = approveLines([{ itemId: 'item-1', name: 'Red Wine', counts: disputed, countId: 'a' }], session())[0]!;
+    const kept = approveLines([{ ...wine, counts: disputed, countId: 'a' }], session())[0]!;
     expect(kept).toMatchObject({ delta: -2, countedBy: sam });
-    expect(
-      approveLines([{ itemId: 'item-1', name: 'Red Wine', counts: disputed, countId: 'b' }], session())[0]!.delta,
-    ).toBe(-3);
-    expect(() => linesForApproveAll([{ itemId: 'item-1', name: 'Red Wine', counts: disputed }], session())).toThrow(
+    expect(approveLines([{ ...wine, counts: disputed, countId: 'b' }], session())[0]!.delta).toBe(-3);
+    expect(() => linesForApproveAll([{ ...wine, counts: disputed }], session())).toThrow(
       /Counted twice with different numbers: Red Wine/,
     );
   });
@@ -117,11 +135,11 @@ describe('stocktake decisions', () => {
     const posted = approveLines(
       [
         {
-          itemId: 'item-1',
-          name: 'Red Wine',
+          ...wine,
           counts: [{ id: 'a', counted: 8, countedAt: at(0), expected: 10, counter: sam }],
         },
         {
+          ...wine,
           itemId: 'item-2',
           name: 'Rosé',
           counts: [{ id: 'b', counted: 5, countedAt: at(0), expected: 5, counter: mia }],
@@ -129,13 +147,10 @@ describe('stocktake decisions', () => {
       ],
       {
         ...session(),
-        lines: new Map([
-          ['item-1', { approved: false }],
-          ['item-2', { approved: false }],
-        ]),
+        lines: new Map([lineAt('item-1'), lineAt('item-2')]),
       },
     );
-    const events = linesApproved(posted, new Map([['item-1', 7]]));
+    const events = linesApproved(posted, new Map([[`item-1@${MAIN}`, 7]]));
     expect(events).toEqual([
       {
         type: 'StocktakeLinesApproved',
@@ -143,6 +158,7 @@ describe('stocktake decisions', () => {
           lines: [
             {
               itemId: 'item-1',
+              locationId: MAIN,
               countId: 'a',
               countedBy: sam,
               counted: 8,
@@ -151,6 +167,7 @@ describe('stocktake decisions', () => {
             },
             {
               itemId: 'item-2',
+              locationId: MAIN,
               countId: 'b',
               countedBy: mia,
               counted: 5,
