@@ -2,7 +2,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ActivityAction, ActivityEntry, ActivityPage, ResourceType } from '../../shared/inventory.js';
 import type { DB } from '../db/schema.js';
-import { ValidationError } from '../errors.js';
+import { NotFoundError, ValidationError } from '../errors.js';
 import { unstorableField } from '../http/validation.js';
 import { csvLine, csvTextCell } from '../../shared/csv-cell.js';
 import { CSV_DELIMITERS, STANDARD_CSV, type CsvFormat } from '../../shared/csv-format.js';
@@ -13,6 +13,10 @@ export interface ActivityFilter {
   resourceType?: ResourceType;
   userId?: string;
   q?: string;
+  /** Entries about the site: its own changes, and stock put at, taken from or moved between its locations. */
+  siteId?: string;
+  /** Entries about the location: its own changes, and stock put at, taken from or moved to or from it. */
+  locationId?: string;
   sort: 'timestamp' | 'user' | 'action';
   order: 'asc' | 'desc';
   /** A guest's query: names are neither searched nor sorted by (guests see "Staff member" only). */
@@ -62,6 +66,14 @@ function where(filter: ActivityFilter): RawBuilder<unknown> {
   if (filter.action) parts.push(sql`action = ${filter.action}`);
   if (filter.resourceType) parts.push(sql`resource_type = ${filter.resourceType}`);
   if (filter.userId) parts.push(sql`user_id = ${filter.userId}`);
+  // The places each entry's event names (migration 029), along their index; a site is its own
+  // id and its locations' (a location never changes site).
+  if (filter.locationId) parts.push(sql`place_ids && array[${filter.locationId.toLowerCase()}::text]`);
+  if (filter.siteId) {
+    const siteId = filter.siteId.toLowerCase();
+    parts.push(sql`place_ids && (select array_append(coalesce(array_agg(l.id::text), '{}'), ${siteId}::text)
+      from locations l where l.site_id = ${siteId}::uuid)`);
+  }
   const q = filter.q?.trim().toLowerCase();
   if (q) {
     // The words each entry shows and the people it names (search-words.ts), along their index;
@@ -75,6 +87,27 @@ function where(filter: ActivityFilter): RawBuilder<unknown> {
 
 export class ActivityQueries {
   constructor(private readonly db: Kysely<DB>) {}
+
+  /**
+   * The sites a filter is about, with their names (a location's is the site it is at: a
+   * location never changes site); 404 for a site or location that does not exist.
+   */
+  async sitesOf(filter: Pick<ActivityFilter, 'siteId' | 'locationId'>): Promise<Array<{ id: string; name: string }>> {
+    const sites: Array<{ id: string; name: string }> = [];
+    if (filter.locationId) {
+      const rows = await sql<{ id: string; name: string }>`select s.id::text as id, s.name from locations l
+        join sites s on s.id = l.site_id where l.id = ${filter.locationId}::uuid`.execute(this.db);
+      if (!rows.rows[0]) throw new NotFoundError('Location not found');
+      sites.push(rows.rows[0]);
+    }
+    if (filter.siteId) {
+      const rows = await sql<{ id: string; name: string }>`select id::text as id, name from sites
+        where id = ${filter.siteId}::uuid`.execute(this.db);
+      if (!rows.rows[0]) throw new NotFoundError('Site not found');
+      sites.push(rows.rows[0]);
+    }
+    return sites;
+  }
 
   async page(filter: ActivityFilter, limit: number, cursor?: string): Promise<ActivityPage> {
     // Every name is the same to a guest, so "by user" leaves the log in its own order.

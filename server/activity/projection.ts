@@ -74,6 +74,7 @@ const fromEvent = (alias: string) => ({
   userName: sql`${sql.ref(`${alias}.metadata`)} -> 'actor' ->> 'name'`,
   // Item entries take no words from their details.
   details: sql`null::text`,
+  streamId: sql.ref(`${alias}.stream_id`),
 });
 
 // Parts both set-based forms below share.

@@ -1,7 +1,8 @@
 // /api/activity: the activity log with filters, sorting and cursor pages, and its CSV export.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { requirePermission } from '../auth/auth-plugin.js';
+import { principalOf, requirePermission } from '../auth/auth-plugin.js';
 import { isGuest } from '../auth/guest-view.js';
+import { assertMayAtSites } from '../auth/site-access.js';
 import { ForbiddenError } from '../errors.js';
 import { csvFormatOf, csvFormatProperties, sendCsv, type CsvFormatQuery } from '../http/csv-reply.js';
 import { errorSchema } from '../inventory/schemas.js';
@@ -13,6 +14,8 @@ const filterProperties = {
   resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake', 'site', 'location'] },
   userId: { type: 'string', maxLength: 128 },
   q: { type: 'string', maxLength: 200 },
+  siteId: { type: 'string', format: 'uuid' },
+  locationId: { type: 'string', format: 'uuid' },
   sort: { type: 'string', enum: ['timestamp', 'user', 'action'], default: 'timestamp' },
   order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
 } as const;
@@ -27,12 +30,28 @@ function viewerFilter(request: FastifyRequest, filter: ActivityFilter): Activity
 export const activityRoutes: FastifyPluginAsync<{ activity: ActivityQueries }> = async (app, { activity }) => {
   const view = requirePermission('reports:view');
 
+  /** The filter a request may ask for: a site or location that exists, at a site where the principal sees reports. */
+  async function allowed(request: FastifyRequest, filter: ActivityFilter): Promise<ActivityFilter> {
+    const sites = await activity.sitesOf(filter);
+    if (sites.length > 0) {
+      const names = new Map(sites.map((site) => [site.id, site.name]));
+      assertMayAtSites(
+        principalOf(request),
+        'reports:view',
+        sites.map((site) => site.id),
+        (id) => names.get(id) ?? id,
+      );
+    }
+    return viewerFilter(request, filter);
+  }
+
   app.get<{ Querystring: ActivityFilter & { cursor?: string; limit: number } }>(
     '/activity',
     {
       onRequest: view,
       schema: {
-        summary: 'The activity log: filter by action, resource type, user and text; sort; page with nextCursor',
+        summary:
+          'The activity log: filter by action, resource type, user, text, site and location; sort; page with nextCursor',
         tags: ['activity'],
         querystring: {
           type: 'object',
@@ -59,7 +78,7 @@ export const activityRoutes: FastifyPluginAsync<{ activity: ActivityQueries }> =
     },
     async (request) => {
       const { cursor, limit, ...filter } = request.query;
-      return activity.page(viewerFilter(request, filter), limit, cursor);
+      return activity.page(await allowed(request, filter), limit, cursor);
     },
   );
 
@@ -88,11 +107,12 @@ export const activityRoutes: FastifyPluginAsync<{ activity: ActivityQueries }> =
     async (request, reply) => {
       const { delimiter, encoding, ...filter } = request.query;
       const format = csvFormatOf({ delimiter, encoding });
+      const checked = await allowed(request, filter);
       // Streamed page by page, so a log of any size exports without being held in memory.
       return sendCsv(reply, 'activity-log.csv', format, () =>
         (async function* () {
           yield csvHeader(format);
-          for await (const entry of activity.all(filter)) yield csvRow(entry, format);
+          for await (const entry of activity.all(checked)) yield csvRow(entry, format);
         })(),
       );
     },

@@ -7,12 +7,14 @@
 // set-based batch forms and the migration's backfill of older entries all call, so a replay
 // writes what the live log holds. Sentences are built when read (entry-sentences.ts); these
 // words are what can be stored: names as the entry stored them, prices as plain numbers.
+// Beside the words, `place_ids`: the sites and locations the event names (migration 029's
+// activity_place_ids), what the log's filters by site and location look up.
 import { sql, type RawBuilder } from 'kysely';
 import type { ActivityAction } from '../../shared/inventory.js';
 import type { StoredEvent } from '../eventstore/types.js';
 
-/** The search columns, for an insert's column list. */
-export const searchColumnNames = sql`search_text, search_who`;
+/** The columns the log is searched and filtered by, for an insert's column list. */
+export const searchColumnNames = sql`search_text, search_who, place_ids`;
 
 /** The SQL of an event's parts and its entry's, as one row form or another holds them. */
 export interface EntrySql {
@@ -25,6 +27,8 @@ export interface EntrySql {
   userName: RawBuilder<unknown>;
   /** The entry's stored details: stocktake entries take their words from them (null: an item or category entry). */
   details: RawBuilder<unknown>;
+  /** The event's stream id: a site's or location's change is at that place. */
+  streamId: RawBuilder<unknown>;
 }
 
 /** The words of the entry a revert takes back (null: not a revert, or the entry is gone), found as reverted-details.ts finds it. */
@@ -33,10 +37,11 @@ const revertedWords = (
 ) => sql`case when ${metadata} ? 'reverts' then (select o.search_text from activity_log o
   where o.id = left(replace(${metadata} ->> 'reverts', '-', ''), 16)) end`;
 
-/** The values of `search_text, search_who`, for a select list. */
+/** The values of `search_text, search_who, place_ids`, for a select list. */
 export function searchColumns(e: EntrySql): RawBuilder<unknown> {
   return sql`activity_search_text(${e.action}, ${e.type}, ${e.data}, ${e.metadata}, ${e.name}, ${e.details}, ${revertedWords(e.metadata)}),
-    activity_search_who(${e.userName}, ${e.type}, ${e.metadata}, ${e.details})`;
+    activity_search_who(${e.userName}, ${e.type}, ${e.metadata}, ${e.details}),
+    activity_place_ids(${e.streamId}, ${e.type}, ${e.data})`;
 }
 
 /** The same for one event handled on its own, its entry named `name` and saying `details`. */
@@ -54,5 +59,6 @@ export function searchColumnsOf(
     name,
     userName: sql`${event.metadata.actor.name}::text`,
     details,
+    streamId: sql`${event.streamId}::text`,
   });
 }

@@ -10,6 +10,7 @@ import type { DB } from '../db/schema.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { toItem, type ItemRow } from '../inventory/item-rows.js';
 import { decodeItemCursor, encodeItemCursor } from '../inventory/item-cursor.js';
+import { itemsPlacedAt, type AsOfPlace } from './as-of-places.js';
 
 /** Versions valid at `t` (uses the GiST index on the range). */
 export const validAt = (alias: string, t: Date) =>
@@ -70,8 +71,14 @@ export class AsOfQueries {
     return at;
   }
 
-  /** Items at `t`, newest first, keyset-paged like the live list. */
-  async items(t: Date, limit: number, cursor?: string): Promise<{ items: Item[]; nextCursor: string | null }> {
+  /** Items at `t`, newest first, keyset-paged like the live list; with a place, those placed there then (as-of-places.ts). */
+  async items(
+    t: Date,
+    limit: number,
+    cursor?: string,
+    place: AsOfPlace = {},
+  ): Promise<{ items: Item[]; nextCursor: string | null }> {
+    if (place.siteId || place.locationId) return itemsPlacedAt(this.db, t, place, limit, cursor);
     const after = cursor ? decodeItemCursor(cursor) : null;
     const where = after
       ? sql`and (v.created_at, v.item_id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`

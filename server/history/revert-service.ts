@@ -9,7 +9,7 @@ import type { CategoryEvent, InventoryEvent } from '../../shared/inventory-event
 import { evolveCategory, type FoldedCategory } from '../../shared/inventory-fold.js';
 import type { RevertBody, RevertPlan, RevertResult } from '../../shared/inventory-history.js';
 import type { Permission } from '../../shared/permissions.js';
-import { ConflictError, DomainError, ForbiddenError, NotFoundError } from '../errors.js';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js';
 import { isUniqueViolation, toStoredEvent, type EventStore } from '../eventstore/event-store.js';
 import type { EventMetadata, StoredEvent, Transaction } from '../eventstore/types.js';
 import { evolveItem, type ItemState } from '../inventory/item-state.js';
@@ -81,6 +81,18 @@ function alreadyReverted(by: { name: string; at: string }): ConflictError {
   return new ConflictError(`This change was already reverted by ${by.name} on ${by.at}`, { revertedBy: by });
 }
 
+/**
+ * The refusal for a change that is there but is not an item's or a category's: the activity
+ * log lists site, location and stocktake changes too, and "not found" would be untrue.
+ */
+function notRevertable(streamType: string): UnprocessableError {
+  return new UnprocessableError(
+    streamType === 'site' || streamType === 'location'
+      ? "Changes to sites and locations can't be reverted: change the place back on Sites and locations"
+      : "Only changes to items and categories can be reverted: this one can't be",
+  );
+}
+
 export class RevertService {
   constructor(private readonly store: EventStore) {}
 
@@ -90,8 +102,7 @@ export class RevertService {
     const found = await sql<any>`select ${eventColumns} from events where event_id = ${eventId}`.execute(db);
     if (!found.rows[0]) throw new NotFoundError('Change not found');
     const original = toStoredEvent(found.rows[0]);
-    if (original.streamType !== 'item' && original.streamType !== 'category')
-      throw new NotFoundError('Change not found');
+    if (original.streamType !== 'item' && original.streamType !== 'category') throw notRevertable(original.streamType);
     revertKind(original.type); // refuses derived events with a reason
     const rows = await sql<any>`select ${eventColumns} from events where stream_id = ${original.streamId}
       order by stream_version`.execute(db);

@@ -16,6 +16,7 @@ export const errors = {
   403: errorSchema,
   404: errorSchema,
   409: errorSchema,
+  422: errorSchema,
 } as const;
 
 export const eventIdParams = obj({ eventId: { type: 'string', maxLength: 64 } });

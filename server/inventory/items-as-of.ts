@@ -6,8 +6,16 @@ import type { Item } from '../../shared/inventory.js';
 export interface ItemsAsOf {
   /** A requested moment, checked: a date-time within the store's history (else a ValidationError). */
   moment(raw: string): Promise<Date>;
-  /** Items at `t`, newest first, keyset-paged like the live list. */
-  items(t: Date, limit: number, cursor?: string): Promise<{ items: Item[]; nextCursor: string | null }>;
+  /**
+   * Items at `t`, newest first, keyset-paged like the live list; with a site or location,
+   * the items placed there then, each with its units there then (`quantityHere`).
+   */
+  items(
+    t: Date,
+    limit: number,
+    cursor?: string,
+    place?: { siteId?: string; locationId?: string },
+  ): Promise<{ items: Item[]; nextCursor: string | null }>;
   /** Items at or below their threshold at `t`. */
   lowStock(t: Date): Promise<Item[]>;
 }

@@ -70,7 +70,7 @@ export const inventoryRoutes: FastifyPluginAsync<{
       config: checkedInQuery,
       schema: {
         summary:
-          'List items, newest first. The next page: follow the Link header (rel="next") or pass X-Next-Cursor as cursor. With asOf, the items as they were at that moment. With siteId or locationId, the items placed there, each with quantityHere (quantity stays the total).',
+          'List items, newest first. The next page: follow the Link header (rel="next") or pass X-Next-Cursor as cursor. With asOf, the items as they were at that moment. With siteId or locationId, the items placed there, each with quantityHere (quantity stays the total); with asOf too, as they were placed then.',
         tags: ['inventory'],
         querystring: {
           type: 'object',
@@ -90,10 +90,8 @@ export const inventoryRoutes: FastifyPluginAsync<{
       const { limit, cursor, asOf: at, siteId, locationId } = request.query;
       let page;
       if (at) {
-        // As-of reads keep items' totals, not where they were.
-        if (siteId || locationId) throw new ValidationError('asOf cannot be combined with siteId or locationId');
         await principalCheck(request).confirm();
-        page = await asOf.items(await asOf.moment(at), limit, cursor);
+        page = await asOf.items(await asOf.moment(at), limit, cursor, { siteId, locationId });
       } else {
         page = await queries.list(limit, cursor, principalCheck(request), { siteId, locationId });
       }
