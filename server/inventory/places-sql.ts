@@ -36,9 +36,22 @@ export function placesColumn(
     ...(locations.length ? [sql`l.id in (${sql.join(locations)})`] : []),
     ...(sites.length ? [sql`l.id in (select default_location_id from sites where id in (${sql.join(sites)}))`] : []),
   ];
+  // Locked for key share, each location's site before it (a join's rows are locked in the
+  // order of its FROM list), sites in id order: the order the tree's changes lock them in
+  // (sites/place-locks.ts), so the two queue and never deadlock. An archive holds the site's
+  // or the location's row for update from before it counts the stock there until it commits:
+  // a command that reads a place open while an archive runs has it locked, so the archive
+  // waits for the command's stock and refuses; one that comes during the archive waits for
+  // it, and reads the row as the archive left it (a lock returns a row's newest version).
+  // Key share conflicts with nothing but those locks (not with an UPDATE of other columns,
+  // nor with itself), so commands never wait on each other for it.
   const found = wanted.length
-    ? sql`(select json_object_agg(l.id, json_build_object('id', l.id, 'name', l.name, 'siteId', l.site_id,
-          'archived', l.archived_at is not null)) from locations l where ${sql.join(wanted, sql` or `)})`
+    ? sql`(select json_object_agg(p.id, json_build_object('id', p.id, 'name', p.name, 'siteId', p.site_id,
+          'archived', p.archived, 'siteName', p.site_name, 'siteArchived', p.site_archived))
+        from (select l.id, l.name, l.site_id, l.archived_at is not null as archived, s.name as site_name,
+            s.archived_at is not null as site_archived
+          from sites s join locations l on l.site_id = s.id where ${sql.join(wanted, sql` or `)}
+          order by s.id, l.id for key share) p)`
     : sql`null`;
   const defaults = sites.length
     ? sql`(select json_object_agg(s.id, s.default_location_id) from sites s where s.id in (${sql.join(sites)}))`

@@ -9,6 +9,9 @@ export interface StockPlace {
   name: string;
   siteId: string;
   archived: boolean;
+  /** Its site's name, and whether the site is archived (absent: not known to be). */
+  siteName?: string;
+  siteArchived?: boolean;
 }
 
 /** The locations a batch of commands names, and the default location of each caller's site. */
@@ -35,9 +38,14 @@ export function placeOf(places: Places, locationId: string | undefined, siteId: 
   return placeNamed(places, fallback, field);
 }
 
-/** An archived location takes no stock and gives none (it holds none: archiving waits until it is empty). */
+/**
+ * An archived location takes no stock and gives none (it holds none: archiving waits until it
+ * is empty), nor does any location of an archived site (the same: its site held none).
+ */
 export function requireOpen(place: StockPlace): StockPlace {
   if (place.archived) throw new ConflictError(`${place.name} is archived: restore it to keep stock there`);
+  if (place.siteArchived)
+    throw new ConflictError(`${place.siteName ?? 'Its site'} is archived: restore it to keep stock at ${place.name}`);
   return place;
 }
 
