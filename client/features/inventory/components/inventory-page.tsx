@@ -24,6 +24,7 @@ import { useCategoryAdmin } from './category-dialogs';
 import { SearchResults } from './search-results';
 import '../inventory.css';
 import { SearchField } from '../../../components/search-field';
+import { useDocumentWedge } from '../../../lib/use-keyboard-wedge';
 import { chooseSite, useChosenSite } from '../../../lib/chosen-site';
 import type { PlaceFilter } from '../api';
 import { placeFilterOf, withPlaceFilter } from '../place-filter';
@@ -60,6 +61,8 @@ function LiveInventoryPage() {
   const admin = useCategoryAdmin();
   const defaultThreshold = useSelector(overview, (s) => s.context.data?.defaultThreshold ?? null);
   const place = usePlaceFilter();
+  // A hardware scanner works here with no field focused (a shelf label, then items to put away).
+  useDocumentWedge();
 
   const closeDialog = useCallback(() => {
     setDialog('none');
