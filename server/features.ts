@@ -48,6 +48,9 @@ import { StocktakeQueries } from './stocktake/stocktake-queries.js';
 import { StocktakeService } from './stocktake/stocktake-service.js';
 import { stocktakeRoutes } from './stocktake/routes.js';
 import { sitesProjection } from './sites/projection.js';
+import { SiteThresholdQueries } from './alerts/site-threshold-queries.js';
+import { siteThresholdRoutes } from './alerts/site-threshold-routes.js';
+import { SiteThresholdService } from './alerts/site-threshold-service.js';
 import { PlaceQueries } from './sites/place-queries.js';
 import { SiteService } from './sites/site-service.js';
 import { LocationService } from './sites/location-service.js';
@@ -100,6 +103,11 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
   await api.register(categoryRoutes, { categories: new CategoryService(ctx.database.db, ctx.store), asOf });
   await api.register(activityRoutes, { activity: new ActivityQueries(ctx.database.db) });
   await api.register(alertRoutes, { alerts: new AlertService(ctx.store, new AlertQueries(ctx.database.db)) });
+  const siteThresholdQueries = new SiteThresholdQueries(ctx.database.db);
+  await api.register(siteThresholdRoutes, {
+    thresholds: new SiteThresholdService(ctx.store, siteThresholdQueries),
+    queries: siteThresholdQueries,
+  });
   await api.register(dashboardRoutes, {
     dashboard: new DashboardQueries(ctx.database.db),
     display: new DisplayQueries(ctx.database.db),

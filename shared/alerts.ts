@@ -18,7 +18,22 @@ export interface LowStockAlert {
   /** Whether the signed-in user dismissed this episode's alert. */
   dismissed: boolean;
   dismissedAt: string | null;
+  /**
+   * The site of an alert per site (an item watched per site, shared/site-low-stock.ts: its
+   * quantity and threshold are those at the site); null for the item's own alert (its total).
+   * Dismiss and restore name it.
+   */
+  siteId?: string | null;
+  /**
+   * The site the alert is about, by name, in a store of several sites (for the item's own
+   * alert, the one site it is kept at); null in a store of one site, whose alerts read as
+   * they always did.
+   */
+  siteName?: string | null;
 }
+
+/** One alert's identity on a screen: the item, and the site of an alert per site. */
+export const alertKey = (alert: { itemId: string; siteId?: string | null }) => `${alert.itemId}@${alert.siteId ?? ''}`;
 
 export interface AlertsResponse {
   alerts: LowStockAlert[];
@@ -36,9 +51,10 @@ export interface AlertSettings {
 
 export const DEFAULT_ALERT_SETTINGS: AlertSettings = { inAppToasts: true, notifyWhen: 'low' };
 
+/** siteId: the alert of the item at that site (an item watched per site, shared/site-low-stock.ts). */
 export type AlertEvent =
-  | { type: 'AlertDismissed'; data: { uid: string; itemId: string; episode: number } }
-  | { type: 'AlertRestored'; data: { uid: string; itemId: string } }
+  | { type: 'AlertDismissed'; data: { uid: string; itemId: string; episode: number; siteId?: string } }
+  | { type: 'AlertRestored'; data: { uid: string; itemId: string; siteId?: string } }
   | { type: 'AlertSettingsChanged'; data: { uid: string } & AlertSettings };
 
 export const alertStream = (uid: string) => ({ id: `alerts-${uid}`, type: 'alerts' });

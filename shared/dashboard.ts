@@ -92,15 +92,43 @@ export interface DashboardSummary {
   stockValue: StockValuePoint[];
   /** The store's currency and locale now (an as-of answer too: prices are not converted). */
   money: MoneyFormat;
+  /**
+   * Open low-stock alerts by site, in a store of several sites (null in a store of one, and
+   * as of a moment): an item watched per site counts at each site where it is low.
+   */
+  lowStockBySite?: SiteLowStock[] | null;
+}
+
+export interface SiteLowStock {
+  siteId: string;
+  siteName: string;
+  /** Open alerts about the site. */
+  count: number;
+  /** Of them, out of stock there. */
+  out: number;
 }
 
 export interface DisplayAlert {
   itemId: string;
   name: string;
   category: string;
+  /** On a display of a place, the units there (at a location: in it and the locations inside it). */
   quantity: number;
   threshold: number;
   since: string;
+  /** The site of an alert per site (shared/alerts.ts LowStockAlert.siteId). */
+  siteId?: string | null;
+  /** The site the alert is about, on a display of the whole store with several sites. */
+  siteName?: string | null;
+}
+
+/** The place a wall display shows: a site, or a location (with the locations inside it). */
+export interface DisplayPlace {
+  kind: 'site' | 'location';
+  id: string;
+  name: string;
+  /** The site, for a location. */
+  siteName: string;
 }
 
 export interface CategoryStock {
@@ -123,6 +151,8 @@ export interface DisplaySnapshot {
   recentActivity: ActivityEntry[];
   /** The store's currency and locale. */
   money: MoneyFormat;
+  /** The place shown (?siteId= or ?locationId=): alerts and stock by category are those there. Absent: the whole store. */
+  place?: DisplayPlace | null;
 }
 
 /**

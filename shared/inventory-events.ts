@@ -64,6 +64,21 @@ export type InventoryEvent =
     }
   | { type: 'ItemWentLow'; data: { quantity: number; threshold: number } }
   | { type: 'ItemRecovered'; data: { quantity: number; threshold: number } }
+  | {
+      /**
+       * The item's own low-stock threshold at one site (null: cleared, the site uses the
+       * item's threshold again). See shared/site-low-stock.ts.
+       */
+      type: 'SiteThresholdSet';
+      data: { siteId: string; threshold: number | null };
+    }
+  /**
+   * The low-stock crossings at one site (its units: the sum over its locations), for items
+   * watched per site (shared/site-low-stock.ts); the item's own crossings above stay those of
+   * its total.
+   */
+  | { type: 'SiteWentLow'; data: { siteId: string; quantity: number; threshold: number } }
+  | { type: 'SiteRecovered'; data: { siteId: string; quantity: number; threshold: number } }
   | { type: 'ItemDeleted'; data: { name: string; sku: string } };
 
 export interface CategoryFields {

@@ -25,6 +25,11 @@ export interface FoldedItem<At = Date> extends ItemFields {
   updatedAt: At | null;
   levels: StockLevels;
   inTransit: number;
+  /**
+   * Its own low-stock thresholds by site id (SiteThresholdSet); a site without one uses
+   * `threshold`. Absent where nothing was read or folded of them (a row read without them).
+   */
+  siteThresholds?: Record<string, number>;
 }
 
 /** A category as its events leave it. */
@@ -57,9 +62,21 @@ export function itemFieldsSetBy(event: InventoryEvent): Partial<ItemFields> {
     case 'StockMoved':
     case 'ItemWentLow':
     case 'ItemRecovered':
+    case 'SiteThresholdSet':
+    case 'SiteWentLow':
+    case 'SiteRecovered':
     case 'ItemDeleted':
       return {};
   }
+}
+
+/** The thresholds by site a SiteThresholdSet leaves (null clears the site's own). */
+export function siteThresholdsAfter(
+  thresholds: Record<string, number> | undefined,
+  data: { siteId: string; threshold: number | null },
+): Record<string, number> {
+  const { [data.siteId.toLowerCase()]: _old, ...rest } = thresholds ?? {};
+  return data.threshold === null ? rest : { ...rest, [data.siteId.toLowerCase()]: data.threshold };
 }
 
 /** Where an adjustment happened: events from before places name no location, and were at Main. */
@@ -91,6 +108,9 @@ export function levelsAfter(levels: StockLevels, event: InventoryEvent): StockLe
     case 'ItemUpdated':
     case 'ItemWentLow':
     case 'ItemRecovered':
+    case 'SiteThresholdSet':
+    case 'SiteWentLow':
+    case 'SiteRecovered':
     case 'ItemDeleted':
       return levels;
   }
@@ -116,6 +136,7 @@ export function evolveItem<At>(
         createdAt: meta.at,
         levels: createdLevels(event.data),
         inTransit: 0,
+        siteThresholds: {},
         ...touched,
       };
     case 'StockAdjusted':
@@ -124,7 +145,11 @@ export function evolveItem<At>(
     case 'ItemUpdated':
     case 'ItemWentLow':
     case 'ItemRecovered':
+    case 'SiteWentLow':
+    case 'SiteRecovered':
       return state && { ...state, ...itemFieldsSetBy(event), ...touched };
+    case 'SiteThresholdSet':
+      return state && { ...state, siteThresholds: siteThresholdsAfter(state.siteThresholds, event.data), ...touched };
     case 'ItemDeleted':
       return state && { ...state, deleted: true, ...touched };
   }

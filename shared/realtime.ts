@@ -14,14 +14,20 @@ export interface FeedEvent {
 export type ServerMessage =
   | { type: 'hello'; cursor: string }
   | { type: 'event'; cursor: string; event: FeedEvent }
+  /**
+   * An item went low. siteId: at that site (an item watched per site: quantity and threshold
+   * are the site's); siteName: the site's name, in a store of several sites.
+   */
   | {
       type: 'alert';
       cursor: string;
       item: { id: string; name: string; sku: string };
       quantity: number;
       threshold: number;
+      siteId?: string;
+      siteName?: string;
     }
-  | { type: 'alert-cleared'; cursor: string; itemId: string; quantity: number; threshold: number }
+  | { type: 'alert-cleared'; cursor: string; itemId: string; quantity: number; threshold: number; siteId?: string }
   | { type: 'snapshot-required'; reason: string }
   | { type: 'pong' }
   | { type: 'error'; error: string };

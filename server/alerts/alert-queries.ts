@@ -1,12 +1,15 @@
 // Alert reads, from the alerts projection joined with items: the low-stock list with this
-// user's dismissals, one item's alert state for a decision, and the user's alert choices.
+// user's dismissals (per site where items are watched per site, open-alerts-sql.ts), one
+// item's alert state for a decision, and the user's alert choices.
 import { sql, type Kysely } from 'kysely';
 import { DEFAULT_ALERT_SETTINGS, type AlertSettings, type LowStockAlert } from '../../shared/alerts.js';
 import type { DB } from '../db/schema.js';
 import type { AlertItemState } from './decide.js';
+import { openAlerts, severalSites, visibleTo } from './open-alerts-sql.js';
 
 interface AlertRow {
   item_id: string;
+  site_id: string | null;
   name: string;
   sku: string;
   category_name: string;
@@ -15,6 +18,7 @@ interface AlertRow {
   threshold: number;
   started_at: Date;
   dismissed_at: Date | null;
+  site_name: string | null;
 }
 
 /** At most this many alerts in one answer: a store with more has bigger problems than paging. */
@@ -34,32 +38,63 @@ function toAlert(row: AlertRow): LowStockAlert {
     since: iso(row.started_at),
     dismissed: row.dismissed_at !== null,
     dismissedAt: row.dismissed_at === null ? null : iso(row.dismissed_at),
+    siteId: row.site_id,
+    siteName: row.site_name,
   };
+}
+
+/** Which alerts a read wants: one item's (and one site's), and the sites the reader may see. */
+export interface AlertFilter {
+  itemId?: string;
+  /** With itemId: the alert at this site (null: the item's own). */
+  siteId?: string | null;
+  sites?: 'all' | readonly string[];
 }
 
 export class AlertQueries {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Open alerts for a user, most critical (lowest share of threshold) first, then newest. */
-  async list(uid: string, itemId?: string): Promise<LowStockAlert[]> {
-    const only = itemId ? sql`and e.item_id = ${itemId}` : sql``;
-    const rows =
-      await sql<AlertRow>`select e.item_id::text as item_id, i.name, i.sku, i.category_name, i.category_id::text as category_id,
-        i.quantity, i.threshold, e.started_at, d.dismissed_at
-      from low_stock_episodes e
-      join items i on i.id = e.item_id
-      left join alert_dismissals d on d.user_id = ${uid} and d.item_id = e.item_id and d.episode = e.started_position
-      where e.ended_at is null ${only}
-      order by (i.quantity::float / greatest(i.threshold, 1)), e.started_at desc, i.name
+  async list(uid: string, filter: AlertFilter = {}): Promise<LowStockAlert[]> {
+    const only = filter.itemId ? sql`and a.item_id = ${filter.itemId}` : sql``;
+    const atSite =
+      filter.siteId === undefined
+        ? sql``
+        : filter.siteId === null
+          ? sql`and a.site_id is null`
+          : sql`and a.site_id = ${filter.siteId}`;
+    const rows = await sql<AlertRow>`select a.item_id::text as item_id, a.site_id::text as site_id, i.name, i.sku,
+        i.category_name, i.category_id::text as category_id, a.quantity, a.threshold, a.started_at,
+        coalesce(sd.dismissed_at, d.dismissed_at) as dismissed_at,
+        case when ${severalSites} then s.name end as site_name
+      from (${openAlerts}) a
+      join items i on i.id = a.item_id
+      left join sites s on s.id = a.about_site_id
+      left join alert_dismissals d on a.site_id is null and d.user_id = ${uid} and d.item_id = a.item_id
+        and d.episode = a.episode
+      left join site_alert_dismissals sd on sd.user_id = ${uid} and sd.item_id = a.item_id and sd.site_id = a.site_id
+        and sd.episode = a.episode
+      where ${visibleTo('a', filter.sites ?? 'all')} ${only} ${atSite}
+      order by (a.quantity::float / greatest(a.threshold, 1)), a.started_at desc, i.name, s.name
       limit ${MAX_ALERTS}`.execute(this.db);
     return rows.rows.map(toAlert);
   }
 
-  async itemState(db: Kysely<DB>, uid: string, itemId: string): Promise<AlertItemState> {
-    const rows = await sql<{ exists: boolean; open: string | null; dismissed: string | null }>`select
-        exists (select 1 from items where id = ${itemId}) as exists,
-        (select started_position from low_stock_episodes where item_id = ${itemId} and ended_at is null) as open,
-        (select episode from alert_dismissals where user_id = ${uid} and item_id = ${itemId}) as dismissed`.execute(db);
+  /** The item's alert state for a decision: its own episode, or the one at `siteId`. */
+  async itemState(db: Kysely<DB>, uid: string, itemId: string, siteId?: string): Promise<AlertItemState> {
+    const rows = siteId
+      ? await sql<{ exists: boolean; open: string | null; dismissed: string | null }>`select
+          exists (select 1 from items where id = ${itemId}) as exists,
+          (select started_position from site_low_episodes where item_id = ${itemId} and site_id = ${siteId}
+            and ended_at is null) as open,
+          (select episode from site_alert_dismissals where user_id = ${uid} and item_id = ${itemId}
+            and site_id = ${siteId}) as dismissed`.execute(db)
+      : await sql<{ exists: boolean; open: string | null; dismissed: string | null }>`select
+          exists (select 1 from items where id = ${itemId}) as exists,
+          (select started_position from low_stock_episodes where item_id = ${itemId} and ended_at is null) as open,
+          (select episode from alert_dismissals where user_id = ${uid} and item_id = ${itemId}) as dismissed`.execute(
+          db,
+        );
     const row = rows.rows[0]!;
     return {
       itemExists: row.exists,

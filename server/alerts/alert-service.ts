@@ -15,33 +15,38 @@ export class AlertService {
     private readonly queries: AlertQueries,
   ) {}
 
-  list(uid: string): Promise<LowStockAlert[]> {
-    return this.queries.list(uid);
+  /** The open alerts this user may see (`sites`: site-access.ts visibleSites). */
+  list(uid: string, sites: 'all' | readonly string[] = 'all'): Promise<LowStockAlert[]> {
+    return this.queries.list(uid, { sites });
   }
 
-  /** Dismisses the item's current alert for this user; returns the alert as the user now sees it. */
-  dismiss(uid: string, itemId: string, meta: EventMetadata): Promise<LowStockAlert> {
-    return this.run({ type: 'Dismiss', uid, itemId }, meta);
+  /**
+   * Dismisses the item's current alert for this user (at `siteId`: its alert at that site);
+   * returns the alert as the user now sees it.
+   */
+  dismiss(uid: string, itemId: string, meta: EventMetadata, siteId?: string): Promise<LowStockAlert> {
+    return this.run({ type: 'Dismiss', uid, itemId, ...(siteId ? { siteId } : {}) }, meta);
   }
 
-  restore(uid: string, itemId: string, meta: EventMetadata): Promise<LowStockAlert> {
-    return this.run({ type: 'Restore', uid, itemId }, meta);
+  restore(uid: string, itemId: string, meta: EventMetadata, siteId?: string): Promise<LowStockAlert> {
+    return this.run({ type: 'Restore', uid, itemId, ...(siteId ? { siteId } : {}) }, meta);
   }
 
   private async run(
-    command: { type: 'Dismiss' | 'Restore'; uid: string; itemId: string },
+    command: { type: 'Dismiss' | 'Restore'; uid: string; itemId: string; siteId?: string },
     meta: EventMetadata,
   ): Promise<LowStockAlert> {
     await retryOnRace(() =>
       this.store.transact(async (trx, append) => {
         await sql`select id from items where id = ${command.itemId} for update`.execute(trx);
-        const events = decideAlert(command, await this.queries.itemState(trx, command.uid, command.itemId));
+        const state = await this.queries.itemState(trx, command.uid, command.itemId, command.siteId);
+        const events = decideAlert(command, state);
         if (events.length) await append(alertStream(command.uid), 'any', events, meta);
       }),
     );
-    const [alert] = await this.queries.list(command.uid, command.itemId);
+    const [alert] = await this.queries.list(command.uid, { itemId: command.itemId, siteId: command.siteId ?? null });
     // Restoring an alert whose item recovered meanwhile: nothing left to show.
-    if (!alert) throw new NotFoundError('This item is no longer low on stock');
+    if (!alert) throw new NotFoundError(`This item is no longer low on stock${command.siteId ? ' at this site' : ''}`);
     return alert;
   }
 

@@ -11,9 +11,10 @@ export interface AlertItemState {
   dismissedEpisode: number | null;
 }
 
+/** siteId: the item's alert at that site (an item watched per site); absent: the item's own. */
 export type AlertCommand =
-  | { type: 'Dismiss'; uid: string; itemId: string }
-  | { type: 'Restore'; uid: string; itemId: string }
+  | { type: 'Dismiss'; uid: string; itemId: string; siteId?: string }
+  | { type: 'Restore'; uid: string; itemId: string; siteId?: string }
   | { type: 'ChangeSettings'; uid: string; settings: AlertSettings };
 
 export function decideAlert(
@@ -21,17 +22,23 @@ export function decideAlert(
   state: AlertItemState,
 ): AlertEvent[] {
   if (!state.itemExists) throw new NotFoundError('Item not found');
+  const site = command.siteId ? { siteId: command.siteId } : {};
   switch (command.type) {
     case 'Dismiss':
       if (state.openEpisode === null)
-        throw new ConflictError('This item is not low on stock: there is no alert to dismiss');
+        throw new ConflictError(
+          `This item is not low on stock${command.siteId ? ' at this site' : ''}: there is no alert to dismiss`,
+        );
       if (state.dismissedEpisode === state.openEpisode) return [];
       return [
-        { type: 'AlertDismissed', data: { uid: command.uid, itemId: command.itemId, episode: state.openEpisode } },
+        {
+          type: 'AlertDismissed',
+          data: { uid: command.uid, itemId: command.itemId, episode: state.openEpisode, ...site },
+        },
       ];
     case 'Restore':
       if (state.dismissedEpisode === null) return [];
-      return [{ type: 'AlertRestored', data: { uid: command.uid, itemId: command.itemId } }];
+      return [{ type: 'AlertRestored', data: { uid: command.uid, itemId: command.itemId, ...site } }];
   }
 }
 

@@ -1,11 +1,14 @@
 // The alerts projection: low-stock episodes (from the item streams' ItemWentLow and
-// ItemRecovered), each user's dismissals and alert choices. Deterministic: only event data,
+// ItemRecovered, and per site from SiteWentLow and SiteRecovered), each user's dismissals
+// and alert choices. Deterministic: only event data,
 // event time and the events table are read, so a rebuild gives the same rows.
 import { sql, type RawBuilder } from 'kysely';
 import type { AlertEvent } from '../../shared/alerts.js';
+import type { InventoryEvent } from '../../shared/inventory-events.js';
 import type { Projection, StoredEvent, Transaction } from '../eventstore/types.js';
 
 type Data<T extends AlertEvent['type']> = Extract<AlertEvent, { type: T }>['data'];
+type ItemData<T extends InventoryEvent['type']> = Extract<InventoryEvent, { type: T }>['data'];
 
 const itemIdOf = (streamId: string) => streamId.slice('item-'.length);
 
@@ -48,9 +51,32 @@ async function closeEpisode(event: StoredEvent, trx: Transaction, cause: string)
   await sql`delete from alert_dismissals where item_id = ${itemId}`.execute(trx);
 }
 
+/**
+ * What cleared a site's low stock: the stock movement of the command it follows (the last
+ * event before it that is no crossing), else a threshold (edited, set or cleared at the site).
+ */
+async function siteClearedBy(event: StoredEvent, trx: Transaction): Promise<string> {
+  const previous = await sql<{
+    reason: string | null;
+  }>`select case when e.type = 'StockAdjusted' then ${clearedByOf('e')} end as reason
+    from events e where stream_id = ${event.streamId} and stream_version < ${event.streamVersion}
+      and type not in ('ItemWentLow', 'ItemRecovered', 'SiteWentLow', 'SiteRecovered')
+    order by stream_version desc limit 1`.execute(trx);
+  return previous.rows[0]?.reason ?? 'threshold';
+}
+
+/** Ends the open episodes at a site (all the item's sites when `siteId` is null) and their dismissals. */
+async function closeSiteEpisodes(event: StoredEvent, trx: Transaction, siteId: string | null, cause: string) {
+  const itemId = itemIdOf(event.streamId);
+  const atSite = siteId === null ? sql`` : sql`and site_id = ${siteId}`;
+  await sql`update site_low_episodes set ended_at = ${event.createdAt}, cleared_by = ${cause}
+    where item_id = ${itemId} and ended_at is null ${atSite}`.execute(trx);
+  await sql`delete from site_alert_dismissals where item_id = ${itemId} ${atSite}`.execute(trx);
+}
+
 export const alertsProjection: Projection = {
   name: 'alerts',
-  tables: ['low_stock_episodes', 'alert_dismissals', 'alert_settings'],
+  tables: ['low_stock_episodes', 'alert_dismissals', 'alert_settings', 'site_low_episodes', 'site_alert_dismissals'],
   handlers: {
     StockAdjusted: async (event, trx) => {
       const reverts = (event.metadata as { reverts?: string }).reverts;
@@ -61,9 +87,26 @@ export const alertsProjection: Projection = {
         values (${event.position}, ${itemIdOf(event.streamId)}, ${event.createdAt})`.execute(trx);
     },
     ItemRecovered: async (event, trx) => closeEpisode(event, trx, await clearedBy(event, trx)),
-    ItemDeleted: async (event, trx) => closeEpisode(event, trx, 'deleted'),
+    ItemDeleted: async (event, trx) => {
+      await closeEpisode(event, trx, 'deleted');
+      await closeSiteEpisodes(event, trx, null, 'deleted');
+    },
+    SiteWentLow: async (event: StoredEvent<ItemData<'SiteWentLow'>>, trx) => {
+      await sql`insert into site_low_episodes (started_position, item_id, site_id, started_at)
+        values (${event.position}, ${itemIdOf(event.streamId)}, ${event.data.siteId}, ${event.createdAt})`.execute(trx);
+    },
+    SiteRecovered: async (event: StoredEvent<ItemData<'SiteRecovered'>>, trx) =>
+      closeSiteEpisodes(event, trx, event.data.siteId, await siteClearedBy(event, trx)),
     AlertDismissed: async (event: StoredEvent<Data<'AlertDismissed'>>, trx) => {
       const d = event.data;
+      if (d.siteId) {
+        await sql`insert into site_alert_dismissals (user_id, item_id, site_id, episode, dismissed_at)
+          select ${d.uid}, ${d.itemId}, ${d.siteId}, ${d.episode}, ${event.createdAt}
+          where exists (select 1 from site_low_episodes where started_position = ${d.episode} and ended_at is null)
+          on conflict (user_id, item_id, site_id) do update set episode = excluded.episode,
+            dismissed_at = excluded.dismissed_at`.execute(trx);
+        return;
+      }
       // Only while that episode is still open: a dismissal that lost a race with the
       // recovery silences nothing.
       await sql`insert into alert_dismissals (user_id, item_id, episode, dismissed_at)
@@ -74,6 +117,12 @@ export const alertsProjection: Projection = {
       );
     },
     AlertRestored: async (event: StoredEvent<Data<'AlertRestored'>>, trx) => {
+      const { siteId } = event.data;
+      if (siteId) {
+        await sql`delete from site_alert_dismissals
+          where user_id = ${event.data.uid} and item_id = ${event.data.itemId} and site_id = ${siteId}`.execute(trx);
+        return;
+      }
       await sql`delete from alert_dismissals where user_id = ${event.data.uid} and item_id = ${event.data.itemId}`.execute(
         trx,
       );

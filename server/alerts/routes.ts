@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AlertSettings } from '../../shared/alerts.js';
 import { principalOf, requirePermission } from '../auth/auth-plugin.js';
+import { visibleSites } from '../auth/site-access.js';
 import { commandMeta } from '../http/command-meta.js';
 import type { AlertService } from './alert-service.js';
 import {
@@ -10,12 +11,12 @@ import {
   alertSettingsBody,
   alertSettingsSchema,
   alertsResponse,
-  emptyBody,
+  alertTargetBody,
   errors,
   itemIdParams,
 } from './schemas.js';
 
-type WithItem = { Params: { itemId: string } };
+type WithItem = { Params: { itemId: string }; Body: { siteId?: string } | null };
 
 export const alertRoutes: FastifyPluginAsync<{ alerts: AlertService }> = async (app, { alerts }) => {
   const view = requirePermission('reports:view');
@@ -26,12 +27,16 @@ export const alertRoutes: FastifyPluginAsync<{ alerts: AlertService }> = async (
     {
       onRequest: view,
       schema: {
-        summary: 'Items at or below their threshold, most critical first, with my dismissals',
+        summary:
+          'Items at or below their threshold (per site for items watched per site), most critical first, with my dismissals',
         tags,
         response: { 200: alertsResponse, ...errors },
       },
     },
-    async (request) => ({ alerts: await alerts.list(principalOf(request).uid) }),
+    async (request) => {
+      const principal = principalOf(request);
+      return { alerts: await alerts.list(principal.uid, visibleSites(principal)) };
+    },
   );
 
   app.post<WithItem>(
@@ -39,14 +44,16 @@ export const alertRoutes: FastifyPluginAsync<{ alerts: AlertService }> = async (
     {
       onRequest: view,
       schema: {
-        summary: "Dismiss an item's low-stock alert for me, until it recovers and goes low again",
+        summary:
+          "Dismiss an item's low-stock alert for me (with siteId: its alert at that site), until it recovers and goes low again",
         tags,
         params: itemIdParams,
-        body: emptyBody,
+        body: alertTargetBody,
         response: { 200: alertSchema, ...errors },
       },
     },
-    async (request) => alerts.dismiss(principalOf(request).uid, request.params.itemId, commandMeta(request)),
+    async (request) =>
+      alerts.dismiss(principalOf(request).uid, request.params.itemId, commandMeta(request), request.body?.siteId),
   );
 
   app.post<WithItem>(
@@ -54,14 +61,15 @@ export const alertRoutes: FastifyPluginAsync<{ alerts: AlertService }> = async (
     {
       onRequest: view,
       schema: {
-        summary: 'Show a dismissed alert again',
+        summary: 'Show a dismissed alert again (with siteId: its alert at that site)',
         tags,
         params: itemIdParams,
-        body: emptyBody,
+        body: alertTargetBody,
         response: { 200: alertSchema, ...errors },
       },
     },
-    async (request) => alerts.restore(principalOf(request).uid, request.params.itemId, commandMeta(request)),
+    async (request) =>
+      alerts.restore(principalOf(request).uid, request.params.itemId, commandMeta(request), request.body?.siteId),
   );
 
   app.get(

@@ -33,6 +33,8 @@ export const alertSchema = {
     since: { type: 'string' },
     dismissed: { type: 'boolean' },
     dismissedAt: { type: ['string', 'null'] },
+    siteId: { type: ['string', 'null'] },
+    siteName: { type: ['string', 'null'] },
   },
 } as const;
 
@@ -55,5 +57,12 @@ export const alertSettingsBody = {
   properties: settingsProperties,
 } as const;
 
-/** Dismiss and restore take no input: no body, or an empty object. */
-export const emptyBody = { type: ['object', 'null'], additionalProperties: false, properties: {} } as const;
+/**
+ * Dismiss and restore: no body, or an empty object, for the item's own alert; `siteId` for
+ * its alert at a site (an alert listed with a siteId).
+ */
+export const alertTargetBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { siteId: { type: 'string', format: 'uuid' } },
+} as const;

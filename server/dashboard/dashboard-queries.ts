@@ -10,6 +10,7 @@ import type {
   InventoryHealth,
   NearExpiryItem,
   RevenueFigures,
+  SiteLowStock,
   StockValuePoint,
   TopSellingItem,
 } from '../../shared/dashboard.js';
@@ -18,6 +19,7 @@ import type { DB } from '../db/schema.js';
 import { readSettings } from '../accounts/settings/settings-queries.js';
 import { latestActivity } from './activity-rows.js';
 import { itemRevenue, itemSoldParts, revenueWindows } from './sales-windows.js';
+import { openAlerts, severalSites } from '../alerts/open-alerts-sql.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WINDOW_DAYS = 30;
@@ -48,15 +50,17 @@ export class DashboardQueries {
 
   async summary(): Promise<DashboardSummary> {
     const now = this.clock();
-    const [totals, revenue, topSelling, nearExpiry, recentActivity, stockValue, settings] = await Promise.all([
-      this.totals(),
-      this.revenue(now),
-      this.topSelling(now),
-      this.nearExpiry(now),
-      this.recentActivity(),
-      this.stockValue(now),
-      readSettings(this.db),
-    ]);
+    const [totals, revenue, topSelling, nearExpiry, recentActivity, stockValue, settings, lowStockBySite] =
+      await Promise.all([
+        this.totals(),
+        this.revenue(now),
+        this.topSelling(now),
+        this.nearExpiry(now),
+        this.recentActivity(),
+        this.stockValue(now),
+        readSettings(this.db),
+        this.lowStockBySite(),
+      ]);
     const health = await this.health(now, totals, revenue.unitsSold, stockValue);
     const money = { currency: settings.currency, locale: settings.locale };
     return {
@@ -69,7 +73,21 @@ export class DashboardQueries {
       health,
       stockValue,
       money,
+      lowStockBySite,
     };
+  }
+
+  /** Open alerts by active site (open-alerts-sql.ts), in a store of several sites; null in a store of one. */
+  async lowStockBySite(): Promise<SiteLowStock[] | null> {
+    const rows = await sql<{ site_id: string; site_name: string; count: string; out: string; several: boolean }>`select
+        s.id::text as site_id, s.name as site_name, count(a.item_id) as count,
+        count(a.item_id) filter (where a.quantity <= 0) as out, ${severalSites} as several
+      from sites s left join (${openAlerts}) a on a.about_site_id = s.id
+      where s.archived_at is null
+      group by s.id, s.name
+      order by lower(s.name), s.id`.execute(this.db);
+    if (!rows.rows[0]?.several) return null;
+    return rows.rows.map((r) => ({ siteId: r.site_id, siteName: r.site_name, count: num(r.count), out: num(r.out) }));
   }
 
   /** The newest activity entries (an as-of dashboard shows those up to its moment). */

@@ -1,10 +1,13 @@
 // /api/dashboard routes: the dashboard's figures and the wall display's snapshot, both
 // computed on the server from projections. Read-only; View reports is enough.
 import type { FastifyPluginAsync } from 'fastify';
-import { requirePermission } from '../auth/auth-plugin.js';
+import { principalOf, requirePermission } from '../auth/auth-plugin.js';
+import { visibleSites } from '../auth/site-access.js';
+import { ValidationError } from '../errors.js';
+import type { PlaceQuery } from './display-place.js';
 import type { DashboardQueries } from './dashboard-queries.js';
 import type { DisplayQueries } from './display-queries.js';
-import { displaySchema, errors, summarySchema } from './schemas.js';
+import { displayErrors, displaySchema, errors, summarySchema } from './schemas.js';
 
 interface DashboardOptions {
   dashboard: DashboardQueries;
@@ -41,16 +44,26 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (
     async (request) => (request.query.asOf ? asOf(await moment(request.query.asOf)).summary() : dashboard.summary()),
   );
 
-  app.get(
+  app.get<{ Querystring: PlaceQuery }>(
     '/dashboard/display',
     {
       onRequest: view,
       schema: {
-        summary: 'The wall display: store name, low-stock alerts, stock by category, latest activity',
+        summary:
+          'The wall display: store name, low-stock alerts, stock by category, latest activity; with siteId or locationId, the alerts and stock at that place',
         tags,
-        response: { 200: displaySchema, ...errors },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { siteId: { type: 'string', format: 'uuid' }, locationId: { type: 'string', format: 'uuid' } },
+        },
+        response: { 200: displaySchema, ...displayErrors },
       },
     },
-    async () => display.snapshot(),
+    async (request) => {
+      if (request.query.siteId && request.query.locationId)
+        throw new ValidationError('Choose a site or a location, not both');
+      return display.snapshot(request.query, visibleSites(principalOf(request)));
+    },
   );
 };

@@ -2,6 +2,8 @@
 import { activityEntrySchema } from '../activity/schemas.js';
 export const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
 export const errors = { 401: errorSchema, 403: errorSchema } as const;
+/** A display of a place may also name a place that is none (404) or two at once (400). */
+export const displayErrors = { ...errors, 400: errorSchema, 404: errorSchema } as const;
 
 const obj = (properties: Record<string, unknown>) => ({ type: 'object', properties }) as const;
 const numberOrNull = { type: ['number', 'null'] } as const;
@@ -59,6 +61,15 @@ export const summarySchema = obj({
     items: obj({ date: { type: 'string' }, value: { type: 'number' }, units: { type: 'integer' } }),
   },
   money,
+  lowStockBySite: {
+    type: ['array', 'null'],
+    items: obj({
+      siteId: { type: 'string' },
+      siteName: { type: 'string' },
+      count: { type: 'integer' },
+      out: { type: 'integer' },
+    }),
+  },
 });
 
 export const displaySchema = obj({
@@ -73,6 +84,8 @@ export const displaySchema = obj({
       quantity: { type: 'integer' },
       threshold: { type: 'integer' },
       since: { type: 'string' },
+      siteId: { type: ['string', 'null'] },
+      siteName: { type: ['string', 'null'] },
     }),
   },
   alertCount: { type: 'integer' },
@@ -89,4 +102,13 @@ export const displaySchema = obj({
   },
   recentActivity: { type: 'array', items: activityEntrySchema },
   money,
+  place: {
+    type: ['object', 'null'],
+    properties: {
+      kind: { type: 'string' },
+      id: { type: 'string' },
+      name: { type: 'string' },
+      siteName: { type: 'string' },
+    },
+  },
 });

@@ -97,7 +97,7 @@ const historySteps = (stepTypes: RawBuilder<unknown>) => sql`select s.*,
     window w as (partition by s.item_id order by s.stream_version)`;
 const historyReverts = sql`insert into reverts (reverted_event_id, reverting_event_id, position)
     select (metadata ->> 'reverts')::uuid, event_id, position from new_events
-    where metadata ? 'reverts' and type not in ('ItemWentLow', 'ItemRecovered')`;
+    where metadata ? 'reverts' and type not in ('ItemWentLow', 'ItemRecovered', 'SiteWentLow', 'SiteRecovered')`;
 
 export const historyProjection: Projection = {
   name: 'history',
@@ -133,6 +133,19 @@ export const historyProjection: Projection = {
         where item_id = ${itemIdOf(event.streamId)} and valid_to is null`.execute(trx);
     },
     ItemRecovered: async (event, trx) => {
+      await sql`update item_versions set version = ${event.streamVersion}
+        where item_id = ${itemIdOf(event.streamId)} and valid_to is null`.execute(trx);
+    },
+    // Per site: thresholds and crossings change no field kept here, only the item's version.
+    SiteThresholdSet: async (event, trx) => {
+      await sql`update item_versions set version = ${event.streamVersion}
+        where item_id = ${itemIdOf(event.streamId)} and valid_to is null`.execute(trx);
+    },
+    SiteWentLow: async (event, trx) => {
+      await sql`update item_versions set version = ${event.streamVersion}
+        where item_id = ${itemIdOf(event.streamId)} and valid_to is null`.execute(trx);
+    },
+    SiteRecovered: async (event, trx) => {
       await sql`update item_versions set version = ${event.streamVersion}
         where item_id = ${itemIdOf(event.streamId)} and valid_to is null`.execute(trx);
     },

@@ -14,6 +14,7 @@ import { isUniqueViolation, toStoredEvent, type EventStore } from '../eventstore
 import type { EventMetadata, StoredEvent, Transaction } from '../eventstore/types.js';
 import { evolveItem, type ItemState } from '../inventory/item-state.js';
 import { describeChange } from '../inventory/change-summary.js';
+import { withSitesOf } from '../inventory/decide.js';
 import { loadPlaces } from '../inventory/places-sql.js';
 import type { Places } from '../inventory/stock-places.js';
 import { fieldsOfEdit, revertCategoryEvent, revertItemEvent, revertKind, type CategoryFold } from './revert-decide.js';
@@ -36,7 +37,8 @@ const ownUndoNeeds: Record<string, Permission> = {
   CategoryDeleted: 'records:delete',
 };
 
-const DERIVED = new Set(['ItemWentLow', 'ItemRecovered']);
+// Crossings follow from the change beside them (also per site: SiteWentLow, SiteRecovered).
+const DERIVED = new Set(['ItemWentLow', 'ItemRecovered', 'SiteWentLow', 'SiteRecovered']);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -155,6 +157,8 @@ export class RevertService {
     const isItem = loaded.original.streamType === 'item';
     let version = stream.at(-1)!.streamVersion;
     let state = isItem ? foldItem(stream) : null;
+    // Where its locations are, so a revert decides the crossings per site too.
+    if (state && places) state = withSitesOf(state, places);
     const category = isItem ? null : foldCategory(stream, itemCount);
     const out: Array<{ original: StoredEvent; events: NewEvent[] }> = [];
     for (const original of [...loaded.command].reverse()) {
@@ -406,7 +410,7 @@ export class RevertService {
       cross join lateral jsonb_array_elements_text(i.result -> 'positions') p (position)
       join events e on e.position = p.position::bigint
       where h.user_id = ${uid} and h.key = ${key} and e.stream_type in ('item', 'category')
-        and e.type not in ('ItemWentLow', 'ItemRecovered')
+        and e.type not in ('ItemWentLow', 'ItemRecovered', 'SiteWentLow', 'SiteRecovered')
       order by e.position limit 1`.execute(this.store.db);
     if (!rows.rows[0]) throw new NotFoundError('Nothing to undo: that write changed nothing');
     return { eventId: rows.rows[0].event_id, type: rows.rows[0].type };
@@ -415,7 +419,7 @@ export class RevertService {
   /** The change that left `streamId` at `version` (a create's answer carries it): its last non-derived event at or below it. */
   async changeAt(streamId: string, version: number): Promise<{ eventId: string; type: string }> {
     const rows = await sql<{ event_id: string; type: string }>`select event_id::text as event_id, type from events
-      where stream_id = ${streamId} and stream_version <= ${version} and type not in ('ItemWentLow', 'ItemRecovered')
+      where stream_id = ${streamId} and stream_version <= ${version} and type not in ('ItemWentLow', 'ItemRecovered', 'SiteWentLow', 'SiteRecovered')
       order by stream_version desc limit 1`.execute(this.store.db);
     if (!rows.rows[0]) throw new NotFoundError('Change not found');
     return { eventId: rows.rows[0].event_id, type: rows.rows[0].type };

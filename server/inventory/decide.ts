@@ -6,7 +6,8 @@
 // at MAIN_LOCATION_ID and the events name no location, as events from before places do.
 import { ADJUST_MAX_AGE_MS, isLowStock, type AdjustReason } from '../../shared/inventory.js';
 import type { Changes, InventoryEvent, ItemFields, StockLevels } from '../../shared/inventory-events.js';
-import { MAIN_LOCATION_ID } from '../../shared/places.js';
+import { MAIN_LOCATION_ID, MAIN_SITE_ID } from '../../shared/places.js';
+import { siteCrossings, type SiteOfLocation } from '../../shared/site-low-stock.js';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../errors.js';
 import { checkField, checkFields } from './item-rules.js';
 import { evolveItem } from '../../shared/inventory-fold.js';
@@ -71,15 +72,36 @@ function lowStockTransition(before: Level, after: Level): InventoryEvent[] {
 }
 
 /**
- * The events, followed by the low-stock crossing they cause, if any: the state they leave is
- * folded by the same fold that every reader of the stream uses.
+ * Where the item's locations are: as its row was read with them, else the location a command
+ * names (`place`); the main location is always at the main site. Unknown otherwise (a state
+ * folded from events alone): then no crossing per site is decided.
  */
-function withCrossing(before: ItemState | null, events: InventoryEvent[]): InventoryEvent[] {
+export function siteOfLocation(state: ItemState | null, place?: Pick<StockPlace, 'id' | 'siteId'>): SiteOfLocation {
+  return (locationId) =>
+    state?.levelSites?.[locationId] ??
+    (place && place.id === locationId ? place.siteId : undefined) ??
+    (locationId === MAIN_LOCATION_ID ? MAIN_SITE_ID : undefined);
+}
+
+/**
+ * The events, followed by the low-stock crossings they cause, if any: of the item's total,
+ * then per site for an item watched per site (shared/site-low-stock.ts). The state they leave
+ * is folded by the same fold that every reader of the stream uses.
+ */
+function withCrossing(
+  before: ItemState | null,
+  events: InventoryEvent[],
+  place?: Pick<StockPlace, 'id' | 'siteId'>,
+): InventoryEvent[] {
   // Decisions read no clock: the time of the state after does not matter here.
   let after = before;
   for (const [k, event] of events.entries())
     after = evolveItem(after, event, { version: (before?.version ?? 0) + k + 1, at: null });
-  return [...events, ...lowStockTransition(before, after)];
+  return [
+    ...events,
+    ...lowStockTransition(before, after),
+    ...siteCrossings(before, after, siteOfLocation(before, place)),
+  ];
 }
 
 function live(state: ItemState | null): ItemState {
@@ -91,7 +113,7 @@ export function createItem(command: CreateItem, state: ItemState | null, place?:
   if (state) throw new ConflictError('Item already exists');
   const fields = checkFields(command.fields);
   const where = command.levels ? { levels: command.levels } : place ? { locationId: requireOpen(place).id } : {};
-  return withCrossing(null, [{ type: 'ItemCreated', data: { itemId: command.itemId, ...fields, ...where } }]);
+  return withCrossing(null, [{ type: 'ItemCreated', data: { itemId: command.itemId, ...fields, ...where } }], place);
 }
 
 /**
@@ -145,19 +167,23 @@ export function adjustStock(command: AdjustStock, current: ItemState | null, pla
   }
   const occurredAt = command.occurredAt ? { occurredAt: command.occurredAt.toISOString() } : {};
   const where = place ? { locationId: place.id } : {};
-  return withCrossing(state, [
-    {
-      type: 'StockAdjusted',
-      data: {
-        delta: command.delta,
-        reason: command.reason,
-        note: command.note ?? null,
-        quantity,
-        ...where,
-        ...occurredAt,
+  return withCrossing(
+    state,
+    [
+      {
+        type: 'StockAdjusted',
+        data: {
+          delta: command.delta,
+          reason: command.reason,
+          note: command.note ?? null,
+          quantity,
+          ...where,
+          ...occurredAt,
+        },
       },
-    },
-  ]);
+    ],
+    place,
+  );
 }
 
 /** Stock taken from one location of a site to another of the same site: its total does not change. */
@@ -200,7 +226,17 @@ export function recordStockChange(
   now: Date,
   places: Places,
 ): InventoryEvent[] {
-  return isMove(command) ? recordMove(command, current, places) : recordAdjustment(command, current, now, places);
+  if (isMove(command)) return recordMove(command, current, places);
+  // A batch carries its state from one command to the next, and an earlier command may have
+  // put stock at a location new to the item (its row was read without it).
+  return recordAdjustment(command, current?.levelSites ? withSitesOf(current, places) : current, now, places);
+}
+
+/** The state knowing the sites of these places too (see siteOfLocation). */
+export function withSitesOf(state: ItemState, places: Places): ItemState {
+  const named = Object.values(places.locations);
+  if (named.every((p) => state.levelSites?.[p.id] !== undefined)) return state;
+  return { ...state, levelSites: { ...Object.fromEntries(named.map((p) => [p.id, p.siteId])), ...state.levelSites } };
 }
 
 /**
@@ -231,7 +267,42 @@ export function updateItem(command: UpdateItem, current: ItemState | null, place
       });
     }
   }
-  return withCrossing(state, events);
+  return withCrossing(state, events, place);
+}
+
+export interface SetSiteThreshold {
+  siteId: string;
+  /** null: the site uses the item's threshold again. */
+  threshold: number | null;
+}
+
+/** The site a threshold is set at, as loaded with the command (null: no such site). */
+export interface ThresholdSite {
+  id: string;
+  name: string;
+  archived: boolean;
+}
+
+/**
+ * The item's own low-stock threshold at a site, or clearing it: the same value again changes
+ * nothing; an archived site takes no new threshold (clearing one is allowed). The crossings it
+ * causes at the site, and at others when the item starts or stops being watched per site,
+ * come with it.
+ */
+export function setSiteThreshold(
+  command: SetSiteThreshold,
+  current: ItemState | null,
+  site: ThresholdSite | null,
+): InventoryEvent[] {
+  const state = live(current);
+  if (!site) throw new NotFoundError('Site not found');
+  const threshold = command.threshold === null ? null : checkField('threshold', command.threshold);
+  const siteId = site.id.toLowerCase();
+  const was = state.siteThresholds?.[siteId] ?? null;
+  if (was === threshold) return [];
+  if (site.archived && threshold !== null)
+    throw new ConflictError(`${site.name} is archived: restore it to set a threshold there`);
+  return withCrossing(state, [{ type: 'SiteThresholdSet', data: { siteId, threshold } }]);
 }
 
 export function deleteItem(current: ItemState | null): InventoryEvent[] {

@@ -26,6 +26,9 @@ function placesOf(event: InventoryEvent): { at?: string; from?: string; to?: str
     case 'ItemUpdated':
     case 'ItemWentLow':
     case 'ItemRecovered':
+    case 'SiteThresholdSet':
+    case 'SiteWentLow':
+    case 'SiteRecovered':
     case 'ItemDeleted':
       return {};
   }

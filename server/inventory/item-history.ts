@@ -48,6 +48,10 @@ export function historyEntry(stored: StoredEvent): HistoryEntry | null {
       return { ...base, type: 'ItemDeleted', changes: [] };
     case 'ItemWentLow':
     case 'ItemRecovered':
+    case 'SiteWentLow':
+    case 'SiteRecovered':
       return null; // derived from the adjustment beside it; alerts show these
+    case 'SiteThresholdSet':
+      return null; // a setting of the item at a site: the activity log and the item's thresholds show it
   }
 }

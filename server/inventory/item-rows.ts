@@ -21,6 +21,9 @@ export interface ItemRow {
   updated_at: Date;
   /** Read by itemStateColumns: units by location, as JSON. */
   levels?: unknown;
+  /** Read by itemStateColumns: the site of each location in `levels`, and the item's own thresholds by site, as JSON. */
+  level_sites?: unknown;
+  site_thresholds?: unknown;
   in_transit?: number;
   /** Read with a stock command's lock: the locations it names (places-sql.ts). */
   places?: unknown;
@@ -34,14 +37,24 @@ export const itemColumns = `id, name, description, sku, category_id, category_na
 /**
  * The columns an item's decisions read (itemColumns and where its stock is), from `items`
  * unaliased: the levels of its stock_levels rows, which the items projection keeps in the
- * same transaction as every append, like the row itself.
+ * same transaction as every append, like the row itself, with their sites, and the item's
+ * own thresholds by site (for its low-stock crossings per site, shared/site-low-stock.ts).
  */
-export const itemStateColumns = `${itemColumns}, in_transit,
-  (select coalesce(json_object_agg(s.location_id, s.quantity), '{}'::json) from stock_levels s where s.item_id = items.id) as levels`;
+export const itemStateColumns = `${itemColumns}, in_transit, site_thresholds,
+  (select coalesce(json_object_agg(s.location_id, s.quantity), '{}'::json) from stock_levels s where s.item_id = items.id) as levels,
+  (select coalesce(json_object_agg(s.location_id, s.site_id), '{}'::json) from stock_levels s where s.item_id = items.id) as level_sites`;
+
+const jsonOf = (raw: unknown) =>
+  (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, number | string> | null | undefined;
 
 function levelsOf(raw: unknown): StockLevels {
-  const value = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, number | string> | null | undefined;
-  return Object.fromEntries(Object.entries(value ?? {}).map(([id, n]) => [id.toLowerCase(), Number(n)]));
+  return Object.fromEntries(Object.entries(jsonOf(raw) ?? {}).map(([id, n]) => [id.toLowerCase(), Number(n)]));
+}
+
+function sitesOf(raw: unknown): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(jsonOf(raw) ?? {}).map(([id, s]) => [id.toLowerCase(), String(s).toLowerCase()]),
+  );
 }
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
@@ -91,6 +104,10 @@ export function rowToState(row: ItemRow): ItemState {
     // A row read without its levels (itemColumns) decides as if it held none anywhere.
     levels: levelsOf(row.levels),
     inTransit: Number(row.in_transit ?? 0),
+    // Read with its levels, or not at all: then no crossing per site is decided (decide.ts).
+    ...(row.level_sites === undefined
+      ? {}
+      : { levelSites: sitesOf(row.level_sites), siteThresholds: levelsOf(row.site_thresholds) }),
   };
 }
 

@@ -31,7 +31,7 @@ import type { ItemState } from './item-state.js';
 import { loadPlaces } from './places-sql.js';
 import { NO_PLACES, placeOf, type Places } from './stock-places.js';
 
-async function lockItem(trx: Transaction, id: string): Promise<ItemRow | null> {
+export async function lockItem(trx: Transaction, id: string): Promise<ItemRow | null> {
   // First, before anything gives this transaction its id: writers of one item queue here
   // with no id yet, so each gets one after the writer before it committed, and the log's
   // (tx_id, position) order follows the item's versions (see StreamOrderConflict).

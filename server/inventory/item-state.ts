@@ -5,7 +5,12 @@
 import type { InventoryEvent } from '../../shared/inventory-events.js';
 import { evolveItem as evolve, type FoldedItem } from '../../shared/inventory-fold.js';
 
-export type ItemState = FoldedItem<Date>;
+/**
+ * `levelSites`: the site of each location in `levels`, where the state was read from the
+ * projection (item-rows.ts); a fold of events alone does not know them (a location never
+ * changes site, so they stay true as the state is carried forward).
+ */
+export type ItemState = FoldedItem<Date> & { levelSites?: Record<string, string> };
 
 /** The item after one more event of its stream (`streamId` is accepted for callers that have it at hand). */
 export function evolveItem(

@@ -162,6 +162,17 @@ export const itemsProjection: Projection = {
     },
     ItemWentLow: async (event, trx) => touch(trx, event),
     ItemRecovered: async (event, trx) => touch(trx, event),
+    // An item's own threshold at a site, kept on its row (stock decisions read it with it).
+    // None of the set-based forms below takes these: a batch with one goes event by event.
+    SiteThresholdSet: async (event: StoredEvent<Data<'SiteThresholdSet'>>, trx) => {
+      const { siteId, threshold } = event.data;
+      await sql`update items set site_thresholds = case when ${threshold}::int is null then site_thresholds - ${siteId}::text
+          else site_thresholds || jsonb_build_object(${siteId}::text, ${threshold}::int) end,
+        version = ${event.streamVersion}, updated_at = ${event.createdAt}
+        where id = ${itemIdOf(event.streamId)}`.execute(trx);
+    },
+    SiteWentLow: async (event, trx) => touch(trx, event),
+    SiteRecovered: async (event, trx) => touch(trx, event),
     ItemDeleted: async (event, trx) => {
       const id = itemIdOf(event.streamId);
       await sql`update categories set item_count = item_count - 1

@@ -37,8 +37,12 @@ function frame(message: ServerMessage): Buffer {
 }
 
 export async function encodeEvents(events: StoredEvent[], labels: ItemLabels): Promise<EncodedEvent[]> {
-  const lowItems = events.filter((e) => e.type === 'ItemWentLow').map((e) => itemIdOfStream(e.streamId));
+  const lowItems = events
+    .filter((e) => e.type === 'ItemWentLow' || e.type === 'SiteWentLow')
+    .map((e) => itemIdOfStream(e.streamId));
   const labelOf = await labels([...new Set(lowItems)]);
+  const lowSites = events.filter((e) => e.type === 'SiteWentLow').map((e) => (e.data as { siteId: string }).siteId);
+  const siteNameOf = lowSites.length && labels.siteNames ? await labels.siteNames([...new Set(lowSites)]) : null;
   return events.map((event) => {
     const cursor = formatCursor(event);
     const message = (actor: { uid: string | null; name: string }): ServerMessage => ({
@@ -57,23 +61,37 @@ export async function encodeEvents(events: StoredEvent[], labels: ItemLabels): P
     const frames = [
       frame(message({ uid: event.metadata?.actor?.uid ?? null, name: event.metadata?.actor?.name ?? 'Unknown User' })),
     ];
-    const data = event.data as { quantity?: number; threshold?: number };
-    if (event.type === 'ItemWentLow') {
+    const data = event.data as { quantity?: number; threshold?: number; siteId?: string };
+    if (event.type === 'ItemWentLow' || event.type === 'SiteWentLow') {
       const id = itemIdOfStream(event.streamId);
-      const label = labelOf.get(id) ?? { name: '', sku: '' };
+      const { name, sku, watched } = labelOf.get(id) ?? { name: '', sku: '' };
+      const perSite = event.type === 'SiteWentLow' ? { siteId: data.siteId! } : null;
+      const siteName = perSite ? siteNameOf?.get(perSite.siteId) : undefined;
+      // An item watched per site is alerted per site: its total going low says nothing more.
+      if (perSite || !watched)
+        frames.push(
+          frame({
+            type: 'alert',
+            cursor,
+            item: { id, name, sku },
+            quantity: data.quantity ?? 0,
+            threshold: data.threshold ?? 0,
+            ...perSite,
+            ...(siteName ? { siteName } : {}),
+          }),
+        );
+    } else if (event.type === 'ItemRecovered' || event.type === 'SiteRecovered') {
+      const itemId = itemIdOfStream(event.streamId);
+      const perSite = event.type === 'SiteRecovered' ? { siteId: data.siteId! } : {};
       frames.push(
         frame({
-          type: 'alert',
+          type: 'alert-cleared',
           cursor,
-          item: { id, ...label },
+          itemId,
           quantity: data.quantity ?? 0,
           threshold: data.threshold ?? 0,
+          ...perSite,
         }),
-      );
-    } else if (event.type === 'ItemRecovered') {
-      const itemId = itemIdOfStream(event.streamId);
-      frames.push(
-        frame({ type: 'alert-cleared', cursor, itemId, quantity: data.quantity ?? 0, threshold: data.threshold ?? 0 }),
       );
     }
     let guestFrames: Buffer[] | undefined;

@@ -8,9 +8,17 @@ import type { EventStore } from '../eventstore/event-store.js';
 export interface ItemLabel {
   name: string;
   sku: string;
+  /** Watched per site (shared/site-low-stock.ts): its alerts are those per site, not its total's. */
+  watched?: boolean;
 }
 
-export type ItemLabels = (itemIds: string[]) => Promise<Map<string, ItemLabel>>;
+/**
+ * Labels of items by id; `siteNames`, where given, names sites for alerts per site (null in a
+ * store of one active site, whose alerts name none).
+ */
+export type ItemLabels = ((itemIds: string[]) => Promise<Map<string, ItemLabel>>) & {
+  siteNames?: (siteIds: string[]) => Promise<Map<string, string> | null>;
+};
 
 const UNDEFINED_TABLE = '42P01';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -20,24 +28,41 @@ export function itemIdOfStream(streamId: string): string {
 }
 
 export function createItemLabels(db: Kysely<DB>, store: EventStore): ItemLabels {
-  return async (itemIds) => {
-    const labels = new Map<string, ItemLabel>();
-    if (itemIds.length === 0) return labels;
+  const labels: ItemLabels = async (itemIds) => {
+    const found = new Map<string, ItemLabel>();
+    if (itemIds.length === 0) return found;
     const uuids = itemIds.filter((id) => UUID.test(id));
     try {
       if (uuids.length > 0) {
-        const rows = await sql<{ id: string; name: string; sku: string }>`select id::text as id, name, sku from items
-          where id in (${sql.join(uuids.map((id) => sql`${id}::uuid`))})`.execute(db);
-        for (const row of rows.rows) labels.set(row.id, { name: row.name, sku: row.sku });
+        const rows = await sql<{
+          id: string;
+          name: string;
+          sku: string;
+          watched: boolean;
+        }>`select id::text as id, name, sku,
+            (site_thresholds <> '{}'::jsonb
+              or (select count(distinct l.site_id) from stock_levels l where l.item_id = items.id) > 1) as watched
+          from items where id in (${sql.join(uuids.map((id) => sql`${id}::uuid`))})`.execute(db);
+        for (const row of rows.rows) found.set(row.id, { name: row.name, sku: row.sku, watched: row.watched });
       }
     } catch (error) {
       if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
     }
     for (const id of itemIds) {
-      if (!labels.has(id)) labels.set(id, await labelFromStream(store, id));
+      if (!found.has(id)) found.set(id, await labelFromStream(store, id));
     }
-    return labels;
+    return found;
   };
+  labels.siteNames = async (siteIds) => {
+    const uuids = siteIds.filter((id) => UUID.test(id));
+    if (uuids.length === 0) return new Map();
+    const rows = await sql<{ id: string; name: string; several: boolean }>`select id::text as id, name,
+        (select count(*) > 1 from sites where archived_at is null) as several
+      from sites where id in (${sql.join(uuids.map((id) => sql`${id}::uuid`))})`.execute(db);
+    if (!rows.rows[0]?.several) return null;
+    return new Map(rows.rows.map((r) => [r.id, r.name]));
+  };
+  return labels;
 }
 
 async function labelFromStream(store: EventStore, itemId: string): Promise<ItemLabel> {
