@@ -3,6 +3,7 @@
 // sends to the server.
 import { describe, expect, it } from 'vitest';
 import type { Category, Item } from '../../shared/inventory.js';
+import type { Location } from '../../shared/sites.js';
 import type { StocktakeLine } from '../../shared/stocktake.js';
 import {
   DEFAULT_VARIANCE_SORT,
@@ -12,6 +13,7 @@ import {
 import {
   choiceReady,
   itemsToCount,
+  locationOptions,
   startBody,
   type StartContext,
 } from '../../client/features/stocktake/start.machine.js';
@@ -49,6 +51,10 @@ describe('the start dialog', () => {
     found: [],
     picked: [],
     name: '',
+    sites: [],
+    locations: [],
+    siteId: null,
+    locationId: null,
     error: null,
   };
 
@@ -77,5 +83,23 @@ describe('the start dialog', () => {
     });
     expect(startBody({ ...base, choice: 'store' })).toEqual({ scope: 'store' });
     expect(itemsToCount({ ...base, choice: 'store' })).toBe(5);
+  });
+
+  it('counts at the site chosen, or at one of its locations', () => {
+    expect(startBody({ ...base, choice: 'store', siteId: 'shop' })).toEqual({ scope: 'store', siteId: 'shop' });
+    expect(startBody({ ...base, choice: 'store', siteId: 'shop', locationId: 'back' })).toEqual({
+      scope: 'store',
+      locationId: 'back',
+    });
+  });
+
+  it("lists a site's locations as a tree, each under its parent", () => {
+    const at = (id: string, parentId: string | null, siteId = 'shop') =>
+      ({ id, name: id, parentId, siteId }) as Location;
+    const tree = locationOptions(
+      [at('shelf', 'back'), at('back', null), at('aisle', null), at('dock', null, 'warehouse'), at('bin', 'shelf')],
+      'shop',
+    );
+    expect(tree.map((o) => `${o.depth}:${o.location.id}`)).toEqual(['0:aisle', '0:back', '1:shelf', '2:bin']);
   });
 });

@@ -12,9 +12,10 @@ export interface SessionParams {
   id: string;
 }
 
+/** Writes name a line: an item at a location (a count there, or its approval). */
 export type SessionWrite =
-  | { kind: 'count'; itemId: string; name: string; counted: number }
-  | { kind: 'approve-line'; itemId: string; name: string; countId?: string }
+  | { kind: 'count'; itemId: string; locationId: string; name: string; counted: number }
+  | { kind: 'approve-line'; itemId: string; locationId: string; name: string; countId?: string }
   | { kind: 'approve-all' };
 
 /**
@@ -38,7 +39,7 @@ export const sessionMachine = createLiveQueryMachine<StocktakeSession, SessionPa
       case 'count':
         return submitCount(id, write, write.counted);
       case 'approve-line':
-        return stocktakeApi.approveLine(id, write.itemId, write.countId);
+        return stocktakeApi.approveLine(id, write, write.countId);
       case 'approve-all':
         return stocktakeApi.approveAll(id);
     }

@@ -1,11 +1,13 @@
 // Starting a count: the dialog's choice of what to count (categories, the low-stock items,
 // some items, or the whole store), what each choice needs (the categories ticked, the items
-// picked by search), then the start call. Nothing is chosen at first and nothing starts
+// picked by search), where (a site, all its locations, or one location with those inside
+// it: counting one location never changes another), then the start call. Nothing is chosen at first and nothing starts
 // until the choice is complete (a count that started on the first category by itself
 // counted what nobody asked for).
 // Opening the new session is an action the component provides (navigation).
 import { assign, fromPromise, setup } from 'xstate';
 import type { Category, Item } from '../../../shared/inventory';
+import type { Location, Site } from '../../../shared/sites';
 import type { StartStocktakeBody, StocktakeSession } from '../../../shared/stocktake';
 import { errorMessage } from '../../lib/api-client';
 import { stocktakeApi } from './api';
@@ -23,7 +25,32 @@ export interface StartContext {
   found: Item[];
   picked: Item[];
   name: string;
+  /** Active sites and locations, once loaded. */
+  sites: Site[];
+  locations: Location[];
+  /** Where to count: a site (null until the sites are known), and one of its locations or null (all of them). */
+  siteId: string | null;
+  locationId: string | null;
   error: string | null;
+}
+
+/** A location with how deep it sits in its site's tree (0: the top level), in tree order. */
+export interface PlaceOption {
+  location: Location;
+  depth: number;
+}
+
+/** The site's active locations as a tree, each after its parent, siblings by name. */
+export function locationOptions(locations: readonly Location[], siteId: string | null): PlaceOption[] {
+  const here = locations.filter((l) => l.siteId === siteId);
+  const ids = new Set(here.map((l) => l.id));
+  const children = (parentId: string | null) =>
+    here
+      .filter((l) => (l.parentId !== null && ids.has(l.parentId) ? l.parentId : null) === parentId)
+      .sort((a, b) => a.name.localeCompare(b.name));
+  const walk = (parentId: string | null, depth: number): PlaceOption[] =>
+    children(parentId).flatMap((location) => [{ location, depth }, ...walk(location.id, depth + 1)]);
+  return walk(null, 0);
 }
 
 export type StartEvent =
@@ -33,6 +60,8 @@ export type StartEvent =
   | { type: 'SEARCH'; query: string }
   | { type: 'PICK'; item: Item }
   | { type: 'UNPICK'; itemId: string }
+  | { type: 'PICK_SITE'; siteId: string }
+  | { type: 'PICK_LOCATION'; locationId: string | null }
   | { type: 'START' };
 
 /** How many items the choice puts on the list (as the store stands now), or null if not known. */
@@ -54,7 +83,10 @@ export function itemsToCount(context: StartContext): number | null {
 }
 
 export function startBody(context: StartContext): StartStocktakeBody {
-  const name = context.name.trim() ? { name: context.name.trim() } : {};
+  const name = {
+    ...(context.name.trim() ? { name: context.name.trim() } : {}),
+    ...(context.locationId ? { locationId: context.locationId } : context.siteId ? { siteId: context.siteId } : {}),
+  };
   switch (context.choice) {
     case 'categories': {
       const [only, ...more] = context.categoryIds;
@@ -90,6 +122,13 @@ export const startMachine = setup({
       input.trim() ? stocktakeApi.searchItems(input.trim()) : Promise.resolve([]),
     ),
     start: fromPromise<StocktakeSession, StartStocktakeBody>(({ input }) => stocktakeApi.start(input)),
+    places: fromPromise(async () => {
+      const [sites, locations] = await Promise.all([stocktakeApi.sites(), stocktakeApi.locations()]);
+      return {
+        sites: sites.filter((s) => !s.archivedAt).sort((a, b) => a.name.localeCompare(b.name)),
+        locations: locations.filter((l) => !l.archivedAt),
+      };
+    }),
   },
   guards: {
     ready: ({ context }) => choiceReady(context),
@@ -110,6 +149,10 @@ export const startMachine = setup({
     found: [],
     picked: [],
     name: '',
+    sites: [],
+    locations: [],
+    siteId: null,
+    locationId: null,
     error: null,
   },
   invoke: [
@@ -124,6 +167,19 @@ export const startMachine = setup({
       // Unknown: the choice stays open and the server says if there is nothing to count.
       onError: { actions: assign({ lowStock: null }) },
     },
+    {
+      src: 'places',
+      onDone: {
+        actions: assign({
+          sites: ({ event }) => event.output.sites,
+          locations: ({ event }) => event.output.locations,
+          // The first site until the manager picks one (the only one, in most stores).
+          siteId: ({ context, event }) => context.siteId ?? event.output.sites[0]?.id ?? null,
+        }),
+      },
+      // Unknown: the count goes to the manager's own site, as before places.
+      onError: { actions: assign({ sites: [], locations: [] }) },
+    },
   ],
   on: {
     CHOOSE: { actions: assign({ choice: ({ event }) => event.choice, error: null }) },
@@ -136,6 +192,8 @@ export const startMachine = setup({
       }),
     },
     NAME: { actions: assign({ name: ({ event }) => event.name }) },
+    PICK_SITE: { actions: assign({ siteId: ({ event }) => event.siteId, locationId: null }) },
+    PICK_LOCATION: { actions: assign({ locationId: ({ event }) => event.locationId }) },
     PICK: {
       actions: assign({
         picked: ({ context, event }) =>

@@ -1,16 +1,19 @@
 // Items counted twice with different numbers: each count with who and when (and, for those
 // who run stocktakes, the difference it implies), and "Keep this count" to approve one.
-import type { StocktakeLine } from '../../../../shared/stocktake';
+import { lineKey, type StocktakeLine } from '../../../../shared/stocktake';
 import { formatDateTime } from '../../../lib/format';
 import { signed } from './variance-format';
 
 export function ConflictsSection({
   lines,
   canApprove,
+  showPlace = false,
   onKeep,
 }: {
   lines: StocktakeLine[];
   canApprove: boolean;
+  /** Say where each line is (a session of several locations). */
+  showPlace?: boolean;
   onKeep: (line: StocktakeLine, countId: string) => void;
 }) {
   if (lines.length === 0) return null;
@@ -21,8 +24,9 @@ export function ConflictsSection({
       </h2>
       <ul className="stocktake-conflict-list">
         {lines.map((line) => (
-          <li key={line.itemId} data-testid="conflict">
+          <li key={lineKey(line)} data-testid="conflict">
             <strong>{line.name}</strong>
+            {showPlace ? <span className="stocktake-muted"> at {line.locationName}</span> : null}
             <ul>
               {line.counts.map((c) => (
                 <li key={c.id} className="stocktake-conflict-count">

@@ -6,6 +6,8 @@ import { Icon } from '../../../components/icons';
 
 export interface CountRowProps {
   line: StocktakeLine;
+  /** Say where the line is: the session counts at several locations and the page shows them all. */
+  showPlace?: boolean;
   /** Counts of this item kept in the outbox, oldest first. */
   waiting: number[];
   saving: boolean;
@@ -28,22 +30,28 @@ const STATUS_BADGE = {
 } as const;
 
 export const CountRow = forwardRef<HTMLInputElement, CountRowProps>(function CountRow(
-  { line, waiting, saving, highlighted, open, onCount },
+  { line, showPlace = false, waiting, saving, highlighted, open, onCount },
   ref,
 ) {
-  const inputId = `count-${line.itemId}`;
+  const inputId = `count-${line.itemId}-${line.locationId}`;
   const canCount = open && line.status !== 'approved';
   return (
     <li
       className={`stocktake-count-row${highlighted ? ' stocktake-highlight' : ''}`}
       data-testid="count-row"
       data-item-id={line.itemId}
+      data-location-id={line.locationId}
     >
       <div className="stocktake-count-main">
         <label className="stocktake-count-name" htmlFor={inputId}>
           {line.name}
         </label>
         <span className="stocktake-muted">
+          {showPlace ? (
+            <span className="stocktake-line-place">
+              <Icon name="home" size={12} /> {line.locationName} ·{' '}
+            </span>
+          ) : null}
           SKU {line.sku}
           {line.barcode ? ` · ${line.barcode}` : ''}
         </span>
@@ -85,7 +93,7 @@ export const CountRow = forwardRef<HTMLInputElement, CountRowProps>(function Cou
             min={0}
             step={1}
             placeholder="Count"
-            aria-label={`Count of ${line.name}`}
+            aria-label={showPlace ? `Count of ${line.name} at ${line.locationName}` : `Count of ${line.name}`}
           />
           <button type="submit" className="btn btn-secondary" disabled={saving}>
             {saving ? 'Saving…' : 'Save'}

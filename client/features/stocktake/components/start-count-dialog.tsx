@@ -1,6 +1,7 @@
 // "Start a count" for those who run stocktakes: a dialog that asks what to count (one or
-// more categories, the low-stock items, some items found by search, or the whole store) and
-// an optional name. Nothing is chosen for the manager and nothing starts before they choose;
+// more categories, the low-stock items, some items found by search, or the whole store),
+// where (a site with all its locations, or one location with those inside it) and an
+// optional name. Nothing is chosen for the manager and nothing starts before they choose;
 // on success the new session opens.
 import { useActorRef, useSelector } from '@xstate/react';
 import { useId } from 'react';
@@ -8,9 +9,67 @@ import { useNavigate } from 'react-router-dom';
 import { ErrorBox } from '../../../components/error-box';
 import { Icon, type IconName } from '../../../components/icons';
 import { Modal } from '../../../components/modal';
-import { itemsToCount, startMachine, type CountChoice } from '../start.machine';
+import { itemsToCount, locationOptions, startMachine, type CountChoice, type StartContext } from '../start.machine';
 
 const itemsText = (n: number) => `${n} ${n === 1 ? 'item' : 'items'}`;
+const locationsText = (n: number) => `${n} ${n === 1 ? 'location' : 'locations'}`;
+
+/** Where to count: the site (when there are several) and all its locations or one of them. */
+function WhereToCount({
+  context,
+  onSite,
+  onLocation,
+}: {
+  context: StartContext;
+  onSite: (siteId: string) => void;
+  onLocation: (locationId: string | null) => void;
+}) {
+  const { sites, siteId, locationId } = context;
+  const options = locationOptions(context.locations, siteId);
+  const site = sites.find((s) => s.id === siteId);
+  if (!site || (sites.length < 2 && options.length < 2)) return null;
+  const chosen = options.findIndex((o) => o.location.id === locationId);
+  // The chosen location's subtree: the options after it that sit deeper.
+  const end = options.findIndex((o, i) => i > chosen && o.depth <= options[chosen]!.depth);
+  const inside = chosen < 0 ? 0 : (end < 0 ? options.length : end) - chosen - 1;
+  return (
+    <fieldset className="stocktake-where">
+      <legend className="field-label">Where to count</legend>
+      {sites.length > 1 ? (
+        <label className="field">
+          <span className="stocktake-where-label">Site</span>
+          <select className="input" value={site.id} onChange={(e) => onSite(e.target.value)}>
+            {sites.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name} ({s.code})
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      <label className="field">
+        <span className="stocktake-where-label">Location</span>
+        <select className="input" value={locationId ?? ''} onChange={(e) => onLocation(e.target.value || null)}>
+          <option value="">
+            All of {site.name} ({locationsText(options.length)})
+          </option>
+          {options.map(({ location, depth }) => (
+            <option key={location.id} value={location.id}>
+              {'\u00a0\u00a0\u00a0'.repeat(depth)}
+              {location.name} ({location.code})
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="field-hint">
+        {chosen < 0
+          ? `Each item is counted where it is kept at ${site.name}.`
+          : `${options[chosen]!.location.name}${inside ? ` and the ${locationsText(inside)} inside it` : ''}.`}{' '}
+        Approving changes the stock at the locations counted only.
+      </p>
+    </fieldset>
+  );
+}
 
 const CHOICES: {
   choice: CountChoice;
@@ -168,6 +227,14 @@ export function StartCountDialog({ onClose }: { onClose: () => void }) {
           </p>
         ) : null}
         {choice === 'store' ? <p className="field-hint">Every item in the store goes on the list.</p> : null}
+
+        {choice ? (
+          <WhereToCount
+            context={context}
+            onSite={(siteId) => start.send({ type: 'PICK_SITE', siteId })}
+            onLocation={(locationId) => start.send({ type: 'PICK_LOCATION', locationId })}
+          />
+        ) : null}
 
         {choice ? (
           <label className="field">

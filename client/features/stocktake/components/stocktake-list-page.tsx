@@ -21,7 +21,7 @@ function SessionRow({ session }: { session: StocktakeSummary }) {
       <Link to={`/stocktake/${encodeURIComponent(session.id)}`} className="stocktake-session-link">
         <span className="stocktake-session-name">{session.name}</span>
         <span className="stocktake-muted">
-          Started {formatDateTime(session.startedAt)} by {session.startedBy}
+          {session.placeName} · Started {formatDateTime(session.startedAt)} by {session.startedBy}
         </span>
       </Link>
       <ProgressBar counted={session.counted} toCount={session.toCount} />

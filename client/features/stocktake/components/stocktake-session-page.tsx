@@ -3,11 +3,12 @@
 // twice, and for those who run stocktakes the review (variance with totals, the approvals).
 // Those who run stocktakes get the review first and the count rows after it: the review is
 // what they came to decide on (below 48 count rows it sat 6,600 px down). Staff who count
-// blind get their count rows first.
+// blind get their count rows first. A session of several locations (a site, or a room with
+// shelves) has "Counting at": the counter picks where they stand, and their counts go there.
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import type { StocktakeLine } from '../../../../shared/stocktake';
+import { lineKey, type StocktakeLine } from '../../../../shared/stocktake';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
@@ -18,7 +19,8 @@ import { formatDateTime } from '../../../lib/format';
 import { useCan } from '../../../lib/session-context';
 import { toast } from '../../../lib/toasts';
 import { useOutbox } from '../../../offline/use-outbox';
-import { filterLines, findLine } from '../find-line';
+import { countRows, scannedKey } from '../count-rows';
+import { findLine } from '../find-line';
 import { sessionMachine, type SessionWrite } from '../session.machine';
 import { countsPath } from '../submit-count';
 import { useCountWedge } from '../use-count-wedge';
@@ -31,18 +33,22 @@ import '../stocktake.css';
 /** A camera scan button, given by client/app (the scanner feature): it reports the code read. */
 export type ScanButton = ComponentType<{ onCode: (code: string) => void }>;
 
-/** Counts of this session still in the outbox, per item, oldest first. */
-function useWaitingCounts(sessionId: string): Map<string, number[]> {
+/**
+ * Counts of this session still in the outbox, per line (lineKey), oldest first. A count that
+ * names no location (kept by an older page) is at the session's first location.
+ */
+function useWaitingCounts(sessionId: string, home: string | undefined): Map<string, number[]> {
   const { waiting } = useOutbox();
   return useMemo(() => {
-    const byItem = new Map<string, number[]>();
+    const byLine = new Map<string, number[]>();
     for (const entry of waiting) {
       if (entry.path !== countsPath(sessionId)) continue;
-      const body = entry.body as { itemId: string; counted: number };
-      byItem.set(body.itemId, [...(byItem.get(body.itemId) ?? []), body.counted]);
+      const body = entry.body as { itemId: string; locationId?: string; counted: number };
+      const key = lineKey({ itemId: body.itemId, locationId: body.locationId ?? home ?? '' });
+      byLine.set(key, [...(byLine.get(key) ?? []), body.counted]);
     }
-    return byItem;
-  }, [waiting, sessionId]);
+    return byLine;
+  }, [waiting, sessionId, home]);
 }
 
 export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }) {
@@ -56,37 +62,44 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
   const canRun = useCan('stocktake:run');
   // Someone who runs counts without counting (a role may have one and not the other) sees the session, with no count fields.
   const canCount = useCan('stock:update');
-  const waiting = useWaitingCounts(id);
+  const waiting = useWaitingCounts(id, data?.locations[0]?.id);
   const [query, setQuery] = useState('');
-  // The item a scan found; `seq` makes a second scan of the same item focus its field again.
-  const [found, setFound] = useState<{ itemId: string; seq: number } | null>(null);
-  const highlighted = found?.itemId ?? null;
+  // Where the counter stands, in a session of several locations; null: every location's lines.
+  const [countingAt, setCountingAt] = useState<string | null>(null);
+  // The line a scan found (lineKey); `seq` makes a second scan of the same item focus its field again.
+  const [found, setFound] = useState<{ key: string; itemId: string; seq: number } | null>(null);
+  // Items scanned at the chosen location though they had no line there: they get one.
+  const [scannedHere, setScannedHere] = useState<ReadonlySet<string>>(new Set());
+  const highlighted = found?.key ?? null;
+  const place = data?.locations.find((l) => l.id === countingAt) ?? null;
   const [confirmAll, setConfirmAll] = useState(false);
   const inputs = useRef(new Map<string, HTMLInputElement>());
 
   const write = (w: SessionWrite) => session.send({ type: 'WRITE', id: newWriteId(), write: w });
   const pending = Object.values(writes).filter((w) => w.status === 'pending');
-  const savingItems = new Set(pending.flatMap((w) => (w.write.kind === 'count' ? [w.write.itemId] : [])));
-  const approvingItems = new Set(pending.flatMap((w) => (w.write.kind === 'approve-line' ? [w.write.itemId] : [])));
+  const savingLines = new Set(pending.flatMap((w) => (w.write.kind === 'count' ? [lineKey(w.write)] : [])));
+  const approvingLines = new Set(pending.flatMap((w) => (w.write.kind === 'approve-line' ? [lineKey(w.write)] : [])));
   const approvingAll = pending.some((w) => w.write.kind === 'approve-all');
 
   // A scan (camera or hardware) shows that item alone and puts the cursor in its count field.
   const onCode = useCallback(
     (code: string) => {
-      const line = data ? findLine(data.lines, code) : null;
+      const here = place && data ? data.lines.filter((l) => l.locationId === place.id) : [];
+      const line = data ? (findLine(here, code) ?? findLine(data.lines, code)) : null;
       if (!line) {
         toast.error(`No item in this count has the code ${code}`);
         return;
       }
       setQuery('');
-      setFound((previous) => ({ itemId: line.itemId, seq: (previous?.seq ?? 0) + 1 }));
+      if (place) setScannedHere((items) => new Set(items).add(line.itemId));
+      setFound((previous) => ({ key: scannedKey(line, place), itemId: line.itemId, seq: (previous?.seq ?? 0) + 1 }));
     },
-    [data],
+    [data, place],
   );
   const onSearchKeyDown = useCountWedge(onCode);
   useEffect(() => {
     if (!found) return;
-    const input = inputs.current.get(found.itemId);
+    const input = inputs.current.get(found.key);
     input?.focus();
     input?.scrollIntoView({ block: 'center' });
   }, [found]);
@@ -103,7 +116,8 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
   if (!data) return <TruckLoader label="Loading the count..." fullScreen={false} />;
 
   const open = data.status === 'open';
-  const lines = filterLines(data.lines, query);
+  const several = data.locations.length > 1;
+  const lines = countRows(data.lines, query, place, scannedHere);
   const conflicts = data.lines.filter((l) => l.status === 'conflict');
   const waitingTotal = [...waiting.values()].reduce((n, list) => n + list.length, 0);
   const approvable = data.lines.filter((l) => l.status === 'counted').length;
@@ -117,7 +131,10 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
         <div>
           <h1 className="page-title">{data.name}</h1>
           <p className="page-subtitle">
-            Started {formatDateTime(data.startedAt)} by {data.startedBy} ·{' '}
+            <span className="stocktake-place" data-testid="stocktake-place">
+              <Icon name="home" size={14} /> {data.placeName}
+            </span>{' '}
+            · Started {formatDateTime(data.startedAt)} by {data.startedBy} ·{' '}
             {open ? 'Open' : `Closed ${formatDateTime(data.closedAt)}`}
           </p>
         </div>
@@ -153,7 +170,10 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
       <ConflictsSection
         lines={conflicts}
         canApprove={canRun && open}
-        onKeep={(line, countId) => write({ kind: 'approve-line', itemId: line.itemId, name: line.name, countId })}
+        showPlace={several}
+        onKeep={(line, countId) =>
+          write({ kind: 'approve-line', itemId: line.itemId, locationId: line.locationId, name: line.name, countId })
+        }
       />
 
       {data.showsVariance ? (
@@ -161,8 +181,11 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
           lines={data.lines}
           totals={data.totals}
           open={open}
-          busy={approvingItems}
-          onApprove={(line: StocktakeLine) => write({ kind: 'approve-line', itemId: line.itemId, name: line.name })}
+          busy={approvingLines}
+          showPlace={several}
+          onApprove={(line: StocktakeLine) =>
+            write({ kind: 'approve-line', itemId: line.itemId, locationId: line.locationId, name: line.name })
+          }
         />
       ) : null}
 
@@ -171,6 +194,27 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
           Items to count
         </h2>
         <div className="stocktake-toolbar">
+          {several ? (
+            <label className="stocktake-counting-at">
+              <span className="field-label">Counting at</span>
+              <select
+                className="input"
+                value={countingAt ?? ''}
+                onChange={(e) => {
+                  setCountingAt(e.target.value || null);
+                  setScannedHere(new Set());
+                  setFound(null);
+                }}
+              >
+                <option value="">All locations</option>
+                {data.locations.map((l) => (
+                  <option key={l.id} value={l.id}>
+                    {l.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <div className="search-field">
             <Icon name="search" size={18} className="search-field-icon" />
             <input
@@ -188,23 +232,35 @@ export function StocktakeSessionPage({ ScanButton }: { ScanButton?: ScanButton }
           </div>
           {ScanButton && open ? <ScanButton onCode={onCode} /> : null}
         </div>
-        {lines.length === 0 ? <p className="stocktake-muted">No item of this count matches “{query}”.</p> : null}
+        {lines.length === 0 ? (
+          <p className="stocktake-muted">
+            {query
+              ? `No item of this count matches “${query}”.`
+              : `Nothing is expected at ${place?.name ?? 'this place'}: scan or search an item found there.`}
+          </p>
+        ) : null}
         <ul className="stocktake-count-list">
-          {lines.map((line) => (
-            <CountRow
-              key={line.itemId}
-              ref={(el) => {
-                if (el) inputs.current.set(line.itemId, el);
-                else inputs.current.delete(line.itemId);
-              }}
-              line={line}
-              waiting={waiting.get(line.itemId) ?? []}
-              saving={savingItems.has(line.itemId)}
-              highlighted={highlighted === line.itemId}
-              open={open && canCount}
-              onCount={(counted) => write({ kind: 'count', itemId: line.itemId, name: line.name, counted })}
-            />
-          ))}
+          {lines.map((line) => {
+            const key = lineKey(line);
+            return (
+              <CountRow
+                key={key}
+                ref={(el) => {
+                  if (el) inputs.current.set(key, el);
+                  else inputs.current.delete(key);
+                }}
+                line={line}
+                showPlace={several && !place}
+                waiting={waiting.get(key) ?? []}
+                saving={savingLines.has(key)}
+                highlighted={highlighted === key}
+                open={open && canCount}
+                onCount={(counted) =>
+                  write({ kind: 'count', itemId: line.itemId, locationId: line.locationId, name: line.name, counted })
+                }
+              />
+            );
+          })}
         </ul>
       </section>
 

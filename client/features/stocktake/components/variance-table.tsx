@@ -3,7 +3,7 @@
 // price, with totals; sortable by size of variance (units or value, largest first at first);
 // Approve per line (nothing posts before approval).
 import { useState } from 'react';
-import type { StocktakeLine, StocktakeTotals } from '../../../../shared/stocktake';
+import { lineKey, type StocktakeLine, type StocktakeTotals } from '../../../../shared/stocktake';
 import { Icon } from '../../../components/icons';
 import { useStoreMoney } from '../../../lib/store-money';
 import { signed, signedMoney } from './variance-format';
@@ -19,7 +19,10 @@ export interface VarianceTableProps {
   lines: StocktakeLine[];
   totals: StocktakeTotals;
   open: boolean;
+  /** Lines being approved (lineKey). */
   busy: Set<string>;
+  /** Say where each line is (a session of several locations). */
+  showPlace?: boolean;
   onApprove: (line: StocktakeLine) => void;
 }
 
@@ -56,7 +59,7 @@ function SortHeader({
   );
 }
 
-export function VarianceTable({ lines, totals, open, busy, onApprove }: VarianceTableProps) {
+export function VarianceTable({ lines, totals, open, busy, showPlace = false, onApprove }: VarianceTableProps) {
   const [sort, setSort] = useState<VarianceSort>(DEFAULT_VARIANCE_SORT);
   const shown = sortByVariance(
     lines.filter((l) => l.status === 'counted' || l.status === 'approved'),
@@ -98,9 +101,14 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
             </thead>
             <tbody>
               {shown.map((line) => (
-                <tr key={line.itemId} data-testid="variance-row">
+                <tr key={lineKey(line)} data-testid="variance-row">
                   <th scope="row">
                     {line.name}
+                    {showPlace ? (
+                      <span className="stocktake-variance-who" data-testid="variance-place">
+                        at {line.locationName}
+                      </span>
+                    ) : null}
                     {line.countedBy ? (
                       <span className="stocktake-variance-who" data-testid="variance-who">
                         counted by {line.countedBy}
@@ -123,8 +131,8 @@ export function VarianceTable({ lines, totals, open, busy, onApprove }: Variance
                       <button
                         type="button"
                         className="btn btn-sm btn-secondary"
-                        disabled={busy.has(line.itemId)}
-                        aria-label={`Approve ${line.name}`}
+                        disabled={busy.has(lineKey(line))}
+                        aria-label={showPlace ? `Approve ${line.name} at ${line.locationName}` : `Approve ${line.name}`}
                         onClick={() => onApprove(line)}
                       >
                         Approve
