@@ -227,3 +227,12 @@ export function placesNamedBy(type: string, data: unknown): string[] {
 
 /** Whether a stream is a site's or a location's. */
 export const isPlaceStream = (streamId: string) => streamId.startsWith('site-') || streamId.startsWith('location-');
+
+/**
+ * What a location's printed label encodes (its QR code, and the Code 128 beside it): the
+ * label barcode when the location has one (unique in the store: `GET /api/locations/by-code?barcode=`
+ * finds it from anywhere), else its code (unique at its site: `?siteId=&code=` at the site
+ * being scanned). Plain text, nothing around it, so any scanner reads what the shelf says.
+ */
+export const locationLabelText = (location: Pick<LocationFields, 'code' | 'barcode'>): string =>
+  location.barcode || location.code;

@@ -35,6 +35,10 @@ export interface AppRoute {
   readonly query?: Readonly<Record<string, RouteExample | readonly RouteExample[]>>;
 }
 
+/** Main store and its location (shared/places.ts), written out: this table imports nothing. */
+const MAIN_SITE = '00000000-0000-4000-8000-000000000001';
+const MAIN_LOCATION = '00000000-0000-4000-8000-000000000002';
+
 export const APP_ROUTES = [
   { path: '/', group: 'open' },
   { path: '/login', group: 'signedOut' },
@@ -49,7 +53,13 @@ export const APP_ROUTES = [
     params: { categoryId: '{category}' },
     query: { asOf: '{moment}' },
   },
-  { path: '/inventory/labels', group: 'signedIn', query: { category: '{category}', items: '{item}' } },
+  // ?site= or ?location=: labels of locations (a site's, or a location and those inside it);
+  // the examples are Main store and its location, which every store has (shared/places.ts).
+  {
+    path: '/inventory/labels',
+    group: 'signedIn',
+    query: { category: '{category}', items: '{item}', site: MAIN_SITE, location: MAIN_LOCATION },
+  },
   // Without ?from= the report starts a week back, fixed once (a default that moved with
   // every render made the page ask the server again and again).
   { path: '/inventory/changes', group: 'signedIn', query: { from: '{moment}', to: '{moment}' } },
@@ -61,7 +71,7 @@ export const APP_ROUTES = [
     query: { tab: ['general', 'notifications', 'appearance', 'permissions', 'integrations'] },
   },
   { path: '/profile', group: 'signedIn' },
-  { path: '/activity', group: 'signedIn' },
+  { path: '/activity', group: 'signedIn', query: { siteId: MAIN_SITE, locationId: MAIN_LOCATION } },
   { path: '/outbox', group: 'signedIn' },
   { path: '/inventory/add', group: 'inventoryManage', query: { barcode: '4006381333931' } },
   { path: '/inventory/import', group: 'inventoryManage' },

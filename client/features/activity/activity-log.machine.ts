@@ -28,6 +28,7 @@ export interface ActivityContext {
 export type ActivityEvent =
   | { type: 'TYPE'; q: string }
   | { type: 'SET_ACTION'; action: ActivityParams['action'] }
+  | { type: 'SET_PLACE'; place: ActivityParams['place'] }
   | { type: 'SORT'; column: ActivitySort }
   | { type: 'RESET' }
   | { type: 'LOAD_MORE' }
@@ -36,6 +37,10 @@ export type ActivityEvent =
   | { type: 'FEED_EVENT'; event: FeedEvent }
   | { type: 'RESYNC' }
   | { type: 'REVERTED'; eventId: string };
+
+export interface ActivityInput {
+  params?: Partial<ActivityParams>;
+}
 
 const SEARCH_DELAY_MS = 300;
 const LIVE_DELAY_MS = 200;
@@ -69,6 +74,10 @@ export const activityLogMachine = setup({
     setAction: assign({
       params: ({ context, event }) =>
         event.type === 'SET_ACTION' ? { ...context.params, action: event.action } : context.params,
+    }),
+    setPlace: assign({
+      params: ({ context, event }) =>
+        event.type === 'SET_PLACE' ? { ...context.params, place: event.place } : context.params,
     }),
     setSort: assign({
       params: ({ context, event }) =>
@@ -126,8 +135,9 @@ export const activityLogMachine = setup({
   delays: { search: SEARCH_DELAY_MS, live: LIVE_DELAY_MS },
 }).createMachine({
   id: 'activityLog',
-  context: {
-    params: { ...DEFAULT_ACTIVITY_PARAMS },
+  // Input, optional: the filters the screen opens with (a link may name a place).
+  context: ({ input }) => ({
+    params: { ...DEFAULT_ACTIVITY_PARAMS, ...(input as ActivityInput | undefined)?.params },
     entries: [],
     nextCursor: null,
     error: null,
@@ -135,12 +145,13 @@ export const activityLogMachine = setup({
     fresh: [],
     newActivity: false,
     stale: false,
-  },
+  }),
   invoke: { src: 'feed' },
   initial: 'loading',
   on: {
     TYPE: { target: '.typing', actions: 'setQuery' },
     SET_ACTION: { target: '.loading', actions: 'setAction' },
+    SET_PLACE: { target: '.loading', actions: 'setPlace' },
     SORT: { target: '.loading', actions: 'setSort' },
     RESET: { target: '.loading', actions: 'reset' },
     REFRESH: '.loading',

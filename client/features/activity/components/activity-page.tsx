@@ -1,8 +1,10 @@
 // Activity Log (/activity): server-side search, the action filter (All Activities, Created,
-// Updated, Deleted), Reset, sortable Timestamp/User/Action, more pages as you scroll, new
-// entries arriving live on top, 'No activity logs found', and Export CSV. Managers and
-// holders of Revert changes revert an entry's change from here.
+// Updated, Deleted), the site and location filter (?siteId=&locationId= open it filtered),
+// Reset, sortable Timestamp/User/Action, more pages as you scroll, new entries arriving live
+// on top, 'No activity logs found', and Export CSV (with the same filters). Managers and
+// holders of Revert changes revert an item's or category's change from here.
 import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { useMachine } from '@xstate/react';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
@@ -13,21 +15,27 @@ import { CsvExportButton } from '../../../components/csv-export-button';
 import { useCan } from '../../../lib/session-context';
 import { toast } from '../../../lib/toasts';
 import { activityLogMachine } from '../activity-log.machine';
-import { activityApi, DEFAULT_ACTIVITY_PARAMS, type ActivityParams } from '../api';
+import { activityApi, DEFAULT_ACTIVITY_PARAMS, placeFromSearch, type ActivityParams } from '../api';
+import { PlaceSelects, usePlaceList } from '../../../components/place-selects';
 import { downloadCsv, type AuthorizedFetch } from '../csv-export';
 import { ActivityTable } from './activity-table';
 import '../activity.css';
 import { SearchField } from '../../../components/search-field';
 
 export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFetch }) {
-  const [state, send] = useMachine(activityLogMachine);
+  const [search] = useSearchParams();
+  const [state, send] = useMachine(activityLogMachine, { input: { params: { place: placeFromSearch(search) } } });
+  const places = usePlaceList();
   const { params, entries, nextCursor, error, moreError, fresh, newActivity } = state.context;
   const [reverting, setReverting] = useState<string | null>(null);
   const canRevert = useCan('changes:revert');
   const sentinel = useRef<HTMLDivElement>(null);
   const loadingFirst = state.matches('loading') || state.matches('typing');
   const loadingMore = state.matches({ ready: { paging: 'loadingMore' } });
-  const filtered = params.q !== DEFAULT_ACTIVITY_PARAMS.q || params.action !== DEFAULT_ACTIVITY_PARAMS.action;
+  const filtered =
+    params.q !== DEFAULT_ACTIVITY_PARAMS.q ||
+    params.action !== DEFAULT_ACTIVITY_PARAMS.action ||
+    Boolean(params.place.siteId || params.place.locationId);
 
   // Infinite scroll: the next page loads when the end of the list comes into view.
   useEffect(() => {
@@ -74,6 +82,13 @@ export function ActivityPage({ fetchWithToken }: { fetchWithToken: AuthorizedFet
           <option value="update">Updated</option>
           <option value="delete">Deleted</option>
         </select>
+        <PlaceSelects
+          list={places}
+          value={params.place}
+          onChange={(place) => send({ type: 'SET_PLACE', place })}
+          purpose="Filter by"
+          className="input activity-filter"
+        />
         <button type="button" className="btn btn-secondary" onClick={() => send({ type: 'RESET' })}>
           Reset
         </button>

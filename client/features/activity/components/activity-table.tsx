@@ -1,6 +1,7 @@
 // The log as a table: Timestamp, User and Action sort on click (aria-sort says how), Details
 // does not. On a phone each row becomes a small card. An entry that was reverted says so;
-// with `onRevert` (managers, Revert changes) each other entry of a change has Revert.
+// with `onRevert` (managers, Revert changes) each other entry of an item's or category's
+// change has Revert (a site's, location's or stocktake's is not reverted from the log).
 // Details say what changed ("-5 (sale) Milk, by Sam, note: …"; a revert: "Reverted -5 (sale)
 // Milk, by Mona, why: …"), worded by the server, its numbers and names emphasised here.
 import type { ActivityEntry } from '../../../../shared/inventory';
@@ -10,6 +11,10 @@ import { formatDateTime } from '../../../lib/format';
 import type { ActivityParams, ActivitySort } from '../api';
 
 const ACTION_LABELS = { create: 'Created', update: 'Updated', delete: 'Deleted' } as const;
+
+/** Whether Revert applies: a change of an item or a category (the server answers 422 for the others). */
+export const revertable = (entry: ActivityEntry) =>
+  Boolean(entry.eventId) && (entry.resourceType === 'inventory' || entry.resourceType === 'category');
 
 function SortHeader({
   column,
@@ -91,7 +96,7 @@ export function ActivityTable({
                     <span className="badge activity-reverted" data-testid="activity-reverted">
                       Reverted
                     </span>
-                  ) : onRevert && entry.eventId ? (
+                  ) : onRevert && revertable(entry) ? (
                     <button
                       type="button"
                       className="btn btn-secondary btn-sm activity-revert"

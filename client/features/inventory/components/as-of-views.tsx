@@ -1,8 +1,10 @@
 // The Inventory, Category and Item pages as they were at a moment (?asOf=):
 // read-only, under the banner that names the moment, with links that keep it. Data comes
-// from the as-of reads (GET /api/categories?asOf=, /api/inventory?asOf=, ...).
+// from the as-of reads (GET /api/categories?asOf=, /api/inventory?asOf=, ...). The
+// Inventory page then can be narrowed to a site or location (?siteId=&locationId=): the
+// items placed there then, with their units there then.
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import type { Category, CategoryItemsPage, Item } from '../../../../shared/inventory';
 import { api, ApiError } from '../../../lib/api-client';
 import { formatPrice } from '../../../lib/format';
@@ -11,6 +13,7 @@ import { AsOfBanner, AsOfControl, withAsOf } from '../../../components/as-of';
 import { ErrorBox } from '../../../components/error-box';
 import { TruckLoader } from '../../../components/truck-loader';
 import { CategoryCard, itemCountLabel } from './category-card';
+import { choiceName, PlaceSelects, usePlaceList, type PlaceChoice } from '../../../components/place-selects';
 
 const enc = encodeURIComponent;
 
@@ -72,7 +75,8 @@ function Frame({
   );
 }
 
-function ItemsTable({ items, asOf }: { items: Item[]; asOf: string }) {
+/** `here`: the place's name, when the items are those placed there (each with its units there). */
+function ItemsTable({ items, asOf, here }: { items: Item[]; asOf: string; here?: string }) {
   const money = useStoreMoney();
   return (
     <table className="as-of-table">
@@ -81,6 +85,7 @@ function ItemsTable({ items, asOf }: { items: Item[]; asOf: string }) {
           <th>Item</th>
           <th>SKU</th>
           <th>Category</th>
+          {here !== undefined ? <th>At {here}</th> : null}
           <th>Quantity</th>
           <th>Price</th>
         </tr>
@@ -93,6 +98,7 @@ function ItemsTable({ items, asOf }: { items: Item[]; asOf: string }) {
             </td>
             <td>{item.sku}</td>
             <td>{item.category}</td>
+            {here !== undefined ? <td data-testid="as-of-quantity-here">{item.quantityHere ?? 0}</td> : null}
             <td data-testid="as-of-quantity">{item.quantity}</td>
             <td>{formatPrice(item.price, money)}</td>
           </tr>
@@ -102,10 +108,30 @@ function ItemsTable({ items, asOf }: { items: Item[]; asOf: string }) {
   );
 }
 
+/** The place the URL names (?siteId=&locationId=), and a way to pick another. */
+function usePlaceParam(): [PlaceChoice, (choice: PlaceChoice) => void] {
+  const [params, setParams] = useSearchParams();
+  const siteId = params.get('siteId') || undefined;
+  const locationId = params.get('locationId') || undefined;
+  const pick = (choice: PlaceChoice) =>
+    setParams((p) => {
+      p.delete('siteId');
+      p.delete('locationId');
+      if (choice.siteId) p.set('siteId', choice.siteId);
+      if (choice.locationId) p.set('locationId', choice.locationId);
+      return p;
+    });
+  return [{ siteId, locationId }, pick];
+}
+
 export function AsOfInventory({ asOf }: { asOf: string }) {
   const money = useStoreMoney();
+  const places = usePlaceList();
+  const [place, pickPlace] = usePlaceParam();
+  const placeQuery = `${place.siteId ? `&siteId=${enc(place.siteId)}` : ''}${place.locationId ? `&locationId=${enc(place.locationId)}` : ''}`;
+  const here = placeQuery ? (choiceName(places, place) ?? 'this place') : undefined;
   const categories = useLoad<Category[]>(`/categories?asOf=${enc(asOf)}`);
-  const items = useLoad<Item[]>(`/inventory?asOf=${enc(asOf)}&limit=500`);
+  const items = useLoad<Item[]>(`/inventory?asOf=${enc(asOf)}&limit=500${placeQuery}`);
   const low = (items.data ?? []).filter((i) => i.quantity <= i.threshold);
   const value = (items.data ?? []).reduce((sum, i) => sum + i.quantity * i.price, 0);
   return (
@@ -124,8 +150,13 @@ export function AsOfInventory({ asOf }: { asOf: string }) {
           <CategoryCard key={c.id} category={c} to={withAsOf(`/inventory/category/${c.id}`, asOf)} />
         ))}
       </div>
-      <h2 className="as-of-section-title">Items</h2>
-      <ItemsTable items={items.data ?? []} asOf={asOf} />
+      <div className="as-of-items-head">
+        <h2 className="as-of-section-title">{here ? `Items at ${here}` : 'Items'}</h2>
+        <div className="as-of-place">
+          <PlaceSelects list={places} value={place} onChange={pickPlace} purpose="Stock at" />
+        </div>
+      </div>
+      <ItemsTable items={items.data ?? []} asOf={asOf} here={here} />
     </Frame>
   );
 }

@@ -1,6 +1,7 @@
 // The labels page (/inventory/labels?category={id} or ?items={id},{id}): the items with a
 // tick each (all ticked), the label stock, a preview of the sheets, and Print, which opens
-// the browser's print dialog with only the sheets on the page.
+// the browser's print dialog with only the sheets on the page. With ?site= or ?location=,
+// the labels of locations instead (location-labels-page.tsx).
 import { useId } from 'react';
 import { createPortal } from 'react-dom';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -13,11 +14,15 @@ import { labelSourceFrom, type LabelSource } from '../api';
 import { LABEL_PRESETS, labelsPerPage, presetById, type LabelPreset, type LabelPresetId } from '../label-presets';
 import { labelsMachine, selectedItems } from '../labels.machine';
 import { LabelSheet } from './label-sheet';
+import { locationSourceFrom } from '../location-labels';
+import { LocationLabelsPage } from './location-labels-page';
 import '../labels.css';
 
 export function LabelsPage() {
   const [search] = useSearchParams();
   const source = labelSourceFrom(search);
+  const locations = locationSourceFrom(search);
+  if (locations) return <LocationLabelsPage key={search.toString()} source={locations} />;
   if (!source) {
     return (
       <div className="page">

@@ -1,12 +1,15 @@
-// One site: its name, code, time zone and address, and its locations as a tree (indented by
-// depth), each with its code, label barcode and Default badge, and a menu to add inside,
-// edit, move, make default, archive or restore. A refused archive says why right there.
+// One site: its name, code, time zone and address, Print labels (its locations'), and its
+// locations as a tree (indented by depth), each with its code, label barcode and Default
+// badge, and a menu to add inside, edit, move, make default, print its labels, see its
+// activity, archive or restore. A refused archive says why right there.
+import { Link, useNavigate } from 'react-router-dom';
 import type { Location, Site } from '../../../../shared/sites';
 import { ActionMenu, type MenuAction } from '../../../components/action-menu';
 import { Icon } from '../../../components/icons';
 import type { WriteState } from '../../../lib/live-query.machine';
 import type { PlacesWrite } from '../places.machine';
 import { treeRows } from '../place-tree';
+import { activityOf, labelsOf } from '../place-links';
 
 /** What the page does for a site card's buttons and menus. */
 export interface SiteCardActions {
@@ -56,10 +59,13 @@ export function SiteCard({
   busy: Set<string>;
   actions: SiteCardActions;
 }) {
+  const navigate = useNavigate();
   const rows = treeRows(locations, site.id, showArchived);
   const archived = site.archivedAt !== null;
+  const hasActive = rows.some(({ location }) => !location.archivedAt);
   const siteMenu: MenuAction[] = [
     { label: 'Edit site', icon: 'edit', onSelect: () => actions.editSite(site) },
+    { label: 'Activity', icon: 'list', onSelect: () => navigate(activityOf(site)) },
     archived
       ? { label: 'Restore site', icon: 'history', onSelect: () => actions.write({ kind: 'restore-site', site }) }
       : {
@@ -70,14 +76,22 @@ export function SiteCard({
         },
   ];
   const locationMenu = (location: Location): MenuAction[] => {
+    const activity: MenuAction = {
+      label: 'Activity',
+      icon: 'list',
+      onSelect: () => navigate(activityOf(site, location)),
+    };
     if (location.archivedAt)
       return [
         { label: 'Restore', icon: 'history', onSelect: () => actions.write({ kind: 'restore-location', location }) },
+        activity,
       ];
     const menu: MenuAction[] = [
       { label: 'Add inside', icon: 'plus', onSelect: () => actions.addLocation(site, location.id) },
       { label: 'Edit', icon: 'edit', onSelect: () => actions.editLocation(site, location) },
       { label: 'Move', icon: 'arrow-right', onSelect: () => actions.moveLocation(site, location) },
+      { label: 'Print labels', icon: 'printer', onSelect: () => navigate(labelsOf(site, location)) },
+      activity,
     ];
     if (site.defaultLocationId !== location.id)
       menu.push({
@@ -118,6 +132,11 @@ export function SiteCard({
           </p>
         </div>
         <div className="site-card-actions">
+          {archived || !hasActive ? null : (
+            <Link to={labelsOf(site)} className="btn btn-secondary btn-sm">
+              <Icon name="printer" size={16} /> Print labels
+            </Link>
+          )}
           {archived ? null : (
             <button type="button" className="btn btn-secondary btn-sm" onClick={() => actions.addLocation(site, null)}>
               <Icon name="plus" size={16} /> Add location
