@@ -36,16 +36,24 @@ const alongside = (check?: PrincipalCheck) => (check?.columns ? sql`, ${check.co
 /**
  * The items a list reads: all of them, or those with stock_levels rows at the filter's site
  * or location, each with its units there (`quantity_here`), under the name `items`.
+ * A semi-join, not a join to the place's rows summed per item: the planner may then walk the
+ * items newest first and stop at the page's end, probing each item's rows there (an index
+ * lookup), when the place holds many items (a site holds a fifth of a chain's: summing its
+ * 100,000 rows of 1,000,000 took 300-550 ms), or start from the place's rows when it holds
+ * few; the units there are summed for the page's items only.
  */
 function placed(place: PlaceFilter): RawBuilder<unknown> {
   if (!place.siteId && !place.locationId) return sql`items`;
-  const conditions = [
-    ...(place.siteId ? [sql`s.site_id = ${place.siteId}::uuid`] : []),
-    ...(place.locationId ? [sql`s.location_id = ${place.locationId}::uuid`] : []),
-  ];
-  return sql`(select i.*, h.quantity_here from items i join (
-      select s.item_id, sum(s.quantity)::int as quantity_here from stock_levels s
-      where ${sql.join(conditions, sql` and `)} group by s.item_id) h on h.item_id = i.id) items`;
+  const here = sql.join(
+    [
+      sql`s.item_id = i.id`,
+      ...(place.siteId ? [sql`s.site_id = ${place.siteId}::uuid`] : []),
+      ...(place.locationId ? [sql`s.location_id = ${place.locationId}::uuid`] : []),
+    ],
+    sql` and `,
+  );
+  return sql`(select i.*, (select sum(s.quantity)::int from stock_levels s where ${here}) as quantity_here
+      from items i where exists (select 1 from stock_levels s where ${here})) items`;
 }
 
 /** Rows a search pass ranks at most. */

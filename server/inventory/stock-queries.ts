@@ -1,13 +1,16 @@
 // Where an item's stock is: its stock_levels rows with their locations and sites, and its
-// total and what is in transit, from the items projection (one statement).
+// total and what is in transit, from the items projection (one statement, which also checks
+// a cached principal: see auth/principal-check.ts).
 import { sql, type Kysely } from 'kysely';
 import type { ItemLocations } from '../../shared/inventory.js';
+import type { PrincipalCheck } from '../auth/principal-check.js';
 import { NotFoundError } from '../errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface LevelRow {
-  total: number;
+  /** Null: there is no such item (the statement answers a row either way, for the principal's check). */
+  total: number | null;
   in_transit: number;
   site_id: string | null;
   site_name: string | null;
@@ -22,19 +25,23 @@ export class StockQueries {
   constructor(private readonly db: Kysely<any>) {}
 
   /** Per site and location, the item's units there (0 where it was and is no more), by site and location name. */
-  async locationsOf(itemId: string): Promise<ItemLocations> {
-    if (!UUID.test(itemId)) throw new NotFoundError('Item not found');
+  async locationsOf(itemId: string, check?: PrincipalCheck): Promise<ItemLocations> {
+    if (!UUID.test(itemId)) {
+      await check?.confirm();
+      throw new NotFoundError('Item not found');
+    }
     const rows = await sql<LevelRow>`select i.quantity as total, i.in_transit, s.site_id::text as site_id,
         st.name as site_name, s.location_id::text as location_id, l.name as location_name, l.code as location_code,
-        l.archived_at is not null as archived, s.quantity
-      from items i
+        l.archived_at is not null as archived, s.quantity${check?.columns ? sql`, ${check.columns}` : sql``}
+      from (select 1) one
+      left join items i on i.id = ${itemId}::uuid
       left join stock_levels s on s.item_id = i.id
       left join locations l on l.id = s.location_id
       left join sites st on st.id = s.site_id
-      where i.id = ${itemId}::uuid
       order by st.name, l.name, s.location_id`.execute(this.db);
+    await check?.confirm(rows.rows[0]);
     const first = rows.rows[0];
-    if (!first) throw new NotFoundError('Item not found');
+    if (!first || first.total === null) throw new NotFoundError('Item not found');
     return {
       itemId: itemId.toLowerCase(),
       total: Number(first.total),

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { MoveStockBody } from '../../shared/inventory.js';
 import { requirePermission } from '../auth/auth-plugin.js';
+import { principalCheck } from '../auth/principal-check.js';
 import { replayIfAnswered } from '../http/answer-hook.js';
 import { commandHooks, commandMeta } from '../http/command-meta.js';
 import { moveStockCommand } from './item-commands.js';
@@ -59,6 +60,8 @@ export const stockRoutes: FastifyPluginAsync<{ items: ItemService; stock: StockQ
     '/inventory/:id/locations',
     {
       onRequest: requirePermission('inventory:view'),
+      // The cached principal's check rides along in the read's statement.
+      config: { principal: 'checked-in-query' },
       schema: {
         summary:
           "Where the item's stock is: per site and location (0 where it was and is no more), its total and what is in transit",
@@ -67,6 +70,6 @@ export const stockRoutes: FastifyPluginAsync<{ items: ItemService; stock: StockQ
         response: { 200: itemLocationsSchema, ...errors },
       },
     },
-    async (request) => stock.locationsOf(request.params.id),
+    async (request) => stock.locationsOf(request.params.id, principalCheck(request)),
   );
 };

@@ -1,6 +1,6 @@
 // The command and read paths over HTTP beside a bare Fastify + pg server on the same
 // database: stock adjustments on one hot item, adjustments spread over 1,000
-// items, and GET by id. autocannon (32 connections) drives the servers, which run in a
+// items (each also naming a location, as the stock screens send them), and GET by id. autocannon (32 connections) drives the servers, which run in a
 // child process (command-path-server.ts) so the load generator does not share their event
 // loop. Each case alternates app, bare, app, bare, so drift on a shared machine hits both.
 import { fork } from 'node:child_process';
@@ -13,7 +13,7 @@ import { startAuthEmulator } from '../../server/launch/auth-emulator.js';
 import { benchBackends, fmt, type BenchBackend, type Row } from './bench-kit.js';
 
 export const PROJECT = 'demo-stockroom-bench';
-export const EMULATOR_PORT = 9851;
+export const EMULATOR_PORT = Number(process.env.BENCH_EMULATOR_PORT ?? 9851);
 const CONNECTIONS = 32;
 /** Seconds per measured run; each side runs twice. */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -24,6 +24,8 @@ interface Ready {
   bareUrl: string;
   hot: string;
   spread: string[];
+  /** A location at the main site (not its default) for the adjustments that name one. */
+  locationId: string;
 }
 
 export async function signIn(host: string): Promise<string> {
@@ -157,11 +159,12 @@ async function measure(
   log: (s: string) => void,
 ): Promise<Row[]> {
   const server = await startServer(backend, emulatorHost);
-  const { appUrl, bareUrl, hot, spread } = server.ready;
+  const { appUrl, bareUrl, hot, spread, locationId } = server.ready;
   const auth = { authorization: `Bearer ${token}` };
   let next = 0;
   const anyItem = () => spread[next++ % spread.length]!;
   const body = JSON.stringify({ delta: 1, reason: 'restock' });
+  const bodyAt = JSON.stringify({ delta: 1, reason: 'restock', locationId });
   const rows: Row[] = [];
   const cases = [
     {
@@ -188,6 +191,37 @@ async function measure(
           method: 'POST',
           headers: auth,
           body,
+          seconds: SECONDS,
+          pathOf: () => `/api/inventory/${anyItem()}/adjust`,
+        }),
+      bare: () =>
+        run({ url: bareUrl, method: 'POST', body, seconds: SECONDS, pathOf: () => `/bare/${anyItem()}/adjust` }),
+      baseline: 'UPDATE',
+    },
+    {
+      name: 'adjust at a location, one hot item',
+      target: 1.0,
+      app: () =>
+        run({
+          url: appUrl,
+          method: 'POST',
+          headers: auth,
+          body: bodyAt,
+          seconds: SECONDS,
+          pathOf: () => `/api/inventory/${hot}/adjust`,
+        }),
+      bare: () => run({ url: bareUrl, method: 'POST', body, seconds: SECONDS, pathOf: () => `/bare/${hot}/adjust` }),
+      baseline: 'UPDATE',
+    },
+    {
+      name: `adjust at a location, spread over ${spread.length.toLocaleString()} items`,
+      target: 0.6,
+      app: () =>
+        run({
+          url: appUrl,
+          method: 'POST',
+          headers: auth,
+          body: bodyAt,
           seconds: SECONDS,
           pathOf: () => `/api/inventory/${anyItem()}/adjust`,
         }),

@@ -11,6 +11,9 @@ import { exposeEmulatorToFirebaseAdmin, loadConfig } from '../../server/config.j
 import { createTokenVerifier } from '../../server/auth/verify-token.js';
 import { openBenchStore, type BenchBackend } from './bench-kit.js';
 import { BenchCatalog } from './generate-items.js';
+import { MAIN_SITE_ID } from '../../shared/places.js';
+import { LocationService } from '../../server/sites/location-service.js';
+import { PlaceQueries } from '../../server/sites/place-queries.js';
 
 if (process.env.BENCH_TRACE) await import('./command-path-trace.js');
 
@@ -46,13 +49,19 @@ bare.get<{ Params: { id: string } }>('/bare/:id', async (request) => {
 const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 const ids = await new BenchCatalog(bench.store).addItems(spreadCount + 1);
+// A second location at the main site, made as a manager makes one: the adjustments that name
+// a location put their stock there.
+const backRoom = await new LocationService(bench.store, new PlaceQueries(db)).create(
+  { siteId: MAIN_SITE_ID, parentId: null, name: 'Back room', code: 'BACK' },
+  { actor: { uid: 'bench', name: 'Bench' }, correlationId: 'bench-places' },
+);
 // The bare routes work on a copy with the same columns and indexes: their UPDATEs append no
 // events, so on the items table itself they would leave rows ahead of their streams.
 await sql`create table bare_items (like items including all)`.execute(db);
 await sql`insert into bare_items select * from items`.execute(db);
 await sql`analyze`.execute(db);
 
-process.send!({ ready: { appUrl, bareUrl, hot: ids[0], spread: ids.slice(1) } });
+process.send!({ ready: { appUrl, bareUrl, hot: ids[0], spread: ids.slice(1), locationId: backRoom.id } });
 process.on('message', async (message: { stop?: boolean; env?: Record<string, string>; sql?: string[] }) => {
   if (message.env) Object.assign(process.env, message.env);
   if (message.sql) {

@@ -6,7 +6,7 @@
 // Every event comes from the app's own decisions (createSite, createLocation, createCategory,
 // createItem), an item's stock as the levels of its creation, the form a revert of a delete
 // writes; they are appended through the projections' own set-based forms
-// (backdated-append.ts), 5,000 items to a statement, so the fill takes minutes, and a replay
+// (backdated-append.ts), 500 items to a statement, so the fill takes minutes, and a replay
 // of the log gives the same tables (tests/integration/places-bench-fill.test.ts).
 import { randomUUID } from 'node:crypto';
 import { categoryStream, itemStream, type StockLevels } from '../../shared/inventory-events.js';
@@ -26,8 +26,8 @@ import { appendBackdated, type BackdatedEvent } from './backdated-append.js';
 
 const DAY = 86_400_000;
 const CATEGORIES = 20;
-/** Items per statement: 9 bind parameters each stay under 65,535. */
-const BATCH = 5_000;
+/** Items per statement: the set-based forms read the batch once per item, so a bigger one costs more per item. */
+const BATCH = 500;
 const meta = { actor: { uid: 'bench', name: 'Bench' }, correlationId: 'bench-places' };
 
 export interface PlacesFillOptions {
@@ -99,18 +99,23 @@ function places(sites: number, perSite: number, at: Date): { events: BackdatedEv
   return { events, fill };
 }
 
-/** Item i's levels: half at site i mod S, half at another, at locations spread evenly over each. */
+/**
+ * Item i's levels: half at site i mod S, half at another, at locations spread evenly over
+ * each (the m-th item of a site starts at its location m x 37, 37 being prime to the count,
+ * so every location gets its share and items of every age).
+ */
 function levelsOf(i: number, fill: PlacesFill, perItem: number): StockLevels {
   const sites = fill.siteIds.length;
   const home = i % sites;
-  const other = sites > 1 ? (home + 1 + (Math.floor(i / sites) % (sites - 1))) % sites : home;
+  const m = Math.floor(i / sites);
+  const other = sites > 1 ? (home + 1 + (m % (sites - 1))) % sites : home;
   const levels: StockLevels = {};
   const half = perItem / 2;
   for (const [k, s] of [home, other].entries()) {
     const here = fill.locationIds[s]!;
     const step = Math.floor(here.length / half);
     for (let j = 0; j < half; j++) {
-      const id = here[(i * 31 + k * 7 + j * step) % here.length]!;
+      const id = here[(m * 37 + k * 7 + j * step) % here.length]!;
       levels[id] = (levels[id] ?? 0) + 3 + ((i + j) % 20);
     }
   }

@@ -6,6 +6,7 @@ import { commandPathBench } from './command-path-bench.js';
 import { importBench } from './import-bench.js';
 import { webhookBench } from './webhook-bench.js';
 import { asOfBench } from './as-of-bench.js';
+import { placesBench } from './places-bench.js';
 // A static import like the others: a realtime bench that does not load fails the run.
 import { realtimeBench } from './realtime-bench.js';
 import type { Row } from './bench-kit.js';
@@ -20,6 +21,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['import', () => importBench(log)],
   ['webhooks', () => webhookBench(log)],
   ['as-of', () => asOfBench(log)],
+  ['places', () => placesBench(log)],
   ['realtime', realtimeBench],
 ];
 if (only && !suites.some(([name]) => name === only)) {
