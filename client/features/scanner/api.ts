@@ -70,8 +70,15 @@ export interface AdjustOutcome {
   item: Item;
   /** False when a count matched the stock already and nothing was written. */
   changed: boolean;
-  /** The units at the active location after it (when one is active). */
+  /** With a location active: the units there after it, and where the item is now. */
   here?: number;
+  places?: ItemLocations;
+}
+
+/** Where the item is now, and its units at the location. */
+async function placedAt(itemId: string, locationId: string): Promise<{ here: number; places: ItemLocations }> {
+  const places = await itemPlaces(itemId);
+  return { places, here: places.locations.find((l) => l.locationId === locationId)?.quantity ?? 0 };
 }
 
 export type QuickAdjustment =
@@ -98,7 +105,7 @@ export async function applyQuickAdjustment(
       toLocationId: locationId,
       quantity: adjustment.quantity,
     });
-    return { item, changed: true, here: await unitsAt(itemId, locationId) };
+    return { item, changed: true, ...(await placedAt(itemId, locationId)) };
   }
   let delta: number;
   let reason: AdjustReason;
@@ -119,5 +126,5 @@ export async function applyQuickAdjustment(
     reason,
     ...(locationId ? { locationId } : {}),
   });
-  return { item, changed: true, ...(locationId ? { here: await unitsAt(itemId, locationId) } : {}) };
+  return { item, changed: true, ...(locationId ? await placedAt(itemId, locationId) : {}) };
 }

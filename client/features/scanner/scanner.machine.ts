@@ -240,12 +240,13 @@ export const scannerMachine = setup({
               ...(context.active ? { locationId: context.active.id } : {}),
             }),
             onDone: {
-              // With a location active, read where it is again (a move changed two places).
-              target: 'checking',
+              target: 'ready',
               actions: [
                 assign({
                   item: ({ event }) => event.output.item,
+                  // With a location active, where it is now came with the answer.
                   here: ({ context, event }) => event.output.here ?? context.here,
+                  places: ({ context, event }) => event.output.places ?? context.places,
                 }),
                 ({ context, event }) => {
                   const message = outcomeMessage(event.output, context.adjustment!, context.active);

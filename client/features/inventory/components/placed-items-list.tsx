@@ -130,7 +130,9 @@ const PlacedRow = memo(function PlacedRow({
         </small>
       </span>
       <span className="placed-qty">
-        <strong data-testid="quantity-here">{here}</strong> here
+        <span>
+          <strong data-testid="quantity-here">{here}</strong> here
+        </span>
         <small data-testid="quantity-total">{item.quantity} in all</small>
       </span>
       <WhereIsIt itemId={item.id} itemName={item.name} compact />
