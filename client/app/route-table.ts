@@ -5,6 +5,8 @@
 // and its query parameters are covered by declaring them here. Plain data: no React, no
 // browser globals, so tests can import it in Node.
 
+import { MAIN_LOCATION_ID, MAIN_SITE_ID } from '../../shared/places';
+
 /**
  * Where a route sits: `open` for anyone, `signedOut` for the sign-in pages (they send a
  * signed-in user on), `signedIn` inside the signed-in shell, the three permission guards
@@ -45,8 +47,18 @@ export const APP_ROUTES = [
   { path: '/register', group: 'signedOut' },
   { path: '/auth/callback', group: 'open' },
   { path: '/dashboard', group: 'signedIn', query: { asOf: '{moment}' } },
-  // ?barcode= is the scanner's unknown-code search.
-  { path: '/inventory', group: 'signedIn', query: { asOf: '{moment}', barcode: '4006381333931' } },
+  // ?barcode= is the scanner's unknown-code search; ?siteId=&locationId= the list at a place
+  // (Main store and Main location, which every store has).
+  {
+    path: '/inventory',
+    group: 'signedIn',
+    query: {
+      asOf: '{moment}',
+      barcode: '4006381333931',
+      siteId: MAIN_SITE_ID,
+      locationId: MAIN_LOCATION_ID,
+    },
+  },
   {
     path: '/inventory/category/:categoryId',
     group: 'signedIn',

@@ -1,7 +1,9 @@
-// Items Near Expiry: up to 3 items with an expiry date in the next 30 days, soonest first.
+// Items Near Expiry: up to 3 items with an expiry date in the next 30 days, soonest first,
+// each with Where is it.
 import { Link } from 'react-router-dom';
 import { expiryText, type NearExpiryItem } from '../../../../shared/dashboard';
 import { Icon } from '../../../components/icons';
+import { WhereIsIt } from '../../../components/where-is-it';
 
 export function NearExpiryCard({ items }: { items: NearExpiryItem[] }) {
   return (
@@ -28,6 +30,7 @@ export function NearExpiryCard({ items }: { items: NearExpiryItem[] }) {
               <span className={`badge ${item.daysLeft <= 7 ? 'dash-badge-warning' : 'badge-neutral'}`}>
                 {expiryText(item.daysLeft)}
               </span>
+              <WhereIsIt itemId={item.itemId} itemName={item.name} compact />
             </li>
           ))}
         </ul>

@@ -1,7 +1,9 @@
-// Top Selling Items: the most units sold over the last 30 days, 'N sold' each.
+// Top Selling Items: the most units sold over the last 30 days, 'N sold' each, and
+// Where is it.
 import { Link } from 'react-router-dom';
 import type { TopSellingItem } from '../../../../shared/dashboard';
 import { Icon } from '../../../components/icons';
+import { WhereIsIt } from '../../../components/where-is-it';
 
 export function TopSellingCard({ items }: { items: TopSellingItem[] }) {
   return (
@@ -28,6 +30,7 @@ export function TopSellingCard({ items }: { items: TopSellingItem[] }) {
                 <span className="rank-sub">{item.category}</span>
               </span>
               <span className="rank-figure">{item.sold} sold</span>
+              <WhereIsIt itemId={item.itemId} itemName={item.name} compact />
             </li>
           ))}
         </ol>
