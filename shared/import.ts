@@ -3,12 +3,19 @@
 // the server (which validates and writes it).
 import type { CsvFormat } from './csv-format.js';
 
-/** Item fields an import column can fill, in the order the mapping screen lists them. */
+/**
+ * What an import column can fill, in the order the mapping screen lists them: the item's
+ * fields, and where its quantity is (`site`, `location`: a code or a name each). A row that
+ * names a place sets the quantity there (the item's other locations keep theirs); a row that
+ * names none sets the item's total, as before places (the difference at the default location).
+ */
 export const IMPORT_FIELDS = [
   'name',
   'sku',
   'barcode',
   'category',
+  'site',
+  'location',
   'quantity',
   'price',
   'threshold',
@@ -18,6 +25,12 @@ export const IMPORT_FIELDS = [
 ] as const;
 
 export type ImportField = (typeof IMPORT_FIELDS)[number];
+
+/** The columns that say where a row's quantity is. */
+export const PLACE_FIELDS: readonly ImportField[] = ['site', 'location'];
+
+/** The item export's columns (one row per item): the item fields, without a place. */
+export const ITEM_EXPORT_FIELDS = IMPORT_FIELDS.filter((field) => !PLACE_FIELDS.includes(field));
 
 /** Rows per commit request: one transaction each on the server. */
 export const IMPORT_BATCH_ROWS = 500;

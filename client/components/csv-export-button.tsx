@@ -31,6 +31,18 @@ export interface CsvExportButtonProps {
   onExport: (format: CsvFormat) => Promise<CsvEncoding | void>;
   onDone?: () => void;
   disabled?: boolean;
+  /** A choice of the file's shape, shown above the formats (the items export: one row per location). */
+  shape?: ExportShapeOption;
+}
+
+/** A checkbox in the menu that changes what the file holds (not its format). */
+export interface ExportShapeOption {
+  label: string;
+  hint?: string;
+  checked: boolean;
+  /** Set by the screen (a list filtered by location exports by location): shown, not changeable. */
+  fixed?: boolean;
+  onChange: (checked: boolean) => void;
 }
 
 /** The panel's widest (csv-export-button.css). */
@@ -65,6 +77,7 @@ export function CsvExportButton({
   onExport,
   onDone,
   disabled,
+  shape,
 }: CsvExportButtonProps) {
   const canRemember = useCan('settings:manage');
   const [busy, setBusy] = useState(false);
@@ -174,6 +187,20 @@ export function CsvExportButton({
       </button>
       {open ? (
         <div className={openRight ? 'csv-export-panel csv-export-panel-right' : 'csv-export-panel'}>
+          {shape ? (
+            <label className="csv-export-shape">
+              <input
+                type="checkbox"
+                checked={shape.checked}
+                disabled={shape.fixed}
+                onChange={(event) => shape.onChange(event.target.checked)}
+              />
+              <span>
+                <span className="csv-export-title">{shape.label}</span>
+                {shape.hint ? <span className="csv-export-detail">{shape.hint}</span> : null}
+              </span>
+            </label>
+          ) : null}
           <div
             id={menuId}
             role="menu"

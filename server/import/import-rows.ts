@@ -2,14 +2,19 @@
 // update body, checked by the API's own JSON schemas (compiled by the app's validator) and
 // then decided by the items' decide functions, so an import refuses what the API refuses
 // and writes the events the API writes. The dry run and the commit both come through here.
+// A row that names a place (Site, Location) sets the quantity at that location only: its
+// difference there is a `count` adjustment, and the item's other locations keep theirs.
 import type { ImportField } from '../../shared/import.js';
 import type { InventoryEvent, ItemFields } from '../../shared/inventory-events.js';
+import { evolveItem } from '../../shared/inventory-fold.js';
 import { DomainError } from '../errors.js';
 import { describeValidationError, validatorCompiler } from '../http/validation.js';
-import { createItem, updateItem } from '../inventory/decide.js';
+import { adjustStock, createItem, updateItem } from '../inventory/decide.js';
 import { rowToState, type ItemRow } from '../inventory/item-rows.js';
+import type { ItemState } from '../inventory/item-state.js';
 import type { StockPlace } from '../inventory/stock-places.js';
 import { createItemBody, updateItemBody } from '../inventory/schemas.js';
+import { lookUpPlace, type PlaceDirectory } from './import-places.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: any[] | null };
 const compile = (schema: object) =>
@@ -40,6 +45,10 @@ export interface RowCreate {
   categoryName: string;
   fields: ItemFields;
   events: InventoryEvent[];
+  /** The location the row names (Site, Location), or null. */
+  place: StockPlace | null;
+  /** The item as the row leaves it: what a later row of the same SKU (another location) is judged against. */
+  after: ItemRow;
 }
 export interface RowUpdate {
   kind: 'update';
@@ -47,6 +56,8 @@ export interface RowUpdate {
   categoryName: string | null;
   /** Empty: the file says what the item already is. */
   events: InventoryEvent[];
+  place: StockPlace | null;
+  after: ItemRow;
 }
 export type RowDecision = RowProblem | RowCreate | RowUpdate;
 
@@ -61,6 +72,43 @@ export interface RowContext {
   newCategories: 'allowed' | 'refused';
   /** Where new items' stock and changed counts go: the default location of the importer's site. */
   place?: StockPlace;
+  /** The store's sites and locations, for rows that name one (none loaded: no row may). */
+  places?: PlaceDirectory;
+  /** Whether the importer may change stock at a site (server/auth/site-access.ts). */
+  mayAt?: (siteId: string) => boolean;
+}
+
+/** The item a row's events leave, as a row of the items table (category named as the row names it). */
+function rowAfter(before: ItemState | null, events: InventoryEvent[], categoryName: string): ItemRow {
+  let state = before;
+  for (const event of events)
+    state = evolveItem(state, event, { version: (state?.version ?? 0) + 1, at: state?.updatedAt ?? null });
+  const s = state!;
+  return {
+    id: s.id,
+    name: s.name,
+    description: s.description,
+    sku: s.sku,
+    category_id: s.categoryId,
+    category_name: categoryName,
+    quantity: s.quantity,
+    price: s.price,
+    threshold: s.threshold,
+    image_url: s.imageUrl,
+    expiry_date: s.expiryDate,
+    barcode: s.barcode,
+    version: s.version,
+    created_at: s.createdAt ?? new Date(0),
+    updated_at: s.updatedAt ?? new Date(0),
+    levels: s.levels,
+    in_transit: s.inTransit,
+  };
+}
+
+/** The events that set the stock at `place` to `counted`: a `count` adjustment of the difference there (none if equal). */
+function countAt(state: ItemState, place: StockPlace, counted: number): InventoryEvent[] {
+  const delta = counted - (state.levels[place.id] ?? 0);
+  return delta === 0 ? [] : adjustStock({ delta, reason: 'count', note: null, locationId: place.id }, state, place);
 }
 
 const problem = (column: ImportField | null, message: string): RowProblem => ({ kind: 'problem', column, message });
@@ -207,6 +255,9 @@ export function decideRow(
   const sku = cells.sku ?? '';
   if (!sku) return problem('sku', 'sku is required (it says which item the row is)');
   const existing = context.itemsBySku.get(sku.toLowerCase());
+  const lookup = lookUpPlace(cells, context.places ?? { sites: [], locations: [] }, context.mayAt ?? (() => true));
+  if (lookup.kind === 'problem') return problem(lookup.column, lookup.message);
+  const place = lookup.kind === 'place' ? lookup.place : null;
   const categoryName = cells.category || null;
   let categoryId: string | undefined;
   if (categoryName) {
@@ -245,18 +296,33 @@ export function decideRow(
         expiryDate: create.expiry_date ?? null,
         barcode: create.barcode ?? null,
       } as ItemFields;
-      const events = createItem({ itemId: newItemId, fields }, null, context.place);
-      return { kind: 'create', sku, categoryName: categoryName!, fields, events };
+      const events = createItem({ itemId: newItemId, fields }, null, place ?? context.place);
+      const after = rowAfter(null, events, categoryName!);
+      return { kind: 'create', sku, categoryName: categoryName!, fields, events, place, after };
     }
     // The SKU is what matched the row to the item: it is not changed by it.
     const { sku: _key, ...update }: Record<string, unknown> = {
       ...body,
       ...(categoryName ? { category_id: categoryId ?? PENDING_CATEGORY_ID } : {}),
     };
-    if (Object.keys(update).length === 0) return { kind: 'update', existing, categoryName, events: [] };
+    const unchanged: RowUpdate = { kind: 'update', existing, categoryName, events: [], place, after: existing };
+    if (Object.keys(update).length === 0) return unchanged;
     if (!validateUpdate(update)) return schemaProblem(validateUpdate);
-    const events = updateItem({ changes: changesOf(update) }, rowToState(existing), context.place);
-    return { kind: 'update', existing, categoryName, events };
+    const state = rowToState(existing);
+    const { quantity: counted, ...fields } = changesOf(update);
+    // At a named place the quantity is that location's; else the item's total, as before places.
+    const events = place
+      ? updateItem({ changes: fields }, state, context.place)
+      : updateItem({ changes: { ...fields, quantity: counted } }, state, context.place);
+    if (place && counted !== undefined) {
+      let folded: ItemState = state;
+      for (const [k, event] of events.entries())
+        folded = evolveItem(folded, event, { version: state.version + k + 1, at: null }) ?? folded;
+      events.push(...countAt(folded, place, counted));
+    }
+    if (events.length === 0) return unchanged;
+    const after = rowAfter(state, events, categoryName ?? existing.category_name);
+    return { kind: 'update', existing, categoryName, events, place, after };
   } catch (error) {
     return decisionProblem(error, Boolean(cells.barcode));
   }

@@ -3,6 +3,9 @@
 // rows in one transaction. Every change is an ordinary event (ItemCreated, ItemUpdated,
 // StockAdjusted, CategoryCreated) whose correlation id is the import's id; each row's events
 // carry the key `import:{importId}:{row}`, so a retried or resumed batch never writes twice.
+// With Site and Location columns a file may name an item once per location: its rows are
+// judged in order, each against the item as the rows before it left it, and written to
+// the item's stream in that order.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import {
@@ -28,7 +31,8 @@ import type { Actor, EventMetadata, Transaction } from '../eventstore/types.js';
 import { itemStateColumns, type ItemRow } from '../inventory/item-rows.js';
 import { loadPlaces, siteOfCaller } from '../inventory/places-sql.js';
 import { placeOf } from '../inventory/stock-places.js';
-import { cellsOf, decideRow, type RowContext } from './import-rows.js';
+import { loadPlaceDirectory } from './import-places.js';
+import { cellsOf, decideRow, type RowContext, type RowDecision } from './import-rows.js';
 
 /** A new item's id in the dry run, where nothing is written. */
 const DRY_RUN_ITEM_ID = '00000000-0000-4000-8000-000000000001';
@@ -45,6 +49,7 @@ async function loadContext(
   barcodes: string[],
   mode: { lock: boolean },
   siteId: string,
+  mayAt: (siteId: string) => boolean,
 ): Promise<Omit<RowContext, 'newCategories'>> {
   const lowered = [...new Set(skus.map((s) => s.toLowerCase()))];
   const items = lowered.length
@@ -61,35 +66,62 @@ async function loadContext(
   const place = placeOf(await loadPlaces(db, [], [siteId]), undefined, siteId, 'location');
   return {
     place,
+    places: await loadPlaceDirectory(db),
+    mayAt,
     itemsBySku: new Map(items.rows.map((row) => [row.sku.toLowerCase(), row])),
     barcodeOwners: new Map(owners.rows.map((row) => [row.barcode, { id: row.id, name: row.name }])),
     categoriesByName: new Map(categories.rows.map((row) => [row.name.toLowerCase(), row.id])),
   };
 }
 
-/** Rows that name an item more than once (SKU or barcode): the later ones, with the row they repeat. */
+/**
+ * Rows that name an item more than once (SKU, at the same place if the row names one; or a
+ * barcode of another SKU): the later ones, with the row they repeat.
+ */
 class FileDuplicates {
   private readonly skus = new Map<string, number>();
-  private readonly barcodes = new Map<string, number>();
+  private readonly barcodes = new Map<string, { row: number; sku: string }>();
 
-  check(row: number, sku: string, barcode: string | undefined): Omit<ImportProblem, 'row'> | null {
-    const first = this.skus.get(sku.toLowerCase());
+  check(
+    row: number,
+    sku: string,
+    barcode: string | undefined,
+    place: { id: string; name: string } | null,
+  ): Omit<ImportProblem, 'row'> | null {
+    const key = `${sku.toLowerCase()}@${place?.id ?? ''}`;
+    const first = this.skus.get(key);
     if (first !== undefined)
-      return { column: 'sku', message: `SKU ${sku} is also on row ${first}: a file can name an item once` };
+      return place
+        ? {
+            column: 'sku',
+            message: `SKU ${sku} at ${place.name} is also on row ${first}: a file can name an item once per location`,
+          }
+        : { column: 'sku', message: `SKU ${sku} is also on row ${first}: a file can name an item once` };
     const firstCode = barcode ? this.barcodes.get(barcode) : undefined;
-    if (firstCode !== undefined)
-      return { column: 'barcode', message: `Barcode ${barcode} is also on row ${firstCode}` };
-    this.skus.set(sku.toLowerCase(), row);
-    if (barcode) this.barcodes.set(barcode, row);
+    if (firstCode !== undefined && firstCode.sku !== sku.toLowerCase())
+      return { column: 'barcode', message: `Barcode ${barcode} is also on row ${firstCode.row}` };
+    this.skus.set(key, row);
+    if (barcode && !firstCode) this.barcodes.set(barcode, { row, sku: sku.toLowerCase() });
     return null;
   }
 }
+
+/** After a row is accepted: later rows of its SKU are judged against the item as it left it. */
+function remember(context: RowContext, decision: Exclude<RowDecision, { kind: 'problem' }>): void {
+  const after = decision.after;
+  context.itemsBySku.set(after.sku.toLowerCase(), after);
+  if (after.barcode) context.barcodeOwners.set(after.barcode, { id: after.id, name: after.name });
+}
+
+/** Says whether an importer may change stock at a site: at every site unless told otherwise. */
+export type MayAtSite = (siteId: string) => boolean;
+const everywhere: MayAtSite = () => true;
 
 export class ImportService {
   constructor(private readonly store: EventStore) {}
 
   /** Judges every row; writes nothing. */
-  async dryRun(body: ImportRowsBody, siteId = siteOfCaller()): Promise<DryRunReport> {
+  async dryRun(body: ImportRowsBody, siteId = siteOfCaller(), mayAt: MayAtSite = everywhere): Promise<DryRunReport> {
     const data = body.rows.flatMap((r) =>
       'cells' in r ? [{ row: r.row, cells: cellsOf(body.columns, r.cells) }] : [],
     );
@@ -99,6 +131,7 @@ export class ImportService {
       data.map((d) => d.cells.barcode ?? '').filter(Boolean),
       { lock: false },
       siteId,
+      mayAt,
     );
     const context: RowContext = { ...loaded, newCategories: 'allowed' };
     const report: DryRunReport = {
@@ -123,11 +156,12 @@ export class ImportService {
         report.problems.push({ row: input.row, column: decision.column, message: decision.message });
         continue;
       }
-      const duplicate = duplicates.check(input.row, cells.sku!, cells.barcode || undefined);
+      const duplicate = duplicates.check(input.row, cells.sku!, cells.barcode || undefined, decision.place);
       if (duplicate) {
         report.problems.push({ row: input.row, ...duplicate });
         continue;
       }
+      remember(context, decision);
       if (decision.kind === 'create') report.create++;
       else if (decision.events.length) report.update++;
       else report.unchanged++;
@@ -192,7 +226,20 @@ export class ImportService {
           return { id, name, created: true };
         });
         if (batches.length) {
-          await this.store.appendBatch(trx, batches);
+          // A created item's later rows (other locations) go in a second statement: the set-based
+          // projections take an item created in a statement to have nothing else in it.
+          const first: StreamBatch[] = [];
+          const later: StreamBatch[] = [];
+          for (const batch of batches.values()) {
+            const [head, ...rest] = batch.commands;
+            if (batch.expectedVersion !== 0 || rest.length === 0) first.push(batch);
+            else {
+              first.push({ ...batch, commands: [head!] });
+              later.push({ stream: batch.stream, expectedVersion: head!.events.length, commands: rest });
+            }
+          }
+          await this.store.appendBatch(trx, first);
+          if (later.length) await this.store.appendBatch(trx, later);
           wrote = true;
         }
         return result.filter((r) => r !== null);
@@ -203,10 +250,15 @@ export class ImportService {
   }
 
   /** Writes one batch of rows in one transaction; answers each row's outcome. */
-  async commit(body: CommitBody, actor: Actor, siteId = siteOfCaller()): Promise<CommitRowResult[]> {
+  async commit(
+    body: CommitBody,
+    actor: Actor,
+    siteId = siteOfCaller(),
+    mayAt: MayAtSite = everywhere,
+  ): Promise<CommitRowResult[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.commitOnce(body, actor, siteId);
+        return await this.commitOnce(body, actor, siteId, mayAt);
       } catch (error) {
         // Another writer took a SKU or barcode, or moved an item, between our read and our
         // write: nothing was written; the next attempt sees what they did.
@@ -223,7 +275,12 @@ export class ImportService {
     return { actor, correlationId: body.importId, idempotencyKey, importFile: body.fileName };
   }
 
-  private async commitOnce(body: CommitBody, actor: Actor, siteId: string): Promise<CommitRowResult[]> {
+  private async commitOnce(
+    body: CommitBody,
+    actor: Actor,
+    siteId: string,
+    mayAt: MayAtSite,
+  ): Promise<CommitRowResult[]> {
     let wrote = false;
     const results = await retryRace(() =>
       this.store.db.transaction().execute(async (trx) => {
@@ -246,10 +303,17 @@ export class ImportService {
           pending.map((d) => d.cells.barcode ?? '').filter(Boolean),
           { lock: true },
           siteId,
+          mayAt,
         );
         const context: RowContext = { ...loaded, newCategories: 'refused' };
         const duplicates = new FileDuplicates();
-        const batches: StreamBatch[] = [];
+        // One batch per item: a later row of the same item (another location) adds a command to it.
+        const batches = new Map<string, StreamBatch>();
+        const write = (itemId: string, expectedVersion: number, command: StreamBatch['commands'][number]) => {
+          const batch = batches.get(itemId) ?? { stream: itemStream(itemId), expectedVersion, commands: [] };
+          batch.commands.push(command);
+          batches.set(itemId, batch);
+        };
         const categories = new Set<string>();
         const cellsByRow = new Map(data.map((d) => [d.row, d.cells]));
         const answers = body.rows.map((input): CommitRowResult => {
@@ -262,17 +326,14 @@ export class ImportService {
           const decision = decideRow(cells, context, itemId);
           if (decision.kind === 'problem')
             return { row: input.row, outcome: 'rejected', column: decision.column, message: decision.message };
-          const duplicate = duplicates.check(input.row, cells.sku!, cells.barcode || undefined);
+          const duplicate = duplicates.check(input.row, cells.sku!, cells.barcode || undefined, decision.place);
           if (duplicate) return { row: input.row, outcome: 'rejected', ...duplicate };
           if (decision.events.length === 0) return { row: input.row, outcome: 'unchanged' };
+          remember(context, decision);
           const metadata = this.meta(body, actor, key);
           if (decision.kind === 'create') {
             categories.add(decision.fields.categoryId);
-            batches.push({
-              stream: itemStream(itemId),
-              expectedVersion: 0,
-              commands: [{ events: decision.events, metadata }],
-            });
+            write(itemId, 0, { events: decision.events, metadata });
             return { row: input.row, outcome: 'created' };
           }
           const moved = decision.events.find((e) => e.type === 'ItemUpdated' && e.data.changes.categoryId);
@@ -280,19 +341,28 @@ export class ImportService {
             categories
               .add(decision.existing.category_id)
               .add(context.categoriesByName.get(decision.categoryName!.toLowerCase())!);
-          batches.push({
-            stream: itemStream(decision.existing.id),
-            expectedVersion: Number(decision.existing.version),
-            commands: [{ events: decision.events, metadata }],
-          });
+          write(decision.existing.id, Number(decision.existing.version), { events: decision.events, metadata });
           return { row: input.row, outcome: 'updated' };
         });
-        if (batches.length) {
+        if (batches.size) {
           // The categories whose item counts change, locked in id order as item writes lock them.
           const ids = [...categories].sort();
           if (ids.length)
             await sql`select id from categories where id::text in ${jsonList(ids)} order by id for update`.execute(trx);
-          await this.store.appendBatch(trx, batches);
+          // A created item's later rows (other locations) go in a second statement: the set-based
+          // projections take an item created in a statement to have nothing else in it.
+          const first: StreamBatch[] = [];
+          const later: StreamBatch[] = [];
+          for (const batch of batches.values()) {
+            const [head, ...rest] = batch.commands;
+            if (batch.expectedVersion !== 0 || rest.length === 0) first.push(batch);
+            else {
+              first.push({ ...batch, commands: [head!] });
+              later.push({ stream: batch.stream, expectedVersion: head!.events.length, commands: rest });
+            }
+          }
+          await this.store.appendBatch(trx, first);
+          if (later.length) await this.store.appendBatch(trx, later);
           wrote = true;
         }
         return answers;

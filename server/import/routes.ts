@@ -1,11 +1,12 @@
 // /api/inventory/import routes: thin — a schema, a permission, one call. An import creates
 // and edits items, so it needs both permissions those need (managers have them).
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { CommitBody, ImportCategoriesBody, ImportRowsBody } from '../../shared/import.js';
-import { requirePermission } from '../auth/auth-plugin.js';
+import { principalOf, requirePermission } from '../auth/auth-plugin.js';
+import { mayAtSite } from '../auth/site-access.js';
 import { actorOf } from '../auth/principal.js';
 import type { ImportLimits } from '../config.js';
-import type { ImportService } from './import-service.js';
+import type { ImportService, MayAtSite } from './import-service.js';
 import type { SettingsService } from '../accounts/settings/settings-service.js';
 import { refuseLargeFile, refuseManyRows } from './import-limits.js';
 import {
@@ -27,6 +28,12 @@ export const importRoutes: FastifyPluginAsync<{
   settings: SettingsService;
 }> = async (app, { imports, limits, settings }) => {
   const manage = [requirePermission('inventory:create'), requirePermission('inventory:manage')];
+  /** Rows that name a site the importer may not change stock at are rejected (each says so). */
+  const mayAt =
+    (request: FastifyRequest): MayAtSite =>
+    (siteId) =>
+      mayAtSite(principalOf(request), 'inventory:create', siteId) &&
+      mayAtSite(principalOf(request), 'inventory:manage', siteId);
 
   app.post<{ Body: ImportRowsBody }>(
     '/inventory/import/dry-run',
@@ -43,7 +50,7 @@ export const importRoutes: FastifyPluginAsync<{
         response: { 200: dryRunReply, ...importErrors },
       },
     },
-    async (request) => imports.dryRun(request.body, siteOfCaller(request.principal)),
+    async (request) => imports.dryRun(request.body, siteOfCaller(request.principal), mayAt(request)),
   );
 
   app.post<{ Body: ImportCategoriesBody }>(
@@ -75,7 +82,12 @@ export const importRoutes: FastifyPluginAsync<{
     },
     async (request) => {
       const { format, ...body } = request.body;
-      const results = await imports.commit(body, actorOf(request.principal), siteOfCaller(request.principal));
+      const results = await imports.commit(
+        body,
+        actorOf(request.principal),
+        siteOfCaller(request.principal),
+        mayAt(request),
+      );
       // The store's exports offer "as the imported file came in" (Settings.importFormat).
       if (format) {
         const meta = { actor: actorOf(request.principal), correlationId: body.importId, importFile: body.fileName };

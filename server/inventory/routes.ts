@@ -1,7 +1,8 @@
 // /api/inventory routes: thin — a schema, a permission, one call.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AdjustStockBody, CreateItemBody, UpdateItemBody } from '../../shared/inventory.js';
-import { requirePermission } from '../auth/auth-plugin.js';
+import { principalOf, requirePermission } from '../auth/auth-plugin.js';
+import { visibleSites } from '../auth/site-access.js';
 import { principalCheck } from '../auth/principal-check.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { replayIfAnswered } from '../http/answer-hook.js';
@@ -10,7 +11,7 @@ import { csvFormatOf, csvFormatProperties, sendCsv, type CsvFormatQuery } from '
 import { adjustStockCommand, createItemCommand, updateItemCommand } from './item-commands.js';
 import type { ItemQueries } from './item-queries.js';
 import type { ItemsAsOf } from './items-as-of.js';
-import { itemCsvHeader, itemCsvRow, type ItemExportFilter } from './item-export.js';
+import { exportsByLocation, itemCsvHeader, itemCsvRow, type ItemExportFilter } from './item-export.js';
 import type { ItemService } from './item-service.js';
 import { siteOfCaller } from './places-sql.js';
 import {
@@ -153,7 +154,7 @@ export const inventoryRoutes: FastifyPluginAsync<{
       config: { export: true }, // never to guests (server/auth/guest-view.ts)
       schema: {
         summary:
-          "Items as CSV, in the columns the import reads. categoryId, q, sort and order: a category page's filters; q alone: the Inventory page's search; none: every item. delimiter and encoding: the file's format (a semicolon file writes decimal commas)",
+          "Items as CSV, in the columns the import reads. categoryId, q, sort and order: a category page's filters; q alone: the Inventory page's search; none: every item. byLocation, siteId or locationId: a row per item and location (site and location codes, the units there), of the items placed at the site or location given. delimiter and encoding: the file's format (a semicolon file writes decimal commas)",
         tags: ['inventory'],
         querystring: {
           type: 'object',
@@ -163,6 +164,9 @@ export const inventoryRoutes: FastifyPluginAsync<{
             q: { type: 'string', maxLength: 200 },
             sort: { type: 'string', enum: ['name', 'price', 'stock'], default: 'name' },
             order: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+            byLocation: { type: 'boolean', description: 'a row per item and location' },
+            siteId: { type: 'string', format: 'uuid', description: 'the items placed at this site, by location' },
+            locationId: { type: 'string', format: 'uuid', description: 'the items placed at this location' },
             ...csvFormatProperties,
           },
         },
@@ -179,11 +183,12 @@ export const inventoryRoutes: FastifyPluginAsync<{
       const { delimiter, encoding, ...filter } = request.query;
       const format = csvFormatOf({ delimiter, encoding });
       // Streamed page by page, like the activity export: no store is too big to export.
+      const byPlace = exportsByLocation(filter);
       return sendCsv(reply, 'inventory.csv', format, async () => {
-        const rows = await queries.export(filter);
+        const rows = await queries.export({ ...filter, visibleSites: visibleSites(principalOf(request)) });
         return (async function* () {
-          yield itemCsvHeader(format);
-          for await (const row of rows) yield itemCsvRow(row, format);
+          yield itemCsvHeader(format, byPlace);
+          for await (const row of rows) yield itemCsvRow(row, format, byPlace);
         })();
       });
     },

@@ -6,6 +6,8 @@ export const FIELD_LABELS: Record<ImportField, string> = {
   sku: 'SKU',
   barcode: 'Barcode',
   category: 'Category',
+  site: 'Site',
+  location: 'Location',
   quantity: 'Quantity',
   price: 'Price',
   threshold: 'Low-stock threshold',

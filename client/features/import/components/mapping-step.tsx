@@ -71,6 +71,12 @@ export function MappingStep(props: {
           </tbody>
         </table>
       </div>
+      {mapping.includes('site') || mapping.includes('location') ? (
+        <p className="muted import-place-note" data-testid="import-place-note">
+          Rows that name a site or a location (its code or name) set the quantity there: the item&apos;s other locations
+          keep theirs. A site alone means its default location; an unknown place rejects the row.
+        </p>
+      ) : null}
       {missing.length ? (
         <p className="import-warning" role="status">
           Choose a column for {missing.map((f) => FIELD_LABELS[f]).join(', ')}.
