@@ -1,13 +1,15 @@
 // End to end in Chromium: the Activity Log over more entries than one page: newest first,
 // more pages on scroll, server-side search, the action filter and Reset, sorting by
 // Timestamp, User and Action (aria-sort follows), new entries arriving live on top,
-// 'No activity logs found', and Export CSV downloading what the filters select.
+// 'No activity logs found', Export CSV downloading what the filters select, and the site and
+// location filter (a move under its ends; no Revert on a location's own change).
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Item } from '../../shared/inventory.js';
 import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
-import { apiAccount, seeText } from '../helpers/e2e-app.js';
+import { apiAccount, screenshot, seeText } from '../helpers/e2e-app.js';
+import { MAIN_LOCATION_ID, MAIN_SITE_ID } from '../../shared/places.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
 import { addCategory, addItem, adjust, openPage, signIn, type OpenPage } from './shared-steps.js';
@@ -155,6 +157,55 @@ describe('activity log', BROWSER_TESTS, () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`"Deleted Gadget (SKU ${gadget.sku}), by Lena Ledger"`);
     await seeText(page, 'Activity log exported');
+    expect(open.errors).toEqual([]);
+  }, 60_000);
+
+  it('filters by site and location: a move is under its ends, and a location change has no Revert', async () => {
+    const back = await server.api('POST', '/locations', manager.idToken, {
+      site_id: MAIN_SITE_ID,
+      name: 'Back room',
+      code: 'BR',
+    });
+    await server.api('POST', '/moves', staff.idToken, {
+      itemId: widget.id,
+      fromLocationId: MAIN_LOCATION_ID,
+      toLocationId: back.id,
+      quantity: 5,
+    });
+    // The selects list the places there are when the page opens.
+    await page.goto('/activity');
+    await rows(page).first().waitFor();
+    await page.getByLabel('Filter by site').selectOption({ label: 'Main store' });
+    await page.getByLabel('Filter by location').selectOption({ label: 'Back room · BR' });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 2, null, {
+      timeout: 10_000,
+    });
+    expect(await details(page, 0).textContent()).toBe(
+      'Moved 5 Widget Pro from Main location to Back room, by Abe Adjuster',
+    );
+    expect(await details(page, 1).textContent()).toMatch(/^Created location Back room \(BR\)/);
+    expect(
+      await rows(page)
+        .nth(0)
+        .getByRole('button', { name: /^Revert/ })
+        .count(),
+    ).toBe(1);
+    expect(
+      await rows(page)
+        .nth(1)
+        .getByRole('button', { name: /^Revert/ })
+        .count(),
+    ).toBe(0);
+    await screenshot(page, 'activity-place-filter');
+    // The other end has the move too, and the sales made there before, not the location's creation.
+    await page.getByLabel('Filter by location').selectOption({ label: 'Main location · MAIN' });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="activity-row"]').length === 50, null, {
+      timeout: 10_000,
+    });
+    expect(await details(page, 0).textContent()).toBe(
+      'Moved 5 Widget Pro from Main location to Back room, by Abe Adjuster',
+    );
+    expect(await details(page, 1).textContent()).toMatch(/^-1 \(sale\) Widget at Main location, by Abe Adjuster/);
     expect(open.errors).toEqual([]);
   }, 60_000);
 });

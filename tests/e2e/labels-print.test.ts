@@ -5,13 +5,18 @@
 // barcode (or SKU), an EAN-13 symbol for an EAN-13 barcode (what a till expects)
 // and Code 128 for anything else. Where each label lands is checked against the
 // label stock's published geometry, written out here, not against the app's preset table.
+// Location labels too: from Sites and locations, a site's labels, each QR code and Code 128
+// reading back as what a scan of the shelf must find: the label barcode, else the code.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { checkBarcode, gs1CheckDigit } from '../../shared/barcode.js';
+import { MAIN_SITE_ID } from '../../shared/places.js';
+import type { Location } from '../../shared/sites.js';
 import type { Category, Item } from '../../shared/inventory.js';
 import type { LabelPresetId } from '../../client/features/labels/label-presets.js';
 import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
+import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { decodeCodes, type DecodedCode } from '../helpers/decode-barcodes.js';
 import { apiAccount, newAppContext, screenshot, signInViaUi } from '../helpers/e2e-app.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
@@ -136,10 +141,11 @@ describe('printed labels', BROWSER_TESTS, () => {
   let page: Page;
   let category: Category;
   let items: Item[];
+  let manager: TestAccount;
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startE2EServer(), launchBrowser()]);
-    const manager = await apiAccount(server, 'Lea Labels', 'manager');
+    manager = await apiAccount(server, 'Lea Labels', 'manager');
     category = await server.api<Category>('POST', '/categories', manager.idToken, { name: 'Hardware' });
     items = [];
     for (let n = 1; n <= ITEMS; n++) {
@@ -319,4 +325,45 @@ describe('printed labels', BROWSER_TESTS, () => {
     expect(only!.text).toContain(sorted[2]!.name.slice(0, 10));
     expect(only!.text).not.toContain(sorted[0]!.name.slice(0, 10));
   }, 60_000);
+
+  it("prints the labels of a site's locations from Sites and locations, each code reading back as its label text", async () => {
+    // Made once (a retry finds them there).
+    const existing = await server.api<Location[]>('GET', `/locations?siteId=${MAIN_SITE_ID}`, manager.idToken);
+    const back =
+      existing.find((l) => l.code === 'BR') ??
+      (await server.api<Location>('POST', '/locations', manager.idToken, {
+        site_id: MAIN_SITE_ID,
+        name: 'Back room',
+        code: 'BR',
+      }));
+    if (!existing.some((l) => l.code === 'S2'))
+      await server.api('POST', '/locations', manager.idToken, {
+        site_id: MAIN_SITE_ID,
+        parent_id: back.id,
+        name: 'Shelf 2',
+        code: 'S2',
+        barcode: 'SHELF-0002',
+      });
+    await page.goto('/settings/places');
+    await page.getByRole('region', { name: 'Main store' }).getByRole('link', { name: 'Print labels' }).click();
+    await page.waitForURL(`**/inventory/labels?site=${MAIN_SITE_ID}`);
+    await page.getByText('Main store · 3 of 3 locations · 1 page').waitFor();
+    await page.getByRole('region', { name: 'Preview' }).locator('img').first().waitFor();
+    await screenshot(page, 'labels-locations');
+
+    // The site's tree in reading order: Back room, Shelf 2 inside it, Main location.
+    const stock = PUBLISHED['a4-3x8'];
+    const pdf = await openLabels('a4-3x8');
+    await expectPublishedPlaces(stock, [3]);
+    const [sheet] = await renderPdfPages(browser, pdf, (index) =>
+      index === 0 ? [0, 1, 2].map((n) => toPoints(publishedBox(stock, n))) : [],
+    );
+    expect(sheet!.text).toContain('Shelf 2  S2  Main store (MAIN)  in Back room');
+    const decoded = await Promise.all(sheet!.crops.map((crop) => decodeCodes(crop)));
+    expect(decoded.map((codes) => codes.map((code) => `${code.format}: ${code.text}`).sort())).toEqual([
+      ['Code128: BR', 'QRCode: BR'],
+      ['Code128: SHELF-0002', 'QRCode: SHELF-0002'],
+      ['Code128: MAIN', 'QRCode: MAIN'],
+    ]);
+  }, 120_000);
 });

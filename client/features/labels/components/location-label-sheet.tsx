@@ -36,8 +36,13 @@ export function LocationLabelSheet({
                 {label.code}
               </p>
               <p className="label-location-site" style={{ fontSize: mm(layout.codeSize) }}>
-                {label.siteName} ({label.siteCode}){label.within ? ` · ${label.within}` : ''}
+                {label.siteName} ({label.siteCode})
               </p>
+              {label.within ? (
+                <p className="label-location-site" style={{ fontSize: mm(layout.codeSize) }}>
+                  in {label.within}
+                </p>
+              ) : null}
               {drawn ? (
                 <div className="label-barcode">
                   <img src={drawn.linearSvg} alt={`Code 128: ${label.text}`} style={{ height: mm(layout.barHeight) }} />
