@@ -81,10 +81,10 @@ describe('activity log machine', () => {
     actor.send({ type: 'SET_ACTION', action: 'delete' });
     actor.send({ type: 'SORT', column: 'user' });
     await vi.advanceTimersByTimeAsync(10);
-    expect(calls.at(-1)!.params).toEqual({ q: 'ric', action: 'delete', sort: 'user', order: 'asc' });
+    expect(calls.at(-1)!.params).toEqual({ q: 'ric', action: 'delete', sort: 'user', order: 'asc', place: {} });
     actor.send({ type: 'RESET' });
     await vi.advanceTimersByTimeAsync(10);
-    expect(calls.at(-1)!.params).toEqual({ q: '', action: 'all', sort: 'timestamp', order: 'desc' });
+    expect(calls.at(-1)!.params).toEqual({ q: '', action: 'all', sort: 'timestamp', order: 'desc', place: {} });
   });
 
   it('puts live entries on top when newest first, and only flags them under another sort', async () => {
