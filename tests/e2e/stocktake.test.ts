@@ -3,11 +3,13 @@
 // wait in the outbox), the manager with a hardware scanner; a sale made after the shelf was
 // counted reaches the server before the offline counts; back online the counts merge on both
 // screens, an item counted twice with different numbers is flagged and the manager keeps one,
-// approves, and the stock is what was counted minus what was sold since.
+// approves, and the stock is what was counted minus what was sold since. An auditor counts
+// one location (the back room): its approval leaves the item's other location as it was.
 import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Category, Item } from '../../shared/inventory.js';
+import { MAIN_LOCATION_ID, MAIN_SITE_ID } from '../../shared/places.js';
 import type { StocktakeSession } from '../../shared/stocktake.js';
 import { BROWSER_TESTS, fakeCameraArgs, launchBrowser } from '../helpers/browser.js';
 import { apiAccount, PHONE, screenshot, seeText } from '../helpers/e2e-app.js';
@@ -28,6 +30,7 @@ describe('stocktake', BROWSER_TESTS, () => {
   let red: Item;
   let white: Item;
   let rose: Item;
+  let tonic: Item;
   let boss: OpenPage;
   let clerk: OpenPage;
 
@@ -41,7 +44,7 @@ describe('stocktake', BROWSER_TESTS, () => {
     cellar = await addCategory(server, manager.idToken, 'Cellar');
     // Another category's item must not be on the list.
     const bar = await addCategory(server, manager.idToken, 'Bar');
-    await addItem(server, manager.idToken, bar, { name: 'Tonic Water', quantity: 30, threshold: 5, price: 1 });
+    tonic = await addItem(server, manager.idToken, bar, { name: 'Tonic Water', quantity: 30, threshold: 5, price: 1 });
     red = await addItem(server, manager.idToken, cellar, { name: 'Red Wine', quantity: 10, threshold: 2, price: 12 });
     white = await addItem(server, manager.idToken, cellar, { name: 'White Wine', quantity: 6, threshold: 2, price: 9 });
     await server.api('PUT', `/inventory/${white.id}`, manager.idToken, { barcode: WHITE_EAN });
@@ -217,7 +220,7 @@ describe('stocktake', BROWSER_TESTS, () => {
     expect([...boss.errors, ...clerk.errors]).toEqual([]);
   });
 
-  it('lets a role that runs counts without counting start one and follow it, with no count fields', async () => {
+  it('lets a role that runs counts without counting start one at a location and follow it, with no count fields; approving changes that location only', async () => {
     const role = await server.api<{ id: string }>('POST', '/roles', manager.idToken, {
       name: 'Count Auditor',
       description: 'Starts and approves counts others make',
@@ -225,6 +228,17 @@ describe('stocktake', BROWSER_TESTS, () => {
     });
     const auditor = await apiAccount(server, 'Ada Auditor');
     await server.api('PUT', `/users/${auditor.uid}/role`, manager.idToken, { role: role.id });
+    // The back room holds 3 more Tonic Water: the auditor counts the back room alone.
+    const back = await server.api<{ id: string }>('POST', '/locations', manager.idToken, {
+      site_id: MAIN_SITE_ID,
+      name: 'Back room',
+      code: 'BACK',
+    });
+    await server.api('POST', `/inventory/${tonic.id}/adjust`, manager.idToken, {
+      delta: 3,
+      reason: 'restock',
+      locationId: back.id,
+    });
     const { page, context, errors } = await openPage(browser, server);
     await signIn(page, auditor.email!, auditor.password!);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Count' }).click();
@@ -232,9 +246,11 @@ describe('stocktake', BROWSER_TESTS, () => {
     const choose = page.getByRole('dialog', { name: 'Start a count' });
     await choose.getByRole('radio', { name: /Categories/ }).check();
     await choose.getByRole('checkbox', { name: /Bar/ }).check();
+    await choose.getByLabel('Location').selectOption({ label: 'Back room (BACK)' });
     await choose.getByRole('button', { name: 'Start count of 1 item' }).click();
     await page.waitForURL('**/stocktake/*');
     await seeText(page, '0 of 1 counted');
+    await seeText(page, 'Main store › Back room');
     await page.getByTestId('count-row').filter({ hasText: 'Tonic Water' }).waitFor();
     expect(await page.getByLabel('Count of Tonic Water').count()).toBe(0);
     // Staff count it; the auditor's screen shows the count and its variance live.
@@ -242,12 +258,28 @@ describe('stocktake', BROWSER_TESTS, () => {
     const bar = (await server.api<StocktakeSession>('GET', `/stocktakes/${sessionId}`, manager.idToken)).lines[0]!;
     await server.api('POST', `/stocktakes/${sessionId}/counts`, staff.idToken, {
       itemId: bar.itemId,
-      counted: 28,
+      counted: 2,
       countedAt: new Date().toISOString(),
     });
     await seeText(page, '1 of 1 counted', 15_000);
-    await page.getByTestId('variance-totals').waitFor();
+    // Expected 3: what the back room held, not the item's 33.
+    await expect
+      .poll(() => page.getByTestId('variance-totals').textContent(), { timeout: 15_000 })
+      .toBe('Totals32−1−$1.00');
     await screenshot(page, 'stocktake-auditor');
+    await page.getByRole('button', { name: 'Approve all' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Approve all' }).click();
+    await seeText(page, /Closed /, 15_000);
+    // The shelf's 30 are untouched: counting the back room changed the back room only.
+    const where = await server.api<{ locations: { locationId: string; quantity: number }[] }>(
+      'GET',
+      `/inventory/${tonic.id}/locations`,
+      manager.idToken,
+    );
+    expect(Object.fromEntries(where.locations.map((l) => [l.locationId, l.quantity]))).toMatchObject({
+      [MAIN_LOCATION_ID]: 30,
+      [back.id]: 2,
+    });
     expect(errors).toEqual([]);
     await context.close();
   });
