@@ -1,7 +1,7 @@
 // The store as of a moment: the time control (date and time picker plus a
 // scrubber over the last 90 days with each day's changes marked), the banner that says which
 // moment is shown and returns to live, and links that keep the moment (?asOf= in the URL).
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { AS_OF_SCRUB_DAYS, type EventCountsByDay } from '../../shared/inventory-history';
 import { formatDateTimeSeconds } from '../lib/format';
@@ -68,17 +68,28 @@ export function AsOfControl() {
   const windowStart = now - AS_OF_SCRUB_DAYS * DAY;
   const start = first !== null && first > windowStart ? first : windowStart;
   const [draft, setDraft] = useState(() => (asOf ? Date.parse(asOf) : now));
+  // Moments this control put in the URL that have not rendered yet ('live' for none). The
+  // router renders a new address at low priority: on a slow phone it can arrive after a newer
+  // move of the scrubber (End, then Home), and must not set the draft back to its moment.
+  const asked = useRef(new Set<string>());
   // The draft follows the moment in the URL, not the clock: keyed on Date.now(), every render
   // while live set a new draft and so asked for another render (on a slow phone, a render
   // loop that kept the CPU busy and threw away each move of the scrubber).
-  useEffect(() => setDraft(asOf ? Date.parse(asOf) : Date.now()), [asOf]);
+  useEffect(() => {
+    if (asked.current.delete(asOf ?? 'live')) return; // ours: the draft holds it or a newer move
+    asked.current.clear();
+    setDraft(asOf ? Date.parse(asOf) : Date.now());
+  }, [asOf]);
   useEffect(() => {
     if (open && !counts) historyApi.counts().then(setCounts, () => setCounts({ firstRecordAt: null, days: [] }));
   }, [open, counts]);
   const go = (ms: number) =>
     setParams((p) => {
+      const before = p.get('asOf') ?? 'live';
       if (ms >= Date.now() - 1000) p.delete('asOf');
       else p.set('asOf', new Date(Math.max(ms, first ?? ms)).toISOString());
+      const after = p.get('asOf') ?? 'live';
+      if (after !== before) asked.current.add(after);
       return p;
     });
   if (!open) {

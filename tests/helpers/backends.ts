@@ -7,6 +7,7 @@ import { openDatabase, type Database } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
 import { EventStore } from '../../server/eventstore/event-store.js';
 import { projections } from '../../server/features.js';
+import { migratedSnapshot } from './pglite-snapshot.js';
 
 export interface Backend {
   name: string;
@@ -31,7 +32,9 @@ export interface TestStore {
 
 export async function openTestStore(backend: Backend, options: { poolSize?: number } = {}): Promise<TestStore> {
   const schema = backend.url ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  const database = await openDatabase({ url: backend.url, schema, poolSize: options.poolSize ?? 30 });
+  // PGlite starts from the run's migrated dump; migrate() then finds nothing left to do.
+  const loadDataDir = backend.url ? undefined : await migratedSnapshot();
+  const database = await openDatabase({ url: backend.url, schema, poolSize: options.poolSize ?? 30, loadDataDir });
   await migrate(database.db);
   return {
     database,
