@@ -123,7 +123,7 @@ describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => 
     await page.waitForURL('**/stocktake/*');
     const id = page.url().split('/').at(-1)!;
     const session = await server.api<StocktakeSession>('GET', `/stocktakes/${id}`, manager.idToken);
-    expect(session).toMatchObject({ scope: 'categories', name: 'Count: Freezer, Pantry', toCount: 8 });
+    expect(session).toMatchObject({ scope: 'categories', name: 'Count: Freezer, Pantry at Main store', toCount: 8 });
     expect(session.lines.map((l) => l.name).sort()).toEqual([
       'Beans',
       'Flour',
@@ -244,7 +244,8 @@ describe('stocktake review, start dialog and who counted', BROWSER_TESTS, () => 
     await page.getByLabel('Search activity').fill('Peas');
     const rows = page.getByTestId('activity-row');
     const approval = rows.filter({
-      hasText: /Approved stocktake Count: Freezer, Pantry: Peas [-+±]\d+, counted by Sam Staff, by Mia Manager/,
+      hasText:
+        /Approved stocktake Count: Freezer, Pantry at Main store: Peas [-+±]\d+, counted by Sam Staff, by Mia Manager/,
     });
     await approval.waitFor({ timeout: 15_000 });
     expect(await approval.locator('td[data-label="User"]').textContent()).toBe('Mia Manager');

@@ -151,6 +151,21 @@ const MATRIX: Record<string, Entry> = {
   },
   'GET /api/inventory/:id/history': { ...everyone(200), path: (f) => `/api/inventory/${f.itemId}/history` },
   'GET /api/inventory/:id/locations': { ...everyone(200), path: (f) => `/api/inventory/${f.itemId}/locations` },
+  // Per-site thresholds: anyone may read them; setting one is Manage inventory at that site.
+  // A site that names nothing is the manager's 404.
+  'GET /api/inventory/:id/site-thresholds': {
+    ...everyone(200),
+    path: (f) => `/api/inventory/${f.itemId}/site-thresholds`,
+  },
+  'PUT /api/inventory/:id/site-thresholds/:siteId': {
+    ...managersOnly(404),
+    path: (f) => `/api/inventory/${f.itemId}/site-thresholds/${f.missingUuid}`,
+    body: () => ({ threshold: 2 }),
+  },
+  'DELETE /api/inventory/:id/site-thresholds/:siteId': {
+    ...managersOnly(404),
+    path: (f) => `/api/inventory/${f.itemId}/site-thresholds/${f.missingUuid}`,
+  },
   // Moves need Update stock levels; a location that names nothing is 422 for anyone allowed.
   'POST /api/moves': {
     guest: 403,

@@ -30,7 +30,8 @@ function WhereToCount({
   if (!site || (sites.length < 2 && options.length < 2)) return null;
   const chosen = options.findIndex((o) => o.location.id === locationId);
   // The chosen location's subtree: the options after it that sit deeper.
-  const end = options.findIndex((o, i) => i > chosen && o.depth <= options[chosen]!.depth);
+  const depth = options[chosen]?.depth ?? -1;
+  const end = chosen < 0 ? -1 : options.findIndex((o, i) => i > chosen && o.depth <= depth);
   const inside = chosen < 0 ? 0 : (end < 0 ? options.length : end) - chosen - 1;
   return (
     <fieldset className="stocktake-where">
