@@ -55,6 +55,10 @@ import { PlaceQueries } from './sites/place-queries.js';
 import { SiteService } from './sites/site-service.js';
 import { LocationService } from './sites/location-service.js';
 import { placeRoutes } from './sites/routes.js';
+import { transfersProjection } from './transfers/projection.js';
+import { TransferQueries } from './transfers/transfer-queries.js';
+import { TransferService } from './transfers/transfer-service.js';
+import { transferRoutes } from './transfers/routes.js';
 
 /** Stock-adjustment transactions in flight at once per process on PostgreSQL (see group-commit.ts). */
 const ADJUST_LANES = 4;
@@ -72,6 +76,8 @@ export const projections: Projection[] = [
   // Item and category versions for as-of reads, and the reverts ledger (reads no other table).
   historyProjection,
   activityProjection,
+  // Transfers between sites and their log entries (read items, sites and locations for names).
+  transfersProjection,
   // Low-stock episodes and dismissals, then the dashboard's roll-ups (both read items rows).
   alertsProjection,
   dashboardProjection,
@@ -134,6 +140,11 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
     sites: new SiteService(ctx.store, places),
     locations: new LocationService(ctx.store, places),
     queries: places,
+  });
+  const transferQueries = new TransferQueries(ctx.database.db);
+  await api.register(transferRoutes, {
+    transfers: new TransferService(ctx.store, transferQueries),
+    queries: transferQueries,
   });
   await api.register(webhooksFeature, { ctx });
   await api.register(apiTokensFeature, { ctx });

@@ -254,7 +254,72 @@ function mainClause(facts: ChangeFacts): SentencePart[] {
       return [part('Closed stocktake '), subject(facts), part(` (${n} ${n === 1 ? 'line' : 'lines'} approved)`)];
     }
     default:
-      return placeClause(facts) ?? [part(`${facts.type} `), subject(facts)];
+      return placeClause(facts) ?? transferClause(facts) ?? [part(`${facts.type} `), subject(facts)];
+  }
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Transfers between sites (shared/transfers.ts): "Created transfer #12 from Warehouse to Main
+ * store: 3 lines, 40 units", "Received 25 units of transfer #12 at Back room, 15 still in transit".
+ * The subject is the transfer's name, "Transfer #12".
+ */
+function transferClause(facts: ChangeFacts): SentencePart[] | null {
+  const d = dataOf(facts);
+  const names = facts.names ?? {};
+  const transfer = part(facts.subject.replace(/^Transfer /, 'transfer '), 'subject');
+  const left = (remaining: unknown) =>
+    Number(remaining) > 0 ? [part(', '), part(String(remaining), 'new'), part(' still in transit')] : [];
+  switch (facts.type) {
+    case 'TransferCreated': {
+      const lines = (d.lines ?? []) as Array<{ quantity: number }>;
+      const units = lines.reduce((sum, l) => sum + Number(l.quantity), 0);
+      return [
+        part('Created '),
+        transfer,
+        part(' from '),
+        part(placeName(names, d.fromSiteId, 'a site'), 'old'),
+        part(' to '),
+        part(placeName(names, d.toSiteId, 'a site'), 'new'),
+        part(`: ${plural(lines.length, 'line', 'lines')}, `),
+        part(plural(units, 'unit', 'units'), 'delta'),
+      ];
+    }
+    case 'TransferShipped':
+      return [
+        part('Shipped '),
+        transfer,
+        part(': '),
+        part(plural(Number(d.units), 'unit', 'units'), 'delta'),
+        part(' in transit'),
+      ];
+    case 'TransferReceived': {
+      const units = ((d.lines ?? []) as Array<{ quantity: number }>).reduce((sum, l) => sum + Number(l.quantity), 0);
+      return [
+        part('Received '),
+        part(plural(units, 'unit', 'units'), 'delta'),
+        part(' of '),
+        transfer,
+        part(' at '),
+        part(placeName(names, d.toLocationId, 'a location'), 'field'),
+        ...left(d.remaining),
+      ];
+    }
+    case 'TransferLineWrittenOff':
+      return [
+        part('Wrote off '),
+        part(String(d.quantity), 'delta'),
+        part(' '),
+        part(names[d.itemId] ?? 'an item', 'subject'),
+        part(' in transit on '),
+        transfer,
+        ...left(d.remaining),
+      ];
+    case 'TransferCancelled':
+      return [part('Cancelled '), transfer];
+    default:
+      return null;
   }
 }
 
@@ -359,8 +424,14 @@ export function describeChange(facts: ChangeFacts, who: string | null): Sentence
   if (facts.countedBy && facts.countedBy.length > 0)
     parts.push(part(', counted by '), part(facts.countedBy.join(', '), 'who'));
   if (who !== null) parts.push(part(', by '), part(who, 'who'));
-  const note = facts.type === 'StockAdjusted' || facts.type === 'StockMoved' ? dataOf(facts).note : null;
+  const note =
+    facts.type === 'StockAdjusted' || facts.type === 'StockMoved' || facts.type === 'TransferCreated'
+      ? dataOf(facts).note
+      : null;
   if (typeof note === 'string' && note.trim() !== '') parts.push(part(', note: '), part(note.trim(), 'note'));
+  const reason =
+    facts.type === 'TransferLineWrittenOff' || facts.type === 'TransferCancelled' ? dataOf(facts).reason : null;
+  if (typeof reason === 'string' && reason.trim() !== '') parts.push(part(', reason: '), part(reason.trim(), 'note'));
   const why = facts.revert?.reason;
   if (why && why.trim() !== '') parts.push(part(', why: '), part(why.trim(), 'note'));
   if (facts.importFile) parts.push(part(` (${importedFrom(facts.importFile)})`));

@@ -1,9 +1,11 @@
 // Inventory and category events: past-tense facts, data only. Streams are `item-{id}`
 // and `category-{id}`. Every unit of an item's stock is at a location (shared/places.ts):
 // events that put stock somewhere name where, and one that names nowhere was written before
-// places existed, when all stock was at MAIN_LOCATION_ID. An item's `quantity` stays its
-// total (the sum over its locations plus what is in transit), so readers of the total never
-// need the locations.
+// places existed, when all stock was at MAIN_LOCATION_ID. An item's `quantity` is what it
+// has on hand: the sum over its locations, so readers of the total never need the locations.
+// Units shipped by a transfer between sites and not yet received (or written off) are its
+// `inTransit`, apart from the quantity: moves and a transfer's shipping and receiving never
+// change quantity + inTransit, only adjustments and a write-off of units in transit do.
 import type { AdjustReason } from './inventory.js';
 
 export interface ItemFields {
@@ -61,6 +63,39 @@ export type InventoryEvent =
       /** Units taken from one location to another of the same site: the total does not change. */
       type: 'StockMoved';
       data: { fromLocationId: string; toLocationId: string; quantity: number; note?: string | null };
+    }
+  | {
+      /**
+       * A transfer's shipment (shared/transfers.ts, stream transfer-{transferId}) took units
+       * from a location of its source site into transit. quantityAfter and inTransitAfter:
+       * the item's quantity on hand and its units in transit after it.
+       */
+      type: 'StockShipped';
+      data: {
+        itemId: string;
+        transferId: string;
+        fromLocationId: string;
+        quantity: number;
+        quantityAfter: number;
+        inTransitAfter: number;
+      };
+    }
+  | {
+      /** Units in transit received at a location of the transfer's destination site. */
+      type: 'StockReceived';
+      data: {
+        itemId: string;
+        transferId: string;
+        toLocationId: string;
+        quantity: number;
+        quantityAfter: number;
+        inTransitAfter: number;
+      };
+    }
+  | {
+      /** Units in transit that will never arrive, written off with a reason: a loss, as a negative adjustment is. */
+      type: 'TransitWrittenOff';
+      data: { itemId: string; transferId: string; quantity: number; reason: string; inTransitAfter: number };
     }
   | { type: 'ItemWentLow'; data: { quantity: number; threshold: number } }
   | { type: 'ItemRecovered'; data: { quantity: number; threshold: number } }

@@ -13,9 +13,10 @@ export interface FoldMeta<At> {
 
 /**
  * An item as its events leave it; `deleted` once deleted (a revert may create it again).
- * `quantity` is its total; `levels` where it is, by location (a location it was ever at
- * stays, at 0); `inTransit` what is on its way between sites. A screen that holds no
- * levels folds from `{}` and reads only the total.
+ * `quantity` is what it has on hand, the sum of `levels`: where it is, by location (a
+ * location it was ever at stays, at 0); `inTransit` what a transfer shipped and nobody has
+ * received or written off yet. A screen that holds no levels folds from `{}` and reads only
+ * the total.
  */
 export interface FoldedItem<At = Date> extends ItemFields {
   id: string;
@@ -59,7 +60,11 @@ export function itemFieldsSetBy(event: InventoryEvent): Partial<ItemFields> {
       return changedTo<Omit<ItemFields, 'quantity'>>(event.data.changes);
     case 'StockAdjusted':
       return { quantity: event.data.quantity };
+    case 'StockShipped':
+    case 'StockReceived':
+      return { quantity: event.data.quantityAfter };
     case 'StockMoved':
+    case 'TransitWrittenOff':
     case 'ItemWentLow':
     case 'ItemRecovered':
     case 'SiteThresholdSet':
@@ -92,7 +97,7 @@ const add = (levels: StockLevels, locationId: string, units: number): StockLevel
   [locationId]: (levels[locationId] ?? 0) + units,
 });
 
-/** The levels an event leaves: what adjustments and moves do to an item's locations. */
+/** The levels an event leaves: what adjustments, moves and transfers do to an item's locations. */
 export function levelsAfter(levels: StockLevels, event: InventoryEvent): StockLevels {
   switch (event.type) {
     case 'ItemCreated':
@@ -105,6 +110,11 @@ export function levelsAfter(levels: StockLevels, event: InventoryEvent): StockLe
         event.data.toLocationId,
         event.data.quantity,
       );
+    case 'StockShipped':
+      return add(levels, event.data.fromLocationId, -event.data.quantity);
+    case 'StockReceived':
+      return add(levels, event.data.toLocationId, event.data.quantity);
+    case 'TransitWrittenOff':
     case 'ItemUpdated':
     case 'ItemWentLow':
     case 'ItemRecovered':
@@ -142,6 +152,18 @@ export function evolveItem<At>(
     case 'StockAdjusted':
     case 'StockMoved':
       return state && { ...state, ...itemFieldsSetBy(event), levels: levelsAfter(state.levels, event), ...touched };
+    case 'StockShipped':
+    case 'StockReceived':
+    case 'TransitWrittenOff':
+      return (
+        state && {
+          ...state,
+          ...itemFieldsSetBy(event),
+          levels: levelsAfter(state.levels, event),
+          inTransit: event.data.inTransitAfter,
+          ...touched,
+        }
+      );
     case 'ItemUpdated':
     case 'ItemWentLow':
     case 'ItemRecovered':

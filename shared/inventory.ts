@@ -94,8 +94,9 @@ export interface MoveStockBody {
 /** GET /api/inventory/{id}/locations: where an item's stock is. */
 export interface ItemLocations {
   itemId: string;
-  /** The item's quantity: the sum over its locations plus what is in transit. */
+  /** The item's quantity on hand: the sum over its locations. */
   total: number;
+  /** Units shipped by a transfer and not received or written off yet (not part of `total`). */
   inTransit: number;
   /** Every location it was ever at (0 where it is no more), by site and location name. */
   locations: Array<{
@@ -135,7 +136,15 @@ export interface NamedLocation {
 /** One entry of GET /api/inventory/{id}/history. */
 export interface HistoryEntry {
   version: number;
-  type: 'ItemCreated' | 'ItemUpdated' | 'StockAdjusted' | 'StockMoved' | 'ItemDeleted';
+  type:
+    | 'ItemCreated'
+    | 'ItemUpdated'
+    | 'StockAdjusted'
+    | 'StockMoved'
+    | 'StockShipped'
+    | 'StockReceived'
+    | 'TransitWrittenOff'
+    | 'ItemDeleted';
   actor: { uid: string | null; name: string };
   timestamp: string;
   reason: AdjustReason | null;
@@ -156,10 +165,15 @@ export interface HistoryEntry {
   location?: NamedLocation;
   /** A move: how many units went from where to where. */
   moved?: { quantity: number; from: NamedLocation; to: NamedLocation };
+  /**
+   * A transfer's step on the item (shipped from `location`, received at it, or units in transit
+   * written off): which transfer, by id and number (null: not known any more), and how many units.
+   */
+  transfer?: { id: string; number: number | null; quantity: number; reason?: string };
 }
 
 export type ActivityAction = 'create' | 'update' | 'delete';
-export type ResourceType = 'inventory' | 'category' | 'stocktake' | 'site' | 'location';
+export type ResourceType = 'inventory' | 'category' | 'stocktake' | 'site' | 'location' | 'transfer';
 
 export interface ActivityEntry {
   id: string;

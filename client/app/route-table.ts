@@ -84,6 +84,12 @@ export const APP_ROUTES = [
   },
   { path: '/profile', group: 'signedIn' },
   { path: '/activity', group: 'signedIn', query: { siteId: MAIN_SITE, locationId: MAIN_LOCATION } },
+  // Transfers between sites: everyone who sees stock reads them; the pages offer the steps
+  // (and the form) to those who may update stock.
+  { path: '/transfers', group: 'signedIn' },
+  { path: '/transfers/new', group: 'signedIn' },
+  // An id that names no transfer: its page says so.
+  { path: '/transfers/:id', group: 'signedIn', params: { id: '00000000-0000-4000-8000-000000000000' } },
   { path: '/outbox', group: 'signedIn' },
   { path: '/inventory/add', group: 'inventoryManage', query: { barcode: '4006381333931' } },
   { path: '/inventory/import', group: 'inventoryManage' },

@@ -33,6 +33,7 @@ const activity = () => import('./activity-route');
 const users = () => import('../features/users/pages');
 const roles = () => import('../features/roles/pages');
 const places = () => import('../features/places/pages');
+const transfers = () => import('../features/transfers/pages');
 const csvImport = () => import('../features/import/pages');
 const labels = () => import('../features/labels/pages');
 const stocktake = () => import('./stocktake-route');
@@ -56,6 +57,7 @@ const FIRST_SCREEN: [RegExp, () => Promise<Record<string, ComponentType>>][] = [
   [/^\/users\/?$/, users],
   [/^\/roles\/?$/, roles],
   [/^\/settings\/places\/?$/, places],
+  [/^\/transfers(\/|$)/, transfers],
   [/^\/stocktake(\/|$)/, stocktake],
 ];
 const firstScreen = FIRST_SCREEN.find(([path]) => path.test(window.location.pathname));
@@ -110,6 +112,9 @@ const PAGES: Record<AppPath, ReactElement> = {
   '/settings': lazyPage(settings, 'SettingsPage'),
   '/profile': lazyPage(profile, 'ProfileRoute'),
   '/activity': lazyPage(activity, 'ActivityRoute'),
+  '/transfers': lazyPage(transfers, 'TransfersPage'),
+  '/transfers/new': lazyPage(transfers, 'NewTransferPage'),
+  '/transfers/:id': lazyPage(transfers, 'TransferDetailPage'),
   '/outbox': lazyPage(() => import('../offline/outbox-page'), 'OutboxPage'),
   '/inventory/add': lazyPage(addItemPage, 'AddItemPage'),
   '/inventory/import': lazyPage(csvImport, 'ImportPage'),

@@ -10,6 +10,7 @@ import { sql, type Kysely } from 'kysely';
 import { describeChange, type ChangeFacts, type SentencePart } from '../../shared/change-sentence.js';
 import type { ApprovedLine } from '../../shared/stocktake.js';
 import { isPlaceStream, placesNamedBy } from '../../shared/sites.js';
+import { transferItemsNamedBy, transferPlacesNamedBy } from '../../shared/transfers.js';
 import { storeMoneyAt } from '../accounts/settings/store-money-at.js';
 
 /** An event of the log, as the events table holds it. */
@@ -106,6 +107,10 @@ function wantsOf(event: LoggedEvent, subjects: Map<number, string>, wants: Wants
   if (isPlaceStream(event.streamId)) {
     if (!subjects.has(event.position)) wants.places.add(streamIdOf(event.streamId).toLowerCase());
     for (const id of placesNamedBy(event.type, d)) if (UUID.test(id)) wants.places.add(id.toLowerCase());
+  }
+  if (event.streamId.startsWith('transfer-')) {
+    for (const id of transferPlacesNamedBy(event.type, d)) if (UUID.test(id)) wants.places.add(id.toLowerCase());
+    for (const id of transferItemsNamedBy(event.type, d)) wants.name('item', id, event.position);
   }
   if (kind && !subjects.has(event.position) && !NAMED_BY_DATA.has(event.type))
     wants.name(kind, streamIdOf(event.streamId), event.position);
@@ -269,11 +274,13 @@ function factsOf(
       ? 'a category'
       : kind === 'stocktake'
         ? 'a stocktake'
-        : event.streamId.startsWith('site-')
-          ? 'a site'
-          : event.streamId.startsWith('location-')
-            ? 'a location'
-            : 'an item');
+        : event.streamId.startsWith('transfer-')
+          ? 'a transfer'
+          : event.streamId.startsWith('site-')
+            ? 'a site'
+            : event.streamId.startsWith('location-')
+              ? 'a location'
+              : 'an item');
   const names: Record<string, string> = {};
   const remember = (ref: unknown) => {
     const name = nameAt(ref);
@@ -285,7 +292,8 @@ function factsOf(
     remember(d.changes.categoryId.to);
   }
   if (event.type === 'StockCounted') remember(d.itemId);
-  for (const place of placesNamedBy(event.type, d)) {
+  for (const id of transferItemsNamedBy(event.type, d)) remember(id);
+  for (const place of [...placesNamedBy(event.type, d), ...transferPlacesNamedBy(event.type, d)]) {
     const name = found.places.get(place.toLowerCase());
     if (name !== undefined) names[place] = name;
   }

@@ -20,6 +20,7 @@ const nouns: Record<ResourceType, string> = {
   stocktake: 'stocktake',
   site: 'site',
   location: 'location',
+  transfer: 'transfer',
 };
 const verbs: Record<ActivityAction, string> = { create: 'Created new', update: 'Updated', delete: 'Deleted' };
 

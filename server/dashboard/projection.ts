@@ -180,7 +180,19 @@ async function setLow(trx: Transaction, event: StoredEvent, low: boolean) {
   );
 }
 
-// Parts both set-based forms below share.
+/** A shipment (-units) or a receipt (+units) of a transfer: as an adjustment that sells nothing. */
+async function transferStep(trx: Transaction, event: StoredEvent, delta: number, quantity: number) {
+  const itemId = itemIdOf(event.streamId);
+  const current = await level(trx, itemId);
+  if (!current) return;
+  const price = sql`${current.price}::numeric`;
+  await addToDay(trx, event, 0, delta, sql`${delta} * ${price}`);
+  await sql`update category_stock set units = units + ${delta}, value = value + ${delta} * ${price}
+    where category_id = ${current.category_id}`.execute(trx);
+  await sql`update dashboard_items set quantity = ${quantity} where item_id = ${itemId}`.execute(trx);
+}
+
+// Parts the set-based forms below share.
 const dashboardCreated = sql`select (n.data ->> 'itemId')::uuid as item_id, (n.data ->> 'categoryId')::uuid as category_id,
       (n.data ->> 'quantity')::int as quantity, round((n.data ->> 'price')::numeric, 2) as price,
       (n.created_at at time zone 'UTC')::date as day,
@@ -290,6 +302,13 @@ export const dashboardProjection: Projection = {
         where category_id = ${current.category_id}`.execute(trx);
       await sql`update dashboard_items set quantity = ${quantity} where item_id = ${itemId}`.execute(trx);
     },
+    // A transfer's shipment takes stock off hand and its receipt puts it back (at another
+    // site): the roll-ups count what is on hand, as items.quantity does. Units in transit
+    // are no stock of any site until they arrive; a write-off of them changes nothing here.
+    StockShipped: async (event: StoredEvent<Data<'StockShipped'>>, trx) =>
+      transferStep(trx, event, -event.data.quantity, event.data.quantityAfter),
+    StockReceived: async (event: StoredEvent<Data<'StockReceived'>>, trx) =>
+      transferStep(trx, event, event.data.quantity, event.data.quantityAfter),
     ItemWentLow: async (event, trx) => setLow(trx, event, true),
     ItemRecovered: async (event, trx) => setLow(trx, event, false),
     ItemDeleted: async (event, trx) => {
@@ -427,6 +446,42 @@ export const dashboardProjection: Projection = {
             value = category_stock.value + excluded.value, low_count = category_stock.low_count + excluded.low_count`,
         dashboard_categories_emptied: sql`delete from category_stock c using dashboard_category_sums s
           where c.category_id = s.category_id and c.item_count + s.items = 0`,
+      },
+    },
+    // A transfer's step (transfer-service.ts), per item: the hot path's form with shipments
+    // and receipts for adjustments (-units and +units, none a sale), and the last quantity on
+    // hand they leave. A batch of write-offs only (no stock on hand moved) runs no form here.
+    {
+      types: ['StockShipped', 'StockReceived', 'ItemWentLow', 'ItemRecovered'],
+      ctes: {
+        dashboard_created: dashboardCreated,
+        dashboard_levels: sql`select d.item_id, d.category_id, d.price, d.low as was_low,
+            min((n.created_at at time zone 'UTC')::date) as day,
+            greatest(position(lower(right(n.stream_id, 1)) in '0123456789abcdef') - 1, 0) as shard,
+            count(*) filter (where n.type in ('StockShipped', 'StockReceived')) as adjustments,
+            coalesce(sum(case n.type when 'StockShipped' then -(n.data ->> 'quantity')::int
+              when 'StockReceived' then (n.data ->> 'quantity')::int end), 0) as delta,
+            (array_agg((n.data ->> 'quantityAfter')::int order by n.stream_version desc)
+              filter (where n.type in ('StockShipped', 'StockReceived')))[1] as quantity,
+            coalesce((array_agg(n.type = 'ItemWentLow' order by n.stream_version desc)
+              filter (where n.type in ('ItemWentLow', 'ItemRecovered')))[1], d.low) as low
+          from new_events n join dashboard_items d on d.item_id = substr(n.stream_id, 6)::uuid
+          where n.type in ('StockShipped', 'StockReceived', 'ItemWentLow', 'ItemRecovered')
+          group by n.stream_id, d.item_id, d.category_id, d.price, d.low`,
+        dashboard_item_levels: sql`update dashboard_items d set quantity = coalesce(l.quantity, d.quantity), low = l.low
+          from dashboard_levels l where d.item_id = l.item_id`,
+        dashboard_reverted: dashboardReverted,
+        dashboard_days: addToStockDaily(sql`select day, shard, 0 as items, delta as units, delta * price as value,
+            0 as sold, 0 as revenue
+          from dashboard_levels where adjustments > 0`),
+        // An update in effect (the handlers only update): the row exists while the category has
+        // items. Written in key order, as the other forms write it.
+        dashboard_categories: sql`insert into category_stock (category_id, item_count, units, value, low_count)
+          select category_id, 0, sum(delta), sum(delta * price), sum(low::int - was_low::int) from dashboard_levels l
+          where exists (select 1 from category_stock c where c.category_id = l.category_id)
+          group by category_id order by category_id
+          on conflict (category_id) do update set units = category_stock.units + excluded.units,
+            value = category_stock.value + excluded.value, low_count = category_stock.low_count + excluded.low_count`,
       },
     },
   ],

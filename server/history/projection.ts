@@ -99,6 +99,9 @@ const historyReverts = sql`insert into reverts (reverted_event_id, reverting_eve
     select (metadata ->> 'reverts')::uuid, event_id, position from new_events
     where metadata ? 'reverts' and type not in ('ItemWentLow', 'ItemRecovered', 'SiteWentLow', 'SiteRecovered')`;
 
+/** The steps a transfer makes on an item's stream (the third form below). */
+const transitSteps = sql`'StockShipped', 'StockReceived', 'TransitWrittenOff'`;
+
 export const historyProjection: Projection = {
   name: 'history',
   tables: ['item_versions', 'category_versions', 'reverts'],
@@ -124,6 +127,20 @@ export const historyProjection: Projection = {
     },
     // A move changes no field of the item (its total stays), but it is a change of it: a version.
     StockMoved: async (event, trx) => {
+      await nextItemVersion(trx, event, {});
+      await recordRevert(trx, event);
+    },
+    // A transfer's step changes the quantity on hand (a write-off only what is in transit,
+    // which versions do not keep), and is a change of the item: a version.
+    StockShipped: async (event: StoredEvent<ItemData<'StockShipped'>>, trx) => {
+      await nextItemVersion(trx, event, { quantity: event.data.quantityAfter });
+      await recordRevert(trx, event);
+    },
+    StockReceived: async (event: StoredEvent<ItemData<'StockReceived'>>, trx) => {
+      await nextItemVersion(trx, event, { quantity: event.data.quantityAfter });
+      await recordRevert(trx, event);
+    },
+    TransitWrittenOff: async (event, trx) => {
       await nextItemVersion(trx, event, {});
       await recordRevert(trx, event);
     },
@@ -242,6 +259,30 @@ export const historyProjection: Projection = {
             ${fieldAt(sql`s.state`, 'price', sql`v.price`, 'numeric')}, ${fieldAt(sql`s.state`, 'threshold', sql`v.threshold`, 'int')},
             ${fieldAt(sql`s.state`, 'imageUrl', sql`v.image_url`)}, ${fieldAt(sql`s.state`, 'expiryDate', sql`v.expiry_date`, 'date')},
             ${fieldAt(sql`s.state`, 'barcode', sql`v.barcode`)}, s.version, v.created_at, s.created_at
+          from history_steps s join item_versions v on v.item_id = s.item_id and v.valid_to is null`,
+        history_reverts: historyReverts,
+      },
+    },
+    // A transfer's step (transfer-service.ts): per item, as the hot path's form does for
+    // adjustments, each shipment, receipt or write-off adds a version (the quantity on hand
+    // the last shipment or receipt up to it left, else the open version's), its crossing sets
+    // that version's number.
+    {
+      types: ['StockShipped', 'StockReceived', 'TransitWrittenOff', 'ItemWentLow', 'ItemRecovered'],
+      ctes: {
+        history_marked: sql`select n.*, substr(n.stream_id, 6)::uuid as item_id,
+            count(*) filter (where n.type in (${transitSteps})) over w as grp,
+            (array_agg((n.data ->> 'quantityAfter')::int) filter (where n.type in ('StockShipped', 'StockReceived')) over w) as quantities
+          from new_events n where n.type in (${transitSteps}, 'ItemWentLow', 'ItemRecovered')
+          window w as (partition by n.stream_id order by n.stream_version)`,
+        history_ends: historyEnds,
+        history_steps: historySteps(transitSteps),
+        history_closed: historyClosed,
+        history_versions: sql`insert into item_versions (${versionColumns})
+          select v.item_id, s.position, s.next_position, s.created_at,
+            case when s.next_position is null then null else greatest(s.created_at, s.next_at) end,
+            v.name, v.description, v.sku, v.category_id, coalesce(s.quantities[array_length(s.quantities, 1)], v.quantity),
+            v.price, v.threshold, v.image_url, v.expiry_date, v.barcode, s.version, v.created_at, s.created_at
           from history_steps s join item_versions v on v.item_id = s.item_id and v.valid_to is null`,
         history_reverts: historyReverts,
       },

@@ -42,6 +42,12 @@ export function revertKind(type: string): RevertKind {
       return 'category-edit';
     case 'CategoryDeleted':
       return 'category-delete';
+    case 'StockShipped':
+    case 'StockReceived':
+    case 'TransitWrittenOff':
+      throw new ValidationError(
+        "This is a step of a transfer between sites: it is not reverted on its own; receive or write off the transfer's units instead",
+      );
     default:
       throw new ValidationError(
         'This entry follows from a stock change and cannot be reverted on its own: revert that change',

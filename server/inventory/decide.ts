@@ -88,7 +88,7 @@ export function siteOfLocation(state: ItemState | null, place?: Pick<StockPlace,
  * then per site for an item watched per site (shared/site-low-stock.ts). The state they leave
  * is folded by the same fold that every reader of the stream uses.
  */
-function withCrossing(
+export function withCrossing(
   before: ItemState | null,
   events: InventoryEvent[],
   place?: Pick<StockPlace, 'id' | 'siteId'>,
@@ -307,5 +307,11 @@ export function setSiteThreshold(
 
 export function deleteItem(current: ItemState | null): InventoryEvent[] {
   const state = live(current);
+  // A transfer still has units of it on their way: they would arrive for an item that is gone.
+  if (state.inTransit > 0)
+    throw new ConflictError(
+      `${state.name} has ${state.inTransit} ${state.inTransit === 1 ? 'unit' : 'units'} in transit: receive or write them off first`,
+      { inTransit: state.inTransit },
+    );
   return [{ type: 'ItemDeleted', data: { name: state.name, sku: state.sku } }];
 }

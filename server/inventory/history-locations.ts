@@ -1,6 +1,7 @@
 // An item history's locations, named: where each adjustment and creation happened and where
 // each move went from and to, by the locations' names now (a location renamed since shows
 // its new name: the place is the same). Entries of events from before places name none.
+// A transfer's steps name where they shipped from or received at, and the transfer's number.
 import { sql, type Kysely } from 'kysely';
 import type { HistoryEntry, NamedLocation } from '../../shared/inventory.js';
 import type { InventoryEvent } from '../../shared/inventory-events.js';
@@ -15,6 +16,15 @@ export async function locationNames(db: Kysely<any>, ids: Iterable<string>): Pro
   return new Map(rows.rows.map((r) => [r.id, r.name]));
 }
 
+/** The numbers of these transfers, by id (lower case). */
+async function transferNumbers(db: Kysely<any>, ids: string[]): Promise<Map<string, number>> {
+  const wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
+  if (wanted.length === 0) return new Map();
+  const rows = await sql<{ id: string; number: number }>`select id::text as id, number from transfers
+    where id in (${sql.join(wanted.map((id) => sql`${id}::uuid`))})`.execute(db);
+  return new Map(rows.rows.map((r) => [r.id, Number(r.number)]));
+}
+
 /** The locations an event names: where it adjusted or created stock, or a move's two ends. */
 function placesOf(event: InventoryEvent): { at?: string; from?: string; to?: string } {
   switch (event.type) {
@@ -23,6 +33,11 @@ function placesOf(event: InventoryEvent): { at?: string; from?: string; to?: str
       return { at: event.data.locationId };
     case 'StockMoved':
       return { from: event.data.fromLocationId, to: event.data.toLocationId };
+    case 'StockShipped':
+      return { at: event.data.fromLocationId };
+    case 'StockReceived':
+      return { at: event.data.toLocationId };
+    case 'TransitWrittenOff':
     case 'ItemUpdated':
     case 'ItemWentLow':
     case 'ItemRecovered':
@@ -41,9 +56,11 @@ export async function withLocations(
 ): Promise<HistoryEntry[]> {
   const byId = new Map(events.map((e) => [e.eventId, placesOf({ type: e.type, data: e.data } as InventoryEvent)]));
   const ids = [...byId.values()].flatMap((p) => [p.at, p.from, p.to]).filter((id): id is string => !!id);
-  const names = await locationNames(db, ids);
+  const transferIds = entries.flatMap((e) => (e.transfer ? [e.transfer.id] : []));
+  const [names, numbers] = await Promise.all([locationNames(db, ids), transferNumbers(db, transferIds)]);
   const named = (id: string): NamedLocation => ({ id, name: names.get(id) ?? 'a removed location' });
   for (const entry of entries) {
+    if (entry.transfer) entry.transfer.number = numbers.get(entry.transfer.id.toLowerCase()) ?? null;
     const places = entry.eventId ? byId.get(entry.eventId) : undefined;
     if (!places) continue;
     if (places.at) entry.location = named(places.at);

@@ -44,6 +44,26 @@ export function historyEntry(stored: StoredEvent): HistoryEntry | null {
     case 'StockMoved':
       // The locations' names are put on by history-locations.ts.
       return { ...base, type: 'StockMoved', note: event.data.note ?? base.note, changes: [] };
+    case 'StockShipped':
+    case 'StockReceived': {
+      // The location's name and the transfer's number are put on by history-locations.ts.
+      const delta = event.type === 'StockShipped' ? -event.data.quantity : event.data.quantity;
+      return {
+        ...base,
+        type: event.type,
+        delta,
+        changes: [{ field: 'quantity', from: event.data.quantityAfter - delta, to: event.data.quantityAfter }],
+        transfer: { id: event.data.transferId, number: null, quantity: event.data.quantity },
+      };
+    }
+    case 'TransitWrittenOff':
+      return {
+        ...base,
+        type: 'TransitWrittenOff',
+        note: event.data.reason,
+        changes: [],
+        transfer: { id: event.data.transferId, number: null, quantity: event.data.quantity, reason: event.data.reason },
+      };
     case 'ItemDeleted':
       return { ...base, type: 'ItemDeleted', changes: [] };
     case 'ItemWentLow':

@@ -1,8 +1,8 @@
 // The `items` read table and `stock_movements` (one row per adjustment, for the dashboard),
 // `stock_levels` (an item's units at each location it was ever at; `items.quantity` is their
-// sum plus what is in transit), plus the item counts on `categories` and the search
+// sum, `items.in_transit` what a transfer shipped and nobody received or wrote off yet), plus the item counts on `categories` and the search
 // dictionary (`search_words`, which the categories projection adds category names to).
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { InventoryEvent, StockLevels } from '../../shared/inventory-events.js';
 import { adjustedAt, createdLevels } from '../../shared/inventory-fold.js';
 import { MAIN_LOCATION_ID } from '../../shared/places.js';
@@ -69,34 +69,39 @@ const itemsCreated = sql`insert into items (id, name, description, sku, category
     where n.type = 'ItemCreated'
     order by n.position`;
 
-/**
- * The batch's changes to stock_levels, as CTEs (both set-based forms): per item and location,
- * the units its creations put there and its adjustments and moves added or took; rows that
- * exist are updated once by their sum, the others inserted with it (a sum of 0 too: the item
- * was there), with their location's site. Every CTE sees stock_levels as it was before the
- * statement, so the insert takes exactly the rows the update could not find. `moves`: whether
- * the form takes StockMoved (the hot path's does not, and reads no more than it needs).
- */
-const stockLevelCtes = (moves: boolean) => ({
-  items_stock_deltas: sql`select item_id, location_id, sum(units)::int as units from (
-        select (n.data ->> 'itemId')::uuid as item_id, l.key::uuid as location_id, l.value::int as units
+/** Per item and location, the units each creation put there and each adjustment added or took. */
+const createdAndAdjusted = sql`select (n.data ->> 'itemId')::uuid as item_id, l.key::uuid as location_id, l.value::int as units
         from new_events n cross join lateral jsonb_each_text(coalesce(n.data -> 'levels',
           jsonb_build_object(coalesce(n.data ->> 'locationId', ${sql.lit(MAIN_LOCATION_ID)}), n.data -> 'quantity'))) l
         where n.type = 'ItemCreated'
         union all
         select substr(stream_id, 6)::uuid, coalesce((data ->> 'locationId')::uuid, ${sql.lit(MAIN_LOCATION_ID)}::uuid),
           (data ->> 'delta')::int
-        from new_events where type = 'StockAdjusted'
-        ${
-          moves
-            ? sql`union all
-        select substr(stream_id, 6)::uuid, (data ->> 'fromLocationId')::uuid, -(data ->> 'quantity')::int
+        from new_events where type = 'StockAdjusted'`;
+/** What each move takes from one location and puts at another. */
+const moved = sql`select substr(stream_id, 6)::uuid, (data ->> 'fromLocationId')::uuid, -(data ->> 'quantity')::int
         from new_events where type = 'StockMoved'
         union all
         select substr(stream_id, 6)::uuid, (data ->> 'toLocationId')::uuid, (data ->> 'quantity')::int
-        from new_events where type = 'StockMoved'`
-            : sql``
-        }) d
+        from new_events where type = 'StockMoved'`;
+/** What a transfer's shipment takes from its location, and a receipt puts at its own (a write-off: at none). */
+const shippedAndReceived = sql`select substr(stream_id, 6)::uuid as item_id, (data ->> 'fromLocationId')::uuid as location_id,
+          -(data ->> 'quantity')::int as units
+        from new_events where type = 'StockShipped'
+        union all
+        select substr(stream_id, 6)::uuid, (data ->> 'toLocationId')::uuid, (data ->> 'quantity')::int
+        from new_events where type = 'StockReceived'`;
+
+/**
+ * The batch's changes to stock_levels, as CTEs (every set-based form): per item and location,
+ * the sum of the units `deltas` (rows of item_id, location_id, units) add or take; rows that
+ * exist are updated once by their sum, the others inserted with it (a sum of 0 too: the item
+ * was there), with their location's site. Every CTE sees stock_levels as it was before the
+ * statement, so the insert takes exactly the rows the update could not find. Each form reads
+ * only the events it covers (the hot path's no moves).
+ */
+const stockLevelCtes = (deltas: RawBuilder<unknown>) => ({
+  items_stock_deltas: sql`select item_id, location_id, sum(units)::int as units from (${deltas}) d
       group by item_id, location_id`,
   items_stock_updated: sql`update stock_levels s set quantity = s.quantity + d.units
       from items_stock_deltas d
@@ -107,6 +112,17 @@ const stockLevelCtes = (moves: boolean) => ({
       where not exists (select 1 from stock_levels s where s.item_id = d.item_id and s.location_id = d.location_id)
       order by d.item_id, d.location_id`,
 });
+
+/** A transfer's step on an item: its quantity on hand and its units in transit after it, as the event says. */
+async function transferStep(
+  trx: Transaction,
+  event: StoredEvent<{ quantityAfter?: number; inTransitAfter: number }>,
+): Promise<void> {
+  const quantity = event.data.quantityAfter ?? null;
+  await sql`update items set quantity = coalesce(${quantity}::int, quantity), in_transit = ${event.data.inTransitAfter},
+      version = ${event.streamVersion}, updated_at = ${event.createdAt}
+    where id = ${itemIdOf(event.streamId)}`.execute(trx);
+}
 
 export const itemsProjection: Projection = {
   name: 'items',
@@ -160,6 +176,15 @@ export const itemsProjection: Projection = {
       await addToLevel(trx, id, d.toLocationId, d.quantity);
       await touch(trx, event);
     },
+    StockShipped: async (event: StoredEvent<Data<'StockShipped'>>, trx) => {
+      await addToLevel(trx, itemIdOf(event.streamId), event.data.fromLocationId, -event.data.quantity);
+      await transferStep(trx, event);
+    },
+    StockReceived: async (event: StoredEvent<Data<'StockReceived'>>, trx) => {
+      await addToLevel(trx, itemIdOf(event.streamId), event.data.toLocationId, event.data.quantity);
+      await transferStep(trx, event);
+    },
+    TransitWrittenOff: async (event: StoredEvent<Data<'TransitWrittenOff'>>, trx) => transferStep(trx, event),
     ItemWentLow: async (event, trx) => touch(trx, event),
     ItemRecovered: async (event, trx) => touch(trx, event),
     // An item's own threshold at a site, kept on its row (stock decisions read it with it).
@@ -216,7 +241,7 @@ export const itemsProjection: Projection = {
             n.metadata -> 'actor' ->> 'uid', n.created_at
           from new_events n join items i on i.id = substr(n.stream_id, 6)::uuid
           where n.type = 'StockAdjusted'`,
-        ...stockLevelCtes(false),
+        ...stockLevelCtes(createdAndAdjusted),
       },
     },
     // With edits (a re-import updating items by SKU, an API edit, a revert), or moves (which
@@ -276,7 +301,28 @@ export const itemsProjection: Projection = {
             ${fieldAt(sql`s.state`, 'price', sql`i.price`, 'numeric')}, s.metadata -> 'actor' ->> 'uid', s.created_at
           from items_steps s join items i on i.id = s.item_id
           where s.type = 'StockAdjusted'`,
-        ...stockLevelCtes(true),
+        ...stockLevelCtes(sql`${createdAndAdjusted} union all ${moved}`),
+      },
+    },
+    // A transfer's step (transfer-service.ts: one shipment, receipt or write-off per item, with
+    // its crossing), per item: its last quantity on hand and units in transit as the events say
+    // them, its last version and time, and the levels the shipments took and receipts put.
+    // Nothing else is in such a batch (its transfer's own event aside, which is not an item's).
+    {
+      types: ['StockShipped', 'StockReceived', 'TransitWrittenOff', 'ItemWentLow', 'ItemRecovered'],
+      ctes: {
+        items_in_transit: sql`update items i set quantity = coalesce(a.quantity, i.quantity),
+            in_transit = coalesce(a.in_transit, i.in_transit), version = a.version, updated_at = a.at
+          from (
+            select substr(stream_id, 6)::uuid as id, max(stream_version) as version, max(created_at) as at,
+              (array_agg((data ->> 'quantityAfter')::int order by stream_version desc)
+                filter (where type in ('StockShipped', 'StockReceived')))[1] as quantity,
+              (array_agg((data ->> 'inTransitAfter')::int order by stream_version desc)
+                filter (where type in ('StockShipped', 'StockReceived', 'TransitWrittenOff')))[1] as in_transit
+            from new_events where type in ('StockShipped', 'StockReceived', 'TransitWrittenOff', 'ItemWentLow', 'ItemRecovered')
+            group by stream_id) a
+          where i.id = a.id`,
+        ...stockLevelCtes(shippedAndReceived),
       },
     },
   ],

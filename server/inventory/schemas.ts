@@ -227,6 +227,16 @@ export const historySchema = {
         type: 'object',
         properties: { quantity: { type: 'integer' }, from: namedLocation, to: namedLocation },
       },
+      transfer: {
+        type: 'object',
+        description: "a transfer's step on the item: which transfer, how many units (and why, for a write-off)",
+        properties: {
+          id: { type: 'string' },
+          number: { type: ['integer', 'null'] },
+          quantity: { type: 'integer' },
+          reason: { type: 'string' },
+        },
+      },
     },
   },
 } as const;

@@ -9,8 +9,8 @@
 //   - stocktake           -> stocktake       (stock:update or stocktake:run: whoever counts;
 //                                              guests never count, so they get none)
 //   - webhook, api-token  -> integrations    (settings:manage)
-//   - site, location      -> places          (inventory:view, guests excepted: they see stock,
-//                                              not the store's management)
+//   - site, location,     -> places          (inventory:view, guests excepted: they see stock,
+//     transfer                                 not the store's management)
 //   - anything else       -> unknown         (users:manage: a new stream never leaks by default)
 //   - a user's own streams (user-<uid>, alerts-<uid>) also reach that user (ownerOfStream).
 // An audience is all or nothing for an event: the same bytes go to every member. So an event
@@ -56,6 +56,8 @@ const STREAM_AUDIENCES: Record<string, AudienceBit> = {
   'api-token': Audience.integrations,
   site: Audience.places,
   location: Audience.places,
+  // Transfers between sites: who sent what where (the items' own events stay `inventory`).
+  transfer: Audience.places,
 };
 
 export function audienceOfStreamType(streamType: string): AudienceBit {

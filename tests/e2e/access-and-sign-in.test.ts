@@ -106,7 +106,7 @@ describe('access rules and sign-in flows', BROWSER_TESTS, () => {
     const staff = newUiAccount('staff', 'Sam Staff');
     await signUpViaUi(page, staff, 'staff');
     expect(await roleLabel(page)).toBe('Staff');
-    expect(await navLabels(page)).toEqual(['Dashboard', 'Items', 'Logs', 'Alerts', 'Count', 'Setup']);
+    expect(await navLabels(page)).toEqual(['Dashboard', 'Items', 'Transfers', 'Logs', 'Alerts', 'Count', 'Setup']);
 
     await page.goto('/inventory/add');
     await page.waitForURL('**/dashboard');

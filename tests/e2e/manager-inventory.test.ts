@@ -55,6 +55,7 @@ describe('manager inventory flow', BROWSER_TESTS, () => {
     expect(await a.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual([
       'Dashboard',
       'Items',
+      'Transfers',
       'Users',
       'Logs',
       'Alerts',

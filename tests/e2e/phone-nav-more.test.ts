@@ -22,6 +22,7 @@ const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.me
 const MANAGER_DESTINATIONS: Record<string, string> = {
   Dashboard: '/dashboard',
   Items: '/inventory',
+  Transfers: '/transfers',
   Users: '/users',
   Logs: '/activity',
   Alerts: '/alerts',
@@ -29,7 +30,7 @@ const MANAGER_DESTINATIONS: Record<string, string> = {
   Roles: '/roles',
   Setup: '/settings',
 };
-const STAFF_DESTINATIONS = ['Dashboard', 'Items', 'Logs', 'Alerts', 'Count', 'Setup'];
+const STAFF_DESTINATIONS = ['Dashboard', 'Items', 'Transfers', 'Logs', 'Alerts', 'Count', 'Setup'];
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const moreButton = (page: Page) => nav(page).getByRole('button', { name: 'More' });
@@ -139,7 +140,7 @@ describe('phone navigation reaches every destination', BROWSER_TESTS, () => {
       Object.entries(routes)
         .filter(([, via]) => via === 'more')
         .map(([label]) => label),
-    ).toEqual(['Users', 'Logs', 'Roles', 'Setup']);
+    ).toEqual(['Transfers', 'Users', 'Logs', 'Roles', 'Setup']);
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
@@ -158,7 +159,7 @@ describe('phone navigation reaches every destination', BROWSER_TESTS, () => {
       await page.evaluate(
         () => document.activeElement?.closest('dialog[open]') !== null && document.activeElement?.textContent,
       ),
-    ).toBe('Users');
+    ).toBe('Transfers');
     expect(await page.evaluate(() => document.querySelector('dialog[open]')?.matches(':modal'))).toBe(true);
     for (let i = 0; i < 8; i++) {
       await page.keyboard.press('Tab');

@@ -107,6 +107,7 @@ describe('users and roles', BROWSER_TESTS, () => {
     expect(await navLabels(requester.page)).toEqual([
       'Dashboard',
       'Items',
+      'Transfers',
       'Users',
       'Logs',
       'Alerts',

@@ -4,7 +4,9 @@
 // appended in a transaction of its own, in one of the shapes the app's appends have: an API
 // create or edit, a CSV import's batch (creations and edits of distinct items), the group
 // commit's adjustments (several per item, on several items), moves between locations (alone
-// or with adjustments, as the stock handler batches them), a stocktake's counts, a delete,
+// or with adjustments, as the stock handler batches them), a transfer between sites (drafted,
+// shipped, partly received, the rest written off: each step its own append with the items'
+// events, as transfer-service.ts appends it), a stocktake's counts, a delete,
 // a revert of an earlier command, category changes, an alert dismissal. Stock is put at the
 // locations the writer is given (none: where stock was before places). A step that the app
 // would refuse (stock below 0 at a location, a SKU taken, a category not empty...) writes nothing.
@@ -24,6 +26,16 @@ import { evolveItem, type ItemState } from '../../server/inventory/item-state.js
 import { createCategory, deleteCategory, updateCategory } from '../../server/categories/decide.js';
 import { revertItemEvent } from '../../server/history/revert-decide.js';
 import { decideAlert } from '../../server/alerts/decide.js';
+import { evolveTransfer, transferStream, type TransferEvent } from '../../shared/transfers.js';
+import {
+  createTransfer,
+  receiveTransfer,
+  shipTransfer,
+  writeOffTransfer,
+  type TransferDecision,
+  type TransferFacts,
+  type TransferState,
+} from '../../server/transfers/decide.js';
 
 interface NewItemRow {
   category: number;
@@ -70,6 +82,16 @@ interface Relocation {
   quantity: number;
 }
 
+/** A transfer from the site of place `from` to the site of place `to`, and how far it gets. */
+interface Shipment {
+  from: number;
+  to: number;
+  lines: Array<{ pick: number; from: number; quantity: number }>;
+  /** Of each line, how many are received (beyond what is in transit: all of it). */
+  receive: number[];
+  writeOff: boolean;
+}
+
 export type Step =
   | { kind: 'categories'; count: number }
   | { kind: 'rename-category'; pick: number; word: number; describe: boolean }
@@ -80,6 +102,7 @@ export type Step =
   | { kind: 'threshold'; pick: number; threshold: number }
   | { kind: 'adjust'; moves: Move[]; prepared: boolean }
   | { kind: 'relocate'; relocations: Relocation[]; moves: Move[] }
+  | ({ kind: 'transfer' } & Shipment)
   | { kind: 'stocktake'; counts: Array<{ pick: number; counted: number }> }
   | { kind: 'delete'; pick: number }
   | { kind: 'revert'; pick: number; why: boolean }
@@ -184,6 +207,20 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('transfer' as const),
+      from: fc.nat(7),
+      to: fc.nat(7),
+      lines: fc.array(fc.record({ pick: fc.nat(), from: fc.nat(3), quantity: fc.integer({ min: 1, max: 4 }) }), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+      receive: fc.array(fc.nat(4), { maxLength: 3 }),
+      writeOff: fc.boolean(),
+    }),
+  },
+  {
     weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('stocktake' as const),
@@ -230,6 +267,8 @@ export class ItemHistoryWriter {
   /** Dismissed episodes by `uid item`. */
   private readonly dismissed = new Map<string, number>();
   private counter = 0;
+  /** Transfers drafted so far: the next one's number. */
+  private transfers = 0;
 
   constructor(
     private readonly store: EventStore,
@@ -405,6 +444,8 @@ export class ItemHistoryWriter {
       }
       case 'relocate':
         return this.relocate(step.relocations, step.moves);
+      case 'transfer':
+        return this.transfer(step);
       case 'adjust':
       case 'stocktake': {
         // The group commit: each item's adjustments decided in order, each on the state the
@@ -575,6 +616,86 @@ export class ItemHistoryWriter {
       }
     }
     return this.append([...byItem.entries()].map(([id, w]) => this.itemBatch(id, w.commands)));
+  }
+
+  /**
+   * A transfer between two sites, each step decided by the app's decisions on the state so
+   * far and appended on its own: drafted, shipped, received in part at a location of the
+   * destination, the rest written off. A step refused (too little at a location) stops it.
+   */
+  private async transfer(step: Shipment): Promise<void> {
+    const from = this.placeAt(step.from);
+    const others = this.places.filter((p) => from && p.siteId !== from.siteId);
+    const to = this.pick(others, step.to);
+    if (!from || !to) return;
+    const atSource = this.places.filter((p) => p.siteId === from.siteId);
+    const live = this.liveItems();
+    const lines = new Map<string, { itemId: string; fromLocationId: string; quantity: number }>();
+    for (const line of step.lines) {
+      const state = this.pick(live, line.pick);
+      if (!state || lines.has(state.id)) continue;
+      // Mostly from a location that holds some (so most transfers ship), at times from any.
+      const stocked = atSource.filter((p) => (state.levels[p.id] ?? 0) > 0);
+      const place = this.pick(line.from === 0 || stocked.length === 0 ? atSource : stocked, line.from)!;
+      const there = state.levels[place.id] ?? 0;
+      lines.set(state.id, {
+        itemId: state.id,
+        fromLocationId: place.id,
+        quantity: there > 0 ? Math.min(line.quantity, there) : line.quantity,
+      });
+    }
+    if (lines.size === 0) return;
+    const facts = (): TransferFacts => ({
+      sites: new Map(
+        [...new Set(this.places.map((p) => p.siteId))].map((id) => [
+          id,
+          { id, name: `Site ${id.slice(-2)}`, archived: false },
+        ]),
+      ),
+      locations: new Map(this.places.map((p) => [p.id, p])),
+      items: new Map(this.liveItems().map((s) => [s.id, s])),
+    });
+    const transferId = randomUUID();
+    let transfer: TransferState | null = null;
+    const record = async (events: TransferEvent[], items: TransferDecision['items'] = new Map()) => {
+      const metadata = this.meta();
+      await this.append([
+        {
+          stream: transferStream(transferId),
+          expectedVersion: transfer?.version ?? 0,
+          commands: [{ events, metadata }],
+        },
+        ...[...items.entries()].map(([id, e]) => this.itemBatch(id, [{ events: e, metadata }])),
+      ]);
+      for (const event of events)
+        transfer = evolveTransfer(transfer, event, { version: (transfer?.version ?? 0) + 1, at: new Date() });
+    };
+    const number = ++this.transfers;
+    await record(
+      createTransfer(
+        { transferId, number, fromSiteId: from.siteId, toSiteId: to.siteId, lines: [...lines.values()] },
+        facts(),
+      ),
+    );
+    const shipped = shipTransfer(transfer, facts());
+    await record(shipped.transfer, shipped.items);
+    const received = [...lines.values()].flatMap((line, i) => {
+      const quantity = Math.min(step.receive[i] ?? line.quantity, line.quantity);
+      return quantity > 0 ? [{ itemId: line.itemId, quantity }] : [];
+    });
+    if (received.length) {
+      const receipt = receiveTransfer(transfer, { toLocationId: to.id, lines: received }, facts());
+      await record(receipt.transfer, receipt.items);
+    }
+    const left = transfer!.lines.filter((l) => l.quantity > l.received);
+    if (step.writeOff && left.length) {
+      const loss = writeOffTransfer(
+        transfer,
+        { reason: 'lost on the way', lines: left.map((l) => ({ itemId: l.itemId })) },
+        facts(),
+      );
+      await record(loss.transfer, loss.items);
+    }
   }
 
   private async append(batches: StreamBatch[], prepared = false): Promise<void> {

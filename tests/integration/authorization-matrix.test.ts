@@ -333,6 +333,47 @@ const MATRIX: Record<string, Entry> = {
   },
   'POST /api/locations/:id/archive': { ...managersOnly(404), path: (f) => `/api/locations/${f.missingUuid}/archive` },
   'POST /api/locations/:id/restore': { ...managersOnly(404), path: (f) => `/api/locations/${f.missingUuid}/restore` },
+  // Transfers: whoever sees stock reads them; Update stock levels makes each step (a site that
+  // names nothing is 422, a transfer that names nothing 404, for anyone allowed).
+  'GET /api/transfers': everyone(200),
+  'GET /api/transfers/:id': { ...everyone(404), path: (f) => `/api/transfers/${f.missingUuid}` },
+  'POST /api/transfers': {
+    guest: 403,
+    staff: 422,
+    manager: 422,
+    body: (f) => ({
+      fromSiteId: MAIN_SITE_ID,
+      toSiteId: f.missingUuid,
+      lines: [{ itemId: f.itemId, fromLocationId: MAIN_LOCATION_ID, quantity: 1 }],
+    }),
+  },
+  'POST /api/transfers/:id/ship': {
+    guest: 403,
+    staff: 404,
+    manager: 404,
+    path: (f) => `/api/transfers/${f.missingUuid}/ship`,
+  },
+  'POST /api/transfers/:id/receive': {
+    guest: 403,
+    staff: 404,
+    manager: 404,
+    path: (f) => `/api/transfers/${f.missingUuid}/receive`,
+    body: (f) => ({ toLocationId: MAIN_LOCATION_ID, lines: [{ itemId: f.itemId, quantity: 1 }] }),
+  },
+  'POST /api/transfers/:id/write-off': {
+    guest: 403,
+    staff: 404,
+    manager: 404,
+    path: (f) => `/api/transfers/${f.missingUuid}/write-off`,
+    body: (f) => ({ reason: 'lost', lines: [{ itemId: f.itemId }] }),
+  },
+  'POST /api/transfers/:id/cancel': {
+    guest: 403,
+    staff: 404,
+    manager: 404,
+    path: (f) => `/api/transfers/${f.missingUuid}/cancel`,
+    body: () => ({}),
+  },
 };
 
 /** "METHOD /api/path" of every route the app serves (HEAD twins of GET routes left out). */

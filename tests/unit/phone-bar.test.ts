@@ -20,7 +20,7 @@ describe('phone bar', () => {
   it("gives a manager's phone the counts, items and alerts first, and the rest under More in the dock's order", () => {
     const { bar, more } = phoneBar(NAV_ENTRIES);
     expect(labels(bar)).toEqual(['Dashboard', 'Items', 'Count', 'Alerts']);
-    expect(labels(more)).toEqual(['Users', 'Logs', 'Roles', 'Setup']);
+    expect(labels(more)).toEqual(['Transfers', 'Users', 'Logs', 'Roles', 'Setup']);
   });
 
   it('keeps a role with five destinations all on the bar, with no More', () => {

@@ -13,6 +13,8 @@ export interface NavEntry {
 export const NAV_ENTRIES: NavEntry[] = [
   { to: '/dashboard', label: 'Dashboard', icon: 'grid' },
   { to: '/inventory', label: 'Items', icon: 'box' },
+  // Stock between sites: for those who ship and receive it.
+  { to: '/transfers', label: 'Transfers', icon: 'truck', permission: 'stock:update' },
   { to: '/users', label: 'Users', icon: 'users', permission: 'users:manage' },
   { to: '/activity', label: 'Logs', icon: 'list' },
   { to: '/alerts', label: 'Alerts', icon: 'bell' },

@@ -5,13 +5,15 @@
 import type { ActivityEntry } from '../../../shared/inventory';
 import type { FeedEvent } from '../../../shared/realtime';
 import { LOCATION_EVENT_TYPES, SITE_EVENT_TYPES } from '../../../shared/sites';
+import { TRANSFER_EVENT_TYPES } from '../../../shared/transfers';
 
 /**
  * Events whose projection writes an activity entry (the stocktake's too: server/stocktake/projection.ts,
- * and the sites and locations': server/sites/place-activity.ts).
+ * the sites and locations': server/sites/place-activity.ts, and transfers': server/transfers/transfer-activity.ts).
  */
 const LOGGED = new Set([
   ...SITE_EVENT_TYPES,
+  ...TRANSFER_EVENT_TYPES,
   ...LOCATION_EVENT_TYPES,
   'ItemCreated',
   'ItemUpdated',

@@ -41,6 +41,8 @@ export function reduceAlerts(draft: Draft<AlertsData>, event: FeedEvent, params:
         draft.alerts.splice(index, 1);
         return 'applied';
       case 'StockAdjusted':
+      case 'StockShipped':
+      case 'StockReceived':
       case 'ItemUpdated': {
         if (!alert) return 'ignored';
         const { name, sku, threshold, quantity, categoryId } = itemFieldsSetBy(e);

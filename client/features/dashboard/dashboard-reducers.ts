@@ -27,7 +27,14 @@ export function reduceDashboard(draft: Draft<DashboardSummary>, event: FeedEvent
       totals.units += e.data.delta;
       break;
     case 'StockMoved':
-      break; // units stay the same: they only changed place
+    case 'TransitWrittenOff':
+      break; // units on hand stay the same: they only changed place, or were already in transit
+    case 'StockShipped':
+      totals.units -= e.data.quantity; // on their way to another site: on hand nowhere until received
+      break;
+    case 'StockReceived':
+      totals.units += e.data.quantity;
+      break;
     case 'ItemWentLow':
       totals.lowStock += 1;
       draft.health.reorderAlerts.open = totals.lowStock;

@@ -24,6 +24,8 @@ export function applyDisplayEvent(draft: Draft<DisplaySnapshot>, event: FeedEven
   const index = draft.alerts.findIndex((a) => a.itemId === itemId);
   switch (e.type) {
     case 'StockAdjusted':
+    case 'StockShipped':
+    case 'StockReceived':
       if (index >= 0) {
         draft.alerts[index]!.quantity = itemFieldsSetBy(e).quantity!;
         sortAlerts(draft.alerts);

@@ -79,6 +79,9 @@ export function applyToItem(item: Draft<Item>, event: FeedEvent): FeedEffect {
   switch (e.type) {
     case 'StockAdjusted':
     case 'StockMoved':
+    case 'StockShipped':
+    case 'StockReceived':
+    case 'TransitWrittenOff':
     case 'ItemUpdated':
     case 'ItemWentLow':
     case 'ItemRecovered': {

@@ -23,6 +23,9 @@ const TYPE_INFO: Record<HistoryEntry['type'], { icon: IconName; tone: string }> 
   ItemUpdated: { icon: 'edit', tone: 'update' },
   StockAdjusted: { icon: 'box', tone: 'stock' },
   StockMoved: { icon: 'arrow-right', tone: 'stock' },
+  StockShipped: { icon: 'truck', tone: 'stock' },
+  StockReceived: { icon: 'truck', tone: 'stock' },
+  TransitWrittenOff: { icon: 'trending-down', tone: 'delete' },
   ItemDeleted: { icon: 'trash', tone: 'delete' },
 };
 
@@ -48,6 +51,19 @@ function title(entry: HistoryEntry): string {
       return entry.moved
         ? `Moved ${entry.moved.quantity} · ${entry.moved.from.name} → ${entry.moved.to.name}`
         : 'Stock moved';
+    case 'StockShipped':
+    case 'StockReceived': {
+      const t = entry.transfer;
+      const which = t?.number ? `transfer #${t.number}` : 'a transfer';
+      const where = entry.location ? ` ${entry.type === 'StockShipped' ? 'from' : 'at'} ${entry.location.name}` : '';
+      return entry.type === 'StockShipped'
+        ? `Shipped ${t?.quantity ?? ''}${where} · ${which}`
+        : `Received ${t?.quantity ?? ''}${where} · ${which}`;
+    }
+    case 'TransitWrittenOff': {
+      const t = entry.transfer;
+      return `Wrote off ${t?.quantity ?? ''} in transit · ${t?.number ? `transfer #${t.number}` : 'a transfer'}`;
+    }
     case 'ItemUpdated':
       return 'Details updated';
   }

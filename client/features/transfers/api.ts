@@ -1,0 +1,60 @@
+// Transfers calls: the list and one transfer, drafting one, and its steps (ship, receive,
+// write off, cancel), each answering the transfer as it left it; and what the draft form
+// offers: sites, locations and the items at a location.
+import type { Item } from '../../../shared/inventory';
+import type { Location, Site } from '../../../shared/sites';
+import type {
+  CreateTransferBody,
+  ReceiveTransferBody,
+  Transfer,
+  TransferStatus,
+  TransferSummary,
+  WriteOffTransferBody,
+} from '../../../shared/transfers';
+import { api } from '../../lib/api-client';
+
+const enc = encodeURIComponent;
+
+/** What the list shows: a status (open: not received yet; all: every one) and a site (null: all). */
+export interface TransferFilter {
+  status: TransferStatus | 'open' | 'in-transit' | 'all';
+  siteId: string | null;
+}
+
+/** A step on a transfer, as data: what a button or a dialog asked for. */
+export type TransferWrite =
+  | { kind: 'ship' }
+  | { kind: 'receive'; body: ReceiveTransferBody }
+  | { kind: 'write-off'; body: WriteOffTransferBody }
+  | { kind: 'cancel' };
+
+function listPath(filter: TransferFilter): string {
+  const query = new URLSearchParams();
+  if (filter.status !== 'all') query.set('status', filter.status);
+  if (filter.siteId) query.set('siteId', filter.siteId);
+  const text = query.toString();
+  return text ? `/transfers?${text}` : '/transfers';
+}
+
+export const transfersApi = {
+  list: (filter: TransferFilter) => api.get<TransferSummary[]>(listPath(filter)),
+  get: (id: string) => api.get<Transfer>(`/transfers/${enc(id)}`),
+  create: (body: CreateTransferBody) => api.post<Transfer>('/transfers', body),
+  write(id: string, write: TransferWrite): Promise<Transfer> {
+    const path = `/transfers/${enc(id)}`;
+    switch (write.kind) {
+      case 'ship':
+        return api.post<Transfer>(`${path}/ship`);
+      case 'receive':
+        return api.post<Transfer>(`${path}/receive`, write.body);
+      case 'write-off':
+        return api.post<Transfer>(`${path}/write-off`, write.body);
+      case 'cancel':
+        return api.post<Transfer>(`${path}/cancel`, {});
+    }
+  },
+  sites: () => api.get<Site[]>('/sites'),
+  locations: () => api.get<Location[]>('/locations'),
+  /** The items placed at a location, each with its units there (quantityHere). */
+  itemsAt: (locationId: string) => api.get<Item[]>(`/inventory?locationId=${enc(locationId)}&limit=500`),
+};
