@@ -34,12 +34,12 @@ export function usePlaceList(): PlaceList | null {
   return list;
 }
 
-/** The name of the choice, for a page's subtitle or an empty state: "Back room (Main store)". */
-export function choiceName(list: PlaceList | null, choice: PlaceChoice): string | null {
+/** The name of the choice, for a heading: "Back room (Main store)", or `short`, "Back room". */
+export function choiceName(list: PlaceList | null, choice: PlaceChoice, { short = false } = {}): string | null {
   if (!list) return null;
   if (choice.locationId) {
     const location = list.locations.find((l) => l.id === choice.locationId);
-    const site = location && list.sites.find((s) => s.id === location.siteId);
+    const site = location && !short && list.sites.find((s) => s.id === location.siteId);
     return location ? `${location.name}${site ? ` (${site.name})` : ''}` : null;
   }
   if (choice.siteId) return list.sites.find((s) => s.id === choice.siteId)?.name ?? null;

@@ -1,11 +1,14 @@
 // The activity log machine with stand-in actors (no server, no socket): it pages by cursor,
-// waits for a pause in typing before searching, and takes live entries on top.
+// waits for a pause in typing before searching, and takes live entries on top. And what the
+// page asks the server: the place filter reaches the CSV export too, and Revert is offered
+// on item and category entries only.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import type { ActivityEntry, ActivityPage } from '../../shared/inventory.js';
 import type { FeedEvent } from '../../shared/realtime.js';
 import { activityLogMachine } from '../../client/features/activity/activity-log.machine.js';
-import type { ActivityParams } from '../../client/features/activity/api.js';
+import { activityApi, DEFAULT_ACTIVITY_PARAMS, type ActivityParams } from '../../client/features/activity/api.js';
+import { revertable } from '../../client/features/activity/components/activity-table.js';
 
 type FeedOut = { type: 'FEED_EVENT'; event: FeedEvent } | { type: 'RESYNC' };
 const quietFeed = fromCallback<FeedOut>(() => () => undefined);
@@ -79,12 +82,19 @@ describe('activity log machine', () => {
     await vi.advanceTimersByTimeAsync(350);
     expect(calls.map((c) => c.params.q)).toEqual(['', 'ric']);
     actor.send({ type: 'SET_ACTION', action: 'delete' });
+    actor.send({ type: 'SET_PLACE', place: { siteId: 'site-1', locationId: 'shelf-2' } });
     actor.send({ type: 'SORT', column: 'user' });
     await vi.advanceTimersByTimeAsync(10);
-    expect(calls.at(-1)!.params).toEqual({ q: 'ric', action: 'delete', sort: 'user', order: 'asc', place: {} });
+    expect(calls.at(-1)!.params).toEqual({
+      q: 'ric',
+      action: 'delete',
+      place: { siteId: 'site-1', locationId: 'shelf-2' },
+      sort: 'user',
+      order: 'asc',
+    });
     actor.send({ type: 'RESET' });
     await vi.advanceTimersByTimeAsync(10);
-    expect(calls.at(-1)!.params).toEqual({ q: '', action: 'all', sort: 'timestamp', order: 'desc', place: {} });
+    expect(calls.at(-1)!.params).toEqual({ q: '', action: 'all', place: {}, sort: 'timestamp', order: 'desc' });
   });
 
   it('puts live entries on top when newest first, and only flags them under another sort', async () => {
@@ -104,5 +114,19 @@ describe('activity log machine', () => {
     actor.send({ type: 'FEED_EVENT', event: feedEvent() });
     await vi.advanceTimersByTimeAsync(300);
     expect(actor.getSnapshot().context.newActivity).toBe(true);
+  });
+});
+
+describe('activity log requests', () => {
+  it('sends the site and location filter to the export, and offers Revert on item and category changes only', () => {
+    const place = { siteId: 'site-1', locationId: 'shelf-2' };
+    expect(activityApi.csvPath({ ...DEFAULT_ACTIVITY_PARAMS, place })).toBe(
+      '/api/activity.csv?sort=timestamp&order=desc&siteId=site-1&locationId=shelf-2',
+    );
+    const withEvent = (resourceType: ActivityEntry['resourceType']) => ({ ...entry('e'), resourceType, eventId: 'ev' });
+    expect(
+      ['inventory', 'category', 'site', 'location', 'stocktake'].filter((t) => revertable(withEvent(t as never))),
+    ).toEqual(['inventory', 'category']);
+    expect(revertable({ ...entry('e'), eventId: null })).toBe(false);
   });
 });

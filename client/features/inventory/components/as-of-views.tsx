@@ -83,9 +83,10 @@ function ItemsTable({ items, asOf, here }: { items: Item[]; asOf: string; here?:
       <thead>
         <tr>
           <th>Item</th>
+          {/* Beside the name: on a phone the table scrolls sideways and this is what was asked. */}
+          {here !== undefined ? <th>At {here}</th> : null}
           <th>SKU</th>
           <th>Category</th>
-          {here !== undefined ? <th>At {here}</th> : null}
           <th>Quantity</th>
           <th>Price</th>
         </tr>
@@ -96,9 +97,9 @@ function ItemsTable({ items, asOf, here }: { items: Item[]; asOf: string; here?:
             <td>
               <Link to={withAsOf(`/inventory/${item.id}`, asOf)}>{item.name}</Link>
             </td>
+            {here !== undefined ? <td data-testid="as-of-quantity-here">{item.quantityHere ?? 0}</td> : null}
             <td>{item.sku}</td>
             <td>{item.category}</td>
-            {here !== undefined ? <td data-testid="as-of-quantity-here">{item.quantityHere ?? 0}</td> : null}
             <td data-testid="as-of-quantity">{item.quantity}</td>
             <td>{formatPrice(item.price, money)}</td>
           </tr>
@@ -130,10 +131,12 @@ export function AsOfInventory({ asOf }: { asOf: string }) {
   const [place, pickPlace] = usePlaceParam();
   const placeQuery = `${place.siteId ? `&siteId=${enc(place.siteId)}` : ''}${place.locationId ? `&locationId=${enc(place.locationId)}` : ''}`;
   const here = placeQuery ? (choiceName(places, place) ?? 'this place') : undefined;
+  const hereShort = placeQuery ? (choiceName(places, place, { short: true }) ?? 'this place') : undefined;
   const categories = useLoad<Category[]>(`/categories?asOf=${enc(asOf)}`);
   const items = useLoad<Item[]>(`/inventory?asOf=${enc(asOf)}&limit=500${placeQuery}`);
   const low = (items.data ?? []).filter((i) => i.quantity <= i.threshold);
   const value = (items.data ?? []).reduce((sum, i) => sum + i.quantity * i.price, 0);
+  const unitsHere = (items.data ?? []).reduce((sum, i) => sum + (i.quantityHere ?? 0), 0);
   return (
     <Frame
       asOf={asOf}
@@ -142,7 +145,9 @@ export function AsOfInventory({ asOf }: { asOf: string }) {
       error={categories.error ?? items.error}
     >
       <p>
-        {itemCountLabel(items.data?.length ?? 0)} · total value {formatPrice(value, money)} · {low.length} low on stock
+        {here
+          ? `${itemCountLabel(items.data?.length ?? 0)} at ${here} · ${unitsHere} ${unitsHere === 1 ? 'unit' : 'units'} there`
+          : `${itemCountLabel(items.data?.length ?? 0)} · total value ${formatPrice(value, money)} · ${low.length} low on stock`}
       </p>
       {/* The live page's cards (padding, icon, '1 item'), leading to the category then. */}
       <div className="category-grid">
@@ -156,7 +161,7 @@ export function AsOfInventory({ asOf }: { asOf: string }) {
           <PlaceSelects list={places} value={place} onChange={pickPlace} purpose="Stock at" />
         </div>
       </div>
-      <ItemsTable items={items.data ?? []} asOf={asOf} here={here} />
+      <ItemsTable items={items.data ?? []} asOf={asOf} here={hereShort} />
     </Frame>
   );
 }
