@@ -349,6 +349,84 @@ describe.each(all.map((b) => ({ ...b, rows: b === big ? 10_000 : 600 })))(
       }
     }, 120_000);
 
+    it('imports stock at the site and location each row names, rejects unknown places, and exports by location', async () => {
+      // A category of its own: the big file's test counts the items of "tools".
+      expect((await post(manager, '/api/categories', { name: 'Hand tools' })).status).toBe(201);
+      const site = await post(manager, '/api/sites', {
+        name: `Warehouse ${backend.name}`,
+        code: 'WH',
+        time_zone: 'UTC',
+      });
+      expect(site.status).toBe(201);
+      for (const [siteId, name, code] of [
+        [site.body.id, 'Bay 7', 'BAY7'],
+        [MAIN_SITE_ID, 'Back room', 'BR'],
+      ])
+        expect((await post(manager, '/api/locations', { site_id: siteId, name, code })).status).toBe(201);
+      const text = [
+        'Name,SKU,Category,Price,Site,Location,Quantity',
+        'Plane,PL-1,Hand tools,9.5,MAIN,br,5', // codes, any case
+        `Plane,PL-1,Hand tools,9.5,Warehouse ${backend.name},Bay 7,7`, // names
+        'Plane,PL-1,Hand tools,9.5,Main store,,4', // a site alone: its default location
+        'Saw,PL-2,Hand tools,12,Nowhere,,3',
+        'Saw,PL-2,Hand tools,12,MAIN,Attic,3',
+        'Plane,PL-1,Hand tools,9.5,MAIN,BR,6',
+      ].join('\n');
+      const { columns, rows } = prepare(new TextEncoder().encode(text));
+      expect(columns).toEqual(['name', 'sku', 'category', 'price', 'site', 'location', 'quantity']);
+      const dry = await post(manager, '/api/inventory/import/dry-run', { fileName: 'places.csv', columns, rows });
+      expect(dry.body).toMatchObject({ create: 1, update: 2 });
+      expect(dry.body.problems).toEqual([
+        { row: 5, column: 'site', message: `Site "Nowhere" does not exist: use a site's code or name` },
+        { row: 6, column: 'location', message: 'Location "Attic" does not exist at Main store' },
+        {
+          row: 7,
+          column: 'sku',
+          message: 'SKU PL-1 at Back room is also on row 2: a file can name an item once per location',
+        },
+      ]);
+      const results = await commitAll(randomUUID(), 'places.csv', columns, rows);
+      expect(tally(results)).toEqual({ created: 1, updated: 2, rejected: 3 });
+      const plane = (await server.request('GET', '/api/inventory/search?q=PL-1', { token: manager.idToken })).body[0];
+      const levels = async () =>
+        Object.fromEntries(
+          (
+            await server.request('GET', `/api/inventory/${plane.id}/locations`, { token: manager.idToken })
+          ).body.locations.map((l: { locationName: string; quantity: number }) => [l.locationName, l.quantity]),
+        );
+      expect(await levels()).toEqual({ 'Back room': 5, 'Bay 7': 7, 'Main location': 4 });
+
+      // A count of the back room alone: the other locations keep theirs.
+      const recount = prepare(new TextEncoder().encode('SKU,Location,Quantity\nPL-1,BR,2\n'));
+      expect(tally(await commitAll(randomUUID(), 'recount.csv', recount.columns, recount.rows))).toEqual({
+        updated: 1,
+      });
+      expect(await levels()).toEqual({ 'Back room': 2, 'Bay 7': 7, 'Main location': 4 });
+
+      // Exported by location: a row per location, with the codes; filtered by site: that site's rows.
+      const csv = async (query: string) =>
+        String(
+          (await server.request('GET', `/api/inventory/export.csv?q=PL-&${query}`, { token: manager.idToken })).body,
+        )
+          .trim()
+          .split(/\r?\n/);
+      expect(await csv('byLocation=true')).toEqual([
+        'name,sku,barcode,category,site,location,quantity,price,threshold,description,expiry_date,image_url,currency',
+        '"Plane","PL-1","","Hand tools","MAIN","BR",2,9.5,0,"","","","USD"',
+        '"Plane","PL-1","","Hand tools","MAIN","MAIN",4,9.5,0,"","","","USD"',
+        '"Plane","PL-1","","Hand tools","WH","BAY7",7,9.5,0,"","","","USD"',
+      ]);
+      expect((await csv(`siteId=${site.body.id}`)).slice(1)).toEqual([
+        '"Plane","PL-1","","Hand tools","WH","BAY7",7,9.5,0,"","","","USD"',
+      ]);
+      // Without a place, the export keeps its columns and the item's total.
+      expect(await csv('')).toEqual([
+        'name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url,currency',
+        '"Plane","PL-1","","Hand tools",13,9.5,0,"","","","USD"',
+      ]);
+      expect(await verifyProjections(server.store.store)).toEqual([]);
+    }, 120_000);
+
     it(`imports ${backend.rows.toLocaleString('en')} rows: the dry run lists exactly the 35 bad rows, the rest commit, a second import changes nothing`, async () => {
       const { parsed, columns, rows } = prepare(new TextEncoder().encode(file.text));
       expect(parsed.header).toHaveLength(8);
@@ -545,82 +623,6 @@ describe.each(all.map((b) => ({ ...b, rows: b === big ? 10_000 : 600 })))(
       expect(byId['ACC-1']).toMatchObject({ name: 'Café crème', category: 'Épicerie', quantity: 12, price: 4.5 });
       expect(byId['ACC-2']).toMatchObject({ name: 'Pâte à crêpes', price: 2.95 });
       expect(byId['ACC-3']).toMatchObject({ name: 'Crème brûlée torch', price: 19.9 });
-    });
-
-    it('imports stock at the site and location each row names, rejects unknown places, and exports by location', async () => {
-      const site = await post(manager, '/api/sites', {
-        name: `Warehouse ${backend.name}`,
-        code: 'WH',
-        time_zone: 'UTC',
-      });
-      expect(site.status).toBe(201);
-      for (const [siteId, name, code] of [
-        [site.body.id, 'Bay 7', 'BAY7'],
-        [MAIN_SITE_ID, 'Back room', 'BR'],
-      ])
-        expect((await post(manager, '/api/locations', { site_id: siteId, name, code })).status).toBe(201);
-      const text = [
-        'Name,SKU,Category,Price,Site,Location,Quantity',
-        'Plane,PL-1,tools,9.5,MAIN,br,5', // codes, any case
-        `Plane,PL-1,tools,9.5,Warehouse ${backend.name},Bay 7,7`, // names
-        'Plane,PL-1,tools,9.5,Main store,,4', // a site alone: its default location
-        'Saw,PL-2,tools,12,Nowhere,,3',
-        'Saw,PL-2,tools,12,MAIN,Attic,3',
-        'Plane,PL-1,tools,9.5,MAIN,BR,6',
-      ].join('\n');
-      const { columns, rows } = prepare(new TextEncoder().encode(text));
-      expect(columns).toEqual(['name', 'sku', 'category', 'price', 'site', 'location', 'quantity']);
-      const dry = await post(manager, '/api/inventory/import/dry-run', { fileName: 'places.csv', columns, rows });
-      expect(dry.body).toMatchObject({ create: 1, update: 2 });
-      expect(dry.body.problems).toEqual([
-        { row: 5, column: 'site', message: `Site "Nowhere" does not exist: use a site's code or name` },
-        { row: 6, column: 'location', message: 'Location "Attic" does not exist at Main store' },
-        {
-          row: 7,
-          column: 'sku',
-          message: 'SKU PL-1 at Back room is also on row 2: a file can name an item once per location',
-        },
-      ]);
-      const results = await commitAll(randomUUID(), 'places.csv', columns, rows);
-      expect(tally(results)).toEqual({ created: 1, updated: 2, rejected: 3 });
-      const plane = (await server.request('GET', '/api/inventory/search?q=PL-1', { token: manager.idToken })).body[0];
-      const levels = async () =>
-        Object.fromEntries(
-          (
-            await server.request('GET', `/api/inventory/${plane.id}/locations`, { token: manager.idToken })
-          ).body.locations.map((l: { locationName: string; quantity: number }) => [l.locationName, l.quantity]),
-        );
-      expect(await levels()).toEqual({ 'Back room': 5, 'Bay 7': 7, 'Main location': 4 });
-
-      // A count of the back room alone: the other locations keep theirs.
-      const recount = prepare(new TextEncoder().encode('SKU,Location,Quantity\nPL-1,BR,2\n'));
-      expect(tally(await commitAll(randomUUID(), 'recount.csv', recount.columns, recount.rows))).toEqual({
-        updated: 1,
-      });
-      expect(await levels()).toEqual({ 'Back room': 2, 'Bay 7': 7, 'Main location': 4 });
-
-      // Exported by location: a row per location, with the codes; filtered by site: that site's rows.
-      const csv = async (query: string) =>
-        String(
-          (await server.request('GET', `/api/inventory/export.csv?q=PL-&${query}`, { token: manager.idToken })).body,
-        )
-          .trim()
-          .split(/\r?\n/);
-      expect(await csv('byLocation=true')).toEqual([
-        'name,sku,barcode,category,site,location,quantity,price,threshold,description,expiry_date,image_url,currency',
-        '"Plane","PL-1","","tools","MAIN","BR",2,9.5,0,"","","","USD"',
-        '"Plane","PL-1","","tools","MAIN","MAIN",4,9.5,0,"","","","USD"',
-        '"Plane","PL-1","","tools","WH","BAY7",7,9.5,0,"","","","USD"',
-      ]);
-      expect((await csv(`siteId=${site.body.id}`)).slice(1)).toEqual([
-        '"Plane","PL-1","","tools","WH","BAY7",7,9.5,0,"","","","USD"',
-      ]);
-      // Without a place, the export keeps its columns and the item's total.
-      expect(await csv('')).toEqual([
-        'name,sku,barcode,category,quantity,price,threshold,description,expiry_date,image_url,currency',
-        '"Plane","PL-1","","tools",13,9.5,0,"","","","USD"',
-      ]);
-      expect(await verifyProjections(server.store.store)).toEqual([]);
     });
 
     it('checks bodies and permissions', async () => {

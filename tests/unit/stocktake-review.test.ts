@@ -12,6 +12,7 @@ import {
 } from '../../client/features/stocktake/components/variance-sort.js';
 import {
   choiceReady,
+  insideCount,
   itemsToCount,
   locationOptions,
   startBody,
@@ -101,5 +102,7 @@ describe('the start dialog', () => {
       'shop',
     );
     expect(tree.map((o) => `${o.depth}:${o.location.id}`)).toEqual(['0:aisle', '0:back', '1:shelf', '2:bin']);
+    // Counting the back room counts the shelf and the bin in it too.
+    expect([0, 1, 2, 3].map((i) => insideCount(tree, i))).toEqual([0, 2, 1, 0]);
   });
 });

@@ -53,6 +53,13 @@ export function locationOptions(locations: readonly Location[], siteId: string |
   return walk(null, 0);
 }
 
+/** How many locations sit inside the option at `index` (the options after it that sit deeper). */
+export function insideCount(options: readonly PlaceOption[], index: number): number {
+  const depth = options[index]!.depth;
+  const end = options.findIndex((o, i) => i > index && o.depth <= depth);
+  return (end < 0 ? options.length : end) - index - 1;
+}
+
 export type StartEvent =
   | { type: 'CHOOSE'; choice: CountChoice }
   | { type: 'TOGGLE_CATEGORY'; categoryId: string }

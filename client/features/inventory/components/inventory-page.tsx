@@ -114,8 +114,10 @@ function LiveInventoryPage() {
           </p>
         </div>
         <div className="page-actions">
-          {/* What the search shows, or every item when nothing is searched. */}
-          <ExportCsvButton filter={{ q: query }} />
+          {/* What the search shows, or every item when nothing is searched; at a chosen place, by location. */}
+          <ExportCsvButton
+            filter={{ q: query, siteId: place.filter?.siteId, locationId: place.filter?.locationId ?? undefined }}
+          />
           {canImport ? (
             <Link className="btn btn-secondary" to="/inventory/import">
               <Icon name="list" size={18} /> Import CSV

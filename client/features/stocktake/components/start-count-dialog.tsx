@@ -9,7 +9,14 @@ import { useNavigate } from 'react-router-dom';
 import { ErrorBox } from '../../../components/error-box';
 import { Icon, type IconName } from '../../../components/icons';
 import { Modal } from '../../../components/modal';
-import { itemsToCount, locationOptions, startMachine, type CountChoice, type StartContext } from '../start.machine';
+import {
+  insideCount,
+  itemsToCount,
+  locationOptions,
+  startMachine,
+  type CountChoice,
+  type StartContext,
+} from '../start.machine';
 
 const itemsText = (n: number) => `${n} ${n === 1 ? 'item' : 'items'}`;
 const locationsText = (n: number) => `${n} ${n === 1 ? 'location' : 'locations'}`;
@@ -29,10 +36,7 @@ function WhereToCount({
   const site = sites.find((s) => s.id === siteId);
   if (!site || (sites.length < 2 && options.length < 2)) return null;
   const chosen = options.findIndex((o) => o.location.id === locationId);
-  // The chosen location's subtree: the options after it that sit deeper.
-  const depth = options[chosen]?.depth ?? -1;
-  const end = chosen < 0 ? -1 : options.findIndex((o, i) => i > chosen && o.depth <= depth);
-  const inside = chosen < 0 ? 0 : (end < 0 ? options.length : end) - chosen - 1;
+  const inside = chosen < 0 ? 0 : insideCount(options, chosen);
   return (
     <fieldset className="stocktake-where">
       <legend className="field-label">Where to count</legend>
