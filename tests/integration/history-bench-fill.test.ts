@@ -12,8 +12,8 @@ describe.each(backends())('as-of bench fill ($name)', (backend) => {
   let t: TestStore;
   beforeAll(async () => {
     t = await openTestStore(backend);
-    // 2,000 events over 90 days: about 22 a day, so batches are cut at every midnight.
-    await fillAsOfStore(t.store, { items: 40, events: 2_000, quantity: 6 });
+    // 1,000 events over 90 days: about 11 a day, so batches are cut at every midnight.
+    await fillAsOfStore(t.store, { items: 40, events: 1_000, quantity: 6 });
   }, 120_000);
   afterAll(() => t?.close());
 
@@ -25,8 +25,8 @@ describe.each(backends())('as-of bench fill ($name)', (backend) => {
         bool_and(created_at >= prev) as ordered
       from (select *, lag(created_at, 1, created_at) over (order by position) as prev from events
         where metadata ->> 'correlationId' is distinct from 'sites-migration') e`.execute(t.database.db);
-    // Crossings (ItemWentLow, ItemRecovered) come on top of the 2,000 changes, as the app emits them.
-    expect(rows[0]).toMatchObject({ n: 20 + 2_000, ordered: true });
+    // Crossings (ItemWentLow, ItemRecovered) come on top of the 1,000 changes, as the app emits them.
+    expect(rows[0]).toMatchObject({ n: 20 + 1_000, ordered: true });
     expect(rows[0]!.days).toBeGreaterThanOrEqual(90);
     expect(rows[0]!.lows).toBeGreaterThan(0);
   });

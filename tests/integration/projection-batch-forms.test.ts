@@ -16,7 +16,7 @@ import { backends, openTestStore, type TestStore } from '../helpers/backends.js'
 import { historyArb, ItemHistoryWriter } from '../helpers/random-item-history.js';
 import { seedPlaces } from '../helpers/test-places.js';
 
-const RUNS = 20;
+const RUNS = 12;
 
 const formsOf = (p: Projection): BatchProjection[] =>
   p.batch === undefined ? [] : Array.isArray(p.batch) ? p.batch : [p.batch];
