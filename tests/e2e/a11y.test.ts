@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Category, Item } from '../../shared/inventory.js';
 import { BROWSER_TESTS, launchBrowser } from '../helpers/browser.js';
+import { MAIN_SITE_ID } from '../../shared/places.js';
 import { apiAccount } from '../helpers/e2e-app.js';
 import type { TestAccount } from '../helpers/emulator-accounts.js';
 import { startE2EServer, type E2EServer } from '../helpers/e2e-server.js';
@@ -49,6 +50,7 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', BROWSER_TESTS, () => {
   let staff: TestAccount;
   let category: Category;
   let item: Item;
+  let transfer: { id: string };
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startE2EServer(), launchBrowser()]);
@@ -70,6 +72,28 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', BROWSER_TESTS, () => {
       price: 12,
     });
     await adjust(server, staff.idToken, beans, -4, 'sale');
+    // A warehouse with a transfer of 2 Coffee Beans on its way to the main store.
+    const warehouse = await server.api<{ id: string }>('POST', '/sites', manager.idToken, {
+      name: 'Harbour warehouse',
+      code: 'HW',
+      time_zone: 'Europe/Paris',
+    });
+    const dock = await server.api<{ id: string }>('POST', '/locations', manager.idToken, {
+      site_id: warehouse.id,
+      name: 'Dock',
+      code: 'DOCK',
+    });
+    await server.api('POST', `/inventory/${beans.id}/adjust`, manager.idToken, {
+      delta: 6,
+      reason: 'restock',
+      locationId: dock.id,
+    });
+    transfer = await server.api<{ id: string }>('POST', '/transfers', manager.idToken, {
+      fromSiteId: warehouse.id,
+      toSiteId: MAIN_SITE_ID,
+      lines: [{ itemId: beans.id, fromLocationId: dock.id, quantity: 2 }],
+    });
+    await server.api('POST', `/transfers/${transfer.id}/ship`, manager.idToken, {});
     await server.api('POST', '/roles', manager.idToken, {
       name: 'Shelf Viewer',
       description: 'Looks only',
@@ -191,6 +215,15 @@ describe('accessibility (axe-core, WCAG 2 A/AA)', BROWSER_TESTS, () => {
         await p.getByRole('button', { name: 'Add Site' }).click();
         await p.getByRole('dialog', { name: 'Add Site' }).waitFor();
       },
+    },
+    { name: 'transfers', open: async (p) => (await p.goto('/transfers'), visible(p, '2 units in transit')) },
+    {
+      name: 'transfer in transit',
+      open: async (p) => (await p.goto(`/transfers/${transfer.id}`), visible(p, '2 units in transit')),
+    },
+    {
+      name: 'new transfer',
+      open: async (p) => (await p.goto('/transfers/new'), p.getByRole('button', { name: 'Save draft' }).waitFor()),
     },
     { name: 'profile', open: async (p) => (await p.goto('/profile'), p.getByTestId('profile-full-name').waitFor()) },
     {
