@@ -1,7 +1,10 @@
 // One low-stock alert: the item (linking to it), its category, current stock against the
-// threshold, how long it has been low, and Dismiss (or Restore for a dismissed one).
+// threshold, how long it has been low, and Dismiss (or Restore for a dismissed one). In a
+// store of several sites it says which site is low ("Milk is low at Shop 2: 3 left,
+// threshold 5"), and its stock and threshold are that site's.
 import { Link } from 'react-router-dom';
 import type { LowStockAlert } from '../../../../shared/alerts';
+import { lowStockSentence } from '../../../../shared/site-low-stock';
 import { Icon } from '../../../components/icons';
 import { formatRelative } from '../../../lib/format';
 
@@ -26,13 +29,19 @@ export function AlertRow({
         <Link to={`/inventory/${alert.itemId}`} className="alert-row-name">
           {alert.name}
         </Link>
+        {alert.siteName ? (
+          <span className="alert-row-site" data-testid="alert-site">
+            <Icon name="home" size={14} />
+            <span>{lowStockSentence({ ...alert, siteName: alert.siteName })}</span>
+          </span>
+        ) : null}
         <span className="alert-row-sub">
           {alert.category} · SKU {alert.sku} · low since {formatRelative(alert.since)}
         </span>
       </div>
       <dl className="alert-row-figures">
         <div>
-          <dt>Current Stock</dt>
+          <dt>{alert.siteName ? 'Stock at Site' : 'Current Stock'}</dt>
           <dd className={out ? 'tone-danger' : undefined} data-testid="alert-stock">
             {alert.quantity}
           </dd>
@@ -49,7 +58,7 @@ export function AlertRow({
           className="btn btn-sm btn-secondary"
           onClick={onRestore}
           disabled={busy}
-          aria-label={`Restore alert for ${alert.name}`}
+          aria-label={`Restore alert for ${alert.name}${alert.siteName ? ` at ${alert.siteName}` : ''}`}
         >
           <Icon name="bell" size={15} /> Restore
         </button>
@@ -59,7 +68,7 @@ export function AlertRow({
           className="btn btn-sm btn-ghost"
           onClick={onDismiss}
           disabled={busy}
-          aria-label={`Dismiss alert for ${alert.name}`}
+          aria-label={`Dismiss alert for ${alert.name}${alert.siteName ? ` at ${alert.siteName}` : ''}`}
         >
           <Icon name="x" size={15} /> Dismiss
         </button>
