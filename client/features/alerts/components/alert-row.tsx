@@ -1,11 +1,13 @@
 // One low-stock alert: the item (linking to it), its category, current stock against the
-// threshold, how long it has been low, and Dismiss (or Restore for a dismissed one). In a
-// store of several sites it says which site is low ("Milk is low at Shop 2: 3 left,
-// threshold 5"), and its stock and threshold are that site's.
+// threshold, how long it has been low, Where is it (its locations, one click away), and
+// Dismiss (or Restore for a dismissed one). In a
+// store of several sites it says which site is low ("Low at Shop 2"), and its stock and
+// threshold are that site's.
 import { Link } from 'react-router-dom';
 import type { LowStockAlert } from '../../../../shared/alerts';
 import { lowStockSentence } from '../../../../shared/site-low-stock';
 import { Icon } from '../../../components/icons';
+import { WhereIsIt } from '../../../components/where-is-it';
 import { formatRelative } from '../../../lib/format';
 
 export function AlertRow({
@@ -30,9 +32,12 @@ export function AlertRow({
           {alert.name}
         </Link>
         {alert.siteName ? (
-          <span className="alert-row-site" data-testid="alert-site">
+          <span className="alert-row-site" data-testid="alert-site" title={lowStockSentence(alert)}>
             <Icon name="home" size={14} />
-            <span>{lowStockSentence({ ...alert, siteName: alert.siteName })}</span>
+            <span>
+              {out ? 'Out of stock at ' : 'Low at '}
+              <strong>{alert.siteName}</strong>
+            </span>
           </span>
         ) : null}
         <span className="alert-row-sub">
@@ -52,6 +57,7 @@ export function AlertRow({
         </div>
       </dl>
       <span className={`badge ${out ? 'badge-danger' : 'alert-badge-low'}`}>{out ? 'Out of stock' : 'Low stock'}</span>
+      <WhereIsIt itemId={alert.itemId} itemName={alert.name} compact />
       {alert.dismissed ? (
         <button
           type="button"

@@ -44,12 +44,15 @@ function PlaceDisplay({ place, search }: { place: DisplayPlaceQuery; search: str
     <main className="display" id="main">
       <header className="display-header">
         <div className="display-store">
-          <span className="display-brand">
-            <span className="brand-mark">
-              <Icon name="box" />
+          <div className="display-brand-row">
+            <span className="display-brand">
+              <span className="brand-mark">
+                <Icon name="box" />
+              </span>
+              Stockroom
             </span>
-            Stockroom
-          </span>
+            <PlacePicker place={place} />
+          </div>
           <h1 className="display-store-name" data-testid="display-store-name">
             {snapshot?.storeName ?? ' '}
           </h1>
@@ -60,7 +63,6 @@ function PlaceDisplay({ place, search }: { place: DisplayPlaceQuery; search: str
           ) : null}
         </div>
         <div className="display-header-side">
-          <PlacePicker place={place} />
           <ConnectionBadge status={status} failing={failing} />
           <DisplayClock />
           <Link to="/dashboard" className="display-exit">

@@ -82,7 +82,7 @@ function SiteThresholdRow({
         </div>
         <div>
           <dt>Threshold</dt>
-          <dd>
+          <dd data-testid="site-threshold-threshold">
             {site.threshold}
             <span className="site-threshold-source">{site.ownThreshold === null ? " item's" : ' own'}</span>
           </dd>
@@ -93,7 +93,9 @@ function SiteThresholdRow({
           {site.quantity <= 0 ? 'Out of stock' : 'Low stock'}
         </span>
       ) : (
-        <span className="badge badge-success">{site.kept || site.ownThreshold !== null ? 'In stock' : 'Not kept'}</span>
+        <span className={`badge ${site.kept ? 'badge-success' : 'badge-neutral'}`}>
+          {site.kept ? 'In stock' : 'Not kept'}
+        </span>
       )}
       {canEdit ? (
         <form
