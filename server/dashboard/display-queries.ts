@@ -1,7 +1,8 @@
 // What the wall display shows, in one read: store name and money format, the open low-stock
 // alerts (out of stock first, then newest), stock by category from its roll-up, and the
 // latest activity. A display of one place (a site, or a location with those inside it) shows
-// the alerts about it and stock by category there, with the units there (display-place.ts).
+// the alerts about it, stock by category there with the units there, and the latest activity
+// there (display-place.ts).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { CategoryStock, DisplayAlert, DisplaySnapshot } from '../../shared/dashboard.js';
 import type { DB } from '../db/schema.js';
@@ -10,7 +11,7 @@ import { latestActivity } from './activity-rows.js';
 import type { Clock } from './dashboard-queries.js';
 import { openAlerts, severalSites, visibleTo } from '../alerts/open-alerts-sql.js';
 import { NotFoundError } from '../errors.js';
-import { levelsAt, resolvePlace, type PlaceQuery, type ResolvedPlace } from './display-place.js';
+import { levelsAt, placeIdsAt, resolvePlace, type PlaceQuery, type ResolvedPlace } from './display-place.js';
 
 /**
  * The wall pages through its alerts (client/features/display), so it gets all of them up to
@@ -38,7 +39,7 @@ export class DisplayQueries {
       this.alerts(place, sites),
       this.alertCount(place, sites),
       place ? this.categoriesAt(place) : this.categories(),
-      latestActivity(this.db, DISPLAY_ACTIVITY),
+      latestActivity(this.db, DISPLAY_ACTIVITY, undefined, place ? placeIdsAt(place) : undefined),
     ]);
     const money = { currency: settings.currency, locale: settings.locale };
     return {

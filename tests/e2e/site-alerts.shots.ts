@@ -1,6 +1,7 @@
 // Screenshots of low stock per site in a store with a warehouse and a second shop: the wall
 // display of one site (1920x1080, and at phone width), of one location, and of the whole
-// store naming each alert's site; the Alerts screen naming the site; the item page's Low
+// store naming each alert's site (also in portrait); the Alerts screen naming the site, and
+// Where is it opened from an alert row; the item page's Low
 // Stock by Site card; the dashboard's Low Stock per site. Light and dark theme, saved to
 // test-results/screenshots as site-*.png.
 import { mkdirSync } from 'node:fs';
@@ -99,6 +100,11 @@ describe('screenshots of low stock per site', () => {
       await page.getByTestId('display-alert').first().waitFor();
       await page.waitForTimeout(500);
       await page.screenshot({ path: `${SHOTS}site-display-store-${theme}-1920x1080.png` });
+      await page.setViewportSize({ width: 1080, height: 1920 });
+      await page.goto(`/display?locationId=${chiller.id}`);
+      await seeText(page.getByTestId('display-place-name'), 'Shop 2 · Chiller');
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: `${SHOTS}site-display-chiller-${theme}-1080x1920.png` });
       await page.setViewportSize(PHONE);
       await page.goto(`/display?siteId=${shop.id}`);
       await page.getByTestId('display-alert').first().waitFor();
@@ -117,8 +123,16 @@ describe('screenshots of low stock per site', () => {
         await seeText(page.getByTestId('stat-low-stock'), '6');
         await screenshot(page, 'site-dashboard');
         await page.goto('/alerts');
-        await seeText(page, 'Milk is low at Shop 2');
+        await seeText(page.getByTestId('alert-row').filter({ hasText: 'Milk' }), 'Low at Shop 2');
         await screenshot(page, 'site-alerts');
+        await page
+          .getByTestId('alert-row')
+          .filter({ hasText: 'Milk' })
+          .getByRole('button', { name: 'Where is Milk' })
+          .click();
+        await page.getByTestId('where-is-it').filter({ hasText: 'Where is Milk' }).getByText('Chiller').waitFor();
+        await screenshot(page, 'site-alerts-where');
+        await page.keyboard.press('Escape');
         await page.goto(`/inventory/${milk.id}`);
         await page.getByRole('region', { name: 'Low Stock by Site' }).getByText('Shop 2', { exact: true }).waitFor();
         await screenshot(page, 'site-item-thresholds');

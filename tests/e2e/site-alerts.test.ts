@@ -5,8 +5,8 @@
 // shows it live, naming the site ("Low at Shop 2", 2 at the site, threshold 2), with a toast
 // saying so, and Where is it on the row lists the item's locations. The wall display of the
 // whole store names the site on the alert; choosing Shop 2 in its header shows Shop 2's stock
-// (a sale at the main store does not touch it), and the choice is kept in the URL. Clearing
-// Shop 2's own threshold brings back the item's.
+// and its latest changes (a sale at the main store touches neither), and the choice is kept in
+// the URL. Clearing Shop 2's own threshold brings back the item's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Category, Item } from '../../shared/inventory.js';
@@ -137,6 +137,10 @@ describe('low stock per site, on the item page, the Alerts screen and the wall d
     await seeText(alert, '1 left · alert at 2');
     await seeText(categoryUnits(page), /^1 unit$/);
     expect(await page.getByTestId('display-alert-count').textContent()).toBe('1');
+    // Its ticker is Shop 2's latest changes too.
+    const ticker = (await page.getByTestId('display-ticker').textContent())!.replace(/\s+/g, ' ');
+    expect(ticker).toContain('(sale) Milk at Chiller');
+    expect(ticker).not.toContain('Main location');
 
     // The chosen place survives a reload: it is in the URL.
     await page.reload();
