@@ -97,6 +97,11 @@ describe('low stock per site, on the item page, the Alerts screen and the wall d
     expect(await milkAlert(page).locator('dd').nth(1).textContent()).toBe('2');
     expect(await milkAlert(page).count()).toBe(1);
     await seeText(page, 'Low stock at Shop 2: Milk — 2 left, at or below the threshold of 2.');
+    await page.getByLabel('Search alerts by item name, category or site').fill('shop 2');
+    expect(await milkAlert(page).count()).toBe(1);
+    await page.getByLabel('Search alerts by item name, category or site').fill('main store');
+    await seeText(page, 'No alerts found');
+    await page.getByLabel('Search alerts by item name, category or site').fill('');
 
     // Where is it, from the alert row: its locations by site.
     await milkAlert(page).getByRole('button', { name: 'Where is Milk' }).click();

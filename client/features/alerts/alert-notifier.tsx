@@ -34,7 +34,10 @@ interface AlertEntry {
   siteName?: string;
 }
 
-/** One alert by its own words; several as "3 items running low (1 out of stock): A, B and C. See Alerts." */
+/**
+ * One alert by its own words; several as "3 items running low (1 out of stock): A, B and C. See
+ * Alerts.", or with sites "2 low-stock alerts: Milk at Shop 2 and Milk at Main store. See Alerts."
+ */
 export function alertsMessage(alerts: AlertEntry[]): string {
   // An item that crossed twice (low, then out) is named once, as it stands now.
   const items = [...new Map(alerts.map((a) => [`${a.itemId}@${a.siteName ?? ''}`, a])).values()];
@@ -43,12 +46,14 @@ export function alertsMessage(alerts: AlertEntry[]): string {
     return `${title} — ${body}`;
   }
   const out = items.filter((a) => a.quantity <= 0).length;
-  const names = items.map((a) => a.name);
+  // One item low at two sites is two alerts: each says where.
+  const names = items.map((a) => (a.siteName ? `${a.name} at ${a.siteName}` : a.name));
   const listed =
     names.length <= 3
       ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
       : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
-  return `${items.length} items running low${out > 0 ? ` (${out} out of stock)` : ''}: ${listed}. See Alerts.`;
+  const what = items.some((a) => a.siteName) ? 'low-stock alerts' : 'items running low';
+  return `${items.length} ${what}${out > 0 ? ` (${out} out of stock)` : ''}: ${listed}. See Alerts.`;
 }
 
 /** Browser notifications shown one by one within BURST_WINDOW_MS; the rest are summed up (alert-burst.ts). */

@@ -41,7 +41,9 @@ export function applyDisplayEvent(draft: Draft<DisplaySnapshot>, event: FeedEven
       break; // within a site: neither the item's total nor a site's units change
     case 'ItemRecovered':
       if (index >= 0) drop((a) => a.itemId !== itemId || Boolean(a.siteId));
-      else draft.alertCount = Math.max(0, draft.alertCount - 1);
+      // An alert past the rows on the wall is still in the count; an item alerted per site
+      // had no alert of its own to end.
+      else if (!draft.alerts.some((a) => a.itemId === itemId)) draft.alertCount = Math.max(0, draft.alertCount - 1);
       break;
     case 'SiteRecovered':
       drop((a) => a.itemId !== itemId || a.siteId !== e.data.siteId);

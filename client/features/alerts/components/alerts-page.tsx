@@ -45,6 +45,8 @@ export function AlertsPage() {
       write: { kind, itemId: alert.itemId, name: alert.name, siteId: alert.siteId ?? null },
     });
   const activeCount = all.filter((a) => !a.dismissed).length;
+  // A store of several sites names the site of each alert; the search finds them by it too.
+  const bySite = all.some((a) => a.siteName);
 
   return (
     <div className="page alerts-page">
@@ -65,8 +67,8 @@ export function AlertsPage() {
       </header>
 
       <SearchField
-        placeholder="Search by item name or category..."
-        label="Search alerts by item name or category"
+        placeholder={bySite ? 'Search by item name, category or site...' : 'Search by item name or category...'}
+        label={bySite ? 'Search alerts by item name, category or site' : 'Search alerts by item name or category'}
         value={query}
         onChange={(value) => setQuery(value)}
       />
