@@ -3,10 +3,11 @@
 // threshold of its own (2, below the item's 5); a sale at Shop 2 that would be low at the
 // item's threshold raises nothing, the next one below Shop 2's own does: the Alerts screen
 // shows it live, naming the site ("Low at Shop 2", 2 at the site, threshold 2), with a toast
-// saying so, and Where is it on the row lists the item's locations. The wall display of the
-// whole store names the site on the alert; choosing Shop 2 in its header shows Shop 2's stock
-// and its latest changes (a sale at the main store touches neither), and the choice is kept in
-// the URL. Clearing Shop 2's own threshold brings back the item's.
+// saying so, and Where is it on the row lists the item's locations; the dashboard counts it at
+// Shop 2, and its chip opens Shop 2's wall display. The wall display of the whole store names
+// the site on the alert; choosing Shop 2 in its header shows Shop 2's stock and its latest
+// changes (a sale at the main store touches neither), and the choice is kept in the URL.
+// Clearing Shop 2's own threshold brings back the item's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Category, Item } from '../../shared/inventory.js';
@@ -114,6 +115,18 @@ describe('low stock per site, on the item page, the Alerts screen and the wall d
     expect(text).toContain('Total22');
     await page.keyboard.press('Escape');
     await where.waitFor({ state: 'hidden' });
+
+    // The dashboard counts it at Shop 2, whose chip opens Shop 2's wall display.
+    await page.goto('/dashboard');
+    const chip = page.getByTestId('low-by-site').filter({ hasText: 'Shop 2' });
+    await seeText(chip, '1');
+    expect(await chip.getAttribute('aria-label')).toBe('Shop 2: 1 low. Open its wall display');
+    expect(await page.getByTestId('low-by-site').filter({ hasText: 'Main store' }).getAttribute('aria-label')).toBe(
+      'Main store: 0 low. Open its wall display',
+    );
+    await chip.click();
+    await page.waitForURL(`**/display?siteId=${shop.id}`);
+    await seeText(page.getByTestId('display-place-name'), 'Shop 2');
     expect(admin.errors).toEqual([]);
   }, 120_000);
 
