@@ -37,6 +37,18 @@ export async function resolvePlace(db: Kysely<DB>, query: PlaceQuery): Promise<R
   return null;
 }
 
+/** The ids (text[]) an activity entry at the place names: the site and its locations, or the location and those inside it. */
+export function placeIdsAt(place: ResolvedPlace): RawBuilder<unknown> {
+  if (place.kind === 'site')
+    return sql`(select array_append(coalesce(array_agg(l.id::text), '{}'), ${place.siteId}::text)
+      from locations l where l.site_id = ${place.siteId}::uuid)`;
+  return sql`(with recursive inside (id) as (
+      select ${place.id}::uuid
+      union all
+      select c.id from locations c join inside p on c.parent_id = p.id)
+    select array_agg(id::text) from inside)`;
+}
+
 /** The stock_levels rows (alias `l`) at the place: a condition on `l`. */
 export function levelsAt(place: ResolvedPlace): RawBuilder<unknown> {
   if (place.kind === 'site') return sql`l.site_id = ${place.siteId}::uuid`;

@@ -1,7 +1,8 @@
 // What the wall display shows, in one read: store name and money format, the open low-stock
 // alerts (out of stock first, then newest), stock by category from its roll-up, and the
 // latest activity. A display of one place (a site, or a location with those inside it) shows
-// the alerts about it and stock by category there, with the units there (display-place.ts).
+// the alerts about it, stock by category there with the units there, and the latest activity
+// there (display-place.ts).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { CategoryStock, DisplayAlert, DisplaySnapshot } from '../../shared/dashboard.js';
 import type { DB } from '../db/schema.js';
@@ -10,7 +11,7 @@ import { latestActivity } from './activity-rows.js';
 import type { Clock } from './dashboard-queries.js';
 import { openAlerts, severalSites, visibleTo } from '../alerts/open-alerts-sql.js';
 import { NotFoundError } from '../errors.js';
-import { levelsAt, resolvePlace, type PlaceQuery, type ResolvedPlace } from './display-place.js';
+import { levelsAt, placeIdsAt, resolvePlace, type PlaceQuery, type ResolvedPlace } from './display-place.js';
 
 /**
  * The wall pages through its alerts (client/features/display), so it gets all of them up to
@@ -38,7 +39,7 @@ export class DisplayQueries {
       this.alerts(place, sites),
       this.alertCount(place, sites),
       place ? this.categoriesAt(place) : this.categories(),
-      latestActivity(this.db, DISPLAY_ACTIVITY),
+      latestActivity(this.db, DISPLAY_ACTIVITY, undefined, place ? placeIdsAt(place) : undefined),
     ]);
     const money = { currency: settings.currency, locale: settings.locale };
     return {
@@ -113,8 +114,9 @@ export class DisplayQueries {
       units: string;
       value: string;
       low_count: string;
-    }>`select c.id::text as id, c.name, count(*) as item_count, sum(h.units) as units, sum(h.units * i.price) as value,
-        count(*) filter (where exists (select 1 from (${this.alertsAt(place)}) a where a.item_id = i.id)) as low_count
+    }>`with low as materialized (select distinct a.item_id from (${this.alertsAt(place)}) a)
+      select c.id::text as id, c.name, count(*) as item_count, sum(h.units) as units, sum(h.units * i.price) as value,
+        count(*) filter (where i.id in (select item_id from low)) as low_count
       from (select l.item_id, sum(l.quantity) as units from stock_levels l where ${levelsAt(place)} group by l.item_id) h
       join items i on i.id = h.item_id
       join categories c on c.id = i.category_id
@@ -130,7 +132,10 @@ export class DisplayQueries {
     }));
   }
 
-  /** Categories by stock value, largest first. */
+  /**
+   * Categories by stock value, largest first. With several sites, an item counts as low in its
+   * category when it has an open alert at any site (the roll-up counts items low in total).
+   */
   private async categories(): Promise<CategoryStock[]> {
     const rows = await sql<{
       id: string;
@@ -139,9 +144,12 @@ export class DisplayQueries {
       units: string;
       value: string;
       low_count: number;
-    }>`select
-        c.id::text as id, c.name, s.item_count, s.units, s.value, s.low_count
+    }>`with low as materialized (select i.category_id, count(distinct a.item_id) as n
+        from (${openAlerts}) a join items i on i.id = a.item_id group by i.category_id)
+      select c.id::text as id, c.name, s.item_count, s.units, s.value,
+        case when ${severalSites} then coalesce(l.n, 0) else s.low_count end as low_count
       from category_stock s join categories c on c.id = s.category_id
+      left join low l on l.category_id = s.category_id
       order by s.value desc, c.name limit ${DISPLAY_CATEGORIES}`.execute(this.db);
     return rows.rows.map((r) => ({
       categoryId: r.id,

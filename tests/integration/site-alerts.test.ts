@@ -207,9 +207,16 @@ describe.each(backends())('low stock per site on $name', (backend) => {
     const dock = await display(`?locationId=${DOCK}`);
     expect(dock.place).toMatchObject({ kind: 'location', name: 'Dock', siteName: 'Warehouse' });
     expect(dock.alerts.find((a) => a.itemId === kefir)).toMatchObject({ quantity: 1, threshold: 4 });
-    // The main store shows none of it: kefir is not low there.
+    // Its ticker: the latest changes at the Dock only, the sale first.
+    expect(dock.recentActivity[0]).toMatchObject({ resourceName: 'Kefir' });
+    expect(dock.recentActivity[0]!.details).toContain('-2 (sale) Kefir at Dock');
+    expect(dock.recentActivity.filter((e) => !e.details.includes('Dock'))).toEqual([]);
+    expect(lowThere.recentActivity.filter((e) => !/Dock|Bay 7|Warehouse/.test(e.details))).toEqual([]);
+    // The main store shows none of it: kefir is not low there, and its ticker is the main store's.
     const main = await display(`?siteId=${MAIN_SITE_ID}`);
     expect(main.alerts.some((a) => a.itemId === kefir)).toBe(false);
+    expect(main.recentActivity.length).toBeGreaterThan(0);
+    expect(main.recentActivity.filter((e) => /Dock|Bay 7/.test(e.details))).toEqual([]);
     // The whole store names the site of each alert.
     const store = await display();
     expect(store.place ?? null).toBeNull();

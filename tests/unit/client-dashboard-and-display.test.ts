@@ -101,6 +101,79 @@ describe('dashboard and wall display reducers', () => {
   });
 });
 
+describe('the wall display of a store of several sites', () => {
+  const snapshot = (): DisplaySnapshot => ({
+    generatedAt: '',
+    storeName: 'S',
+    money: { currency: 'USD', locale: 'en-US' },
+    alertCount: 3,
+    categories: [],
+    recentActivity: [],
+    alerts: [
+      { itemId: 'a', name: 'A', category: 'P', quantity: 2, threshold: 5, since: '2030-01-01T10:00:00.000Z' },
+      {
+        ...{ itemId: 'm', name: 'Milk', category: 'D', quantity: 1, threshold: 4, since: '2030-01-01T09:00:00.000Z' },
+        ...{ siteId: 's1', siteName: 'Main store' },
+      },
+      {
+        ...{ itemId: 'm', name: 'Milk', category: 'D', quantity: 2, threshold: 3, since: '2030-01-01T08:00:00.000Z' },
+        ...{ siteId: 's2', siteName: 'Shop 2' },
+      },
+    ],
+  });
+  const rows = (d: DisplaySnapshot) => d.alerts.map((a) => `${a.name}@${a.siteName ?? ''}`);
+
+  it("shows an item's alert at another site as a row of its own, naming the site", () => {
+    const next = produce(snapshot(), (d) =>
+      applyDisplayAlert(
+        d,
+        {
+          ...{ type: 'alert', cursor: '1:1', item: { id: 'm', name: 'Milk', sku: 'M' }, quantity: 0, threshold: 2 },
+          ...{ siteId: 's3', siteName: 'Warehouse' },
+        },
+        '2030-01-01T11:00:00.000Z',
+      ),
+    );
+    expect(rows(next)).toEqual(['Milk@Warehouse', 'A@', 'Milk@Main store', 'Milk@Shop 2']);
+    expect(next.alertCount).toBe(4);
+    // The same site again is the same alert.
+    const again = produce(next, (d) =>
+      applyDisplayAlert(
+        d,
+        {
+          ...{ type: 'alert', cursor: '1:2', item: { id: 'm', name: 'Milk', sku: 'M' }, quantity: 0, threshold: 2 },
+          ...{ siteId: 's3', siteName: 'Warehouse' },
+        },
+        'x',
+      ),
+    );
+    expect(again.alertCount).toBe(4);
+  });
+
+  it("drops the recovered site's row only; its total recovering ends none of them", () => {
+    const recovered = produce(snapshot(), (d) =>
+      applyDisplayEvent(d, event('item-m', 'SiteRecovered', { siteId: 's2', quantity: 8, threshold: 3 })),
+    );
+    expect(rows(recovered)).toEqual(['A@', 'Milk@Main store']);
+    expect(recovered.alertCount).toBe(2);
+    const total = produce(snapshot(), (d) =>
+      applyDisplayEvent(d, event('item-m', 'ItemRecovered', { quantity: 30, threshold: 5 })),
+    );
+    expect(rows(total)).toEqual(rows(snapshot()));
+    expect(total.alertCount).toBe(3);
+    // A sale moves the item's total, not the units at a site: the next snapshot brings those.
+    const sold = produce(snapshot(), (d) =>
+      applyDisplayEvent(d, event('item-m', 'StockAdjusted', { delta: -1, quantity: 20 })),
+    );
+    expect(sold.alerts.map((a) => a.quantity)).toEqual([2, 1, 2]);
+    const deleted = produce(snapshot(), (d) =>
+      applyDisplayEvent(d, event('item-m', 'ItemDeleted', { name: 'Milk', sku: 'M' })),
+    );
+    expect(rows(deleted)).toEqual(['A@']);
+    expect(deleted.alertCount).toBe(1);
+  });
+});
+
 describe('what the dashboard says', () => {
   it('words expiry, change and durations', () => {
     expect([0, 1, 5].map(expiryText)).toEqual(['Expires today', 'Expires in 1 day', 'Expires in 5 days']);

@@ -14,9 +14,16 @@ import { createBurstGate } from './alert-burst';
 import { currentAlertChoices, loadAlertChoices } from './alert-choices';
 import { showBrowserNotification } from './browser-notifications';
 
-export function alertText(name: string, quantity: number, threshold: number): { title: string; body: string } {
-  if (quantity <= 0) return { title: `Out of stock: ${name}`, body: `No units left (alert at ${threshold}).` };
-  return { title: `Low stock: ${name}`, body: `${quantity} left, at or below the threshold of ${threshold}.` };
+/** siteName: the site that is low, in a store of several sites ("Low stock at Shop 2: Milk"). */
+export function alertText(
+  name: string,
+  quantity: number,
+  threshold: number,
+  siteName?: string,
+): { title: string; body: string } {
+  const at = siteName ? ` at ${siteName}` : '';
+  if (quantity <= 0) return { title: `Out of stock${at}: ${name}`, body: `No units left (alert at ${threshold}).` };
+  return { title: `Low stock${at}: ${name}`, body: `${quantity} left, at or below the threshold of ${threshold}.` };
 }
 
 interface AlertEntry {
@@ -24,23 +31,29 @@ interface AlertEntry {
   name: string;
   quantity: number;
   threshold: number;
+  siteName?: string;
 }
 
-/** One alert by its own words; several as "3 items running low (1 out of stock): A, B and C. See Alerts." */
+/**
+ * One alert by its own words; several as "3 items running low (1 out of stock): A, B and C. See
+ * Alerts.", or with sites "2 low-stock alerts: Milk at Shop 2 and Milk at Main store. See Alerts."
+ */
 export function alertsMessage(alerts: AlertEntry[]): string {
   // An item that crossed twice (low, then out) is named once, as it stands now.
-  const items = [...new Map(alerts.map((a) => [a.itemId, a])).values()];
+  const items = [...new Map(alerts.map((a) => [`${a.itemId}@${a.siteName ?? ''}`, a])).values()];
   if (items.length === 1) {
-    const { title, body } = alertText(items[0]!.name, items[0]!.quantity, items[0]!.threshold);
+    const { title, body } = alertText(items[0]!.name, items[0]!.quantity, items[0]!.threshold, items[0]!.siteName);
     return `${title} — ${body}`;
   }
   const out = items.filter((a) => a.quantity <= 0).length;
-  const names = items.map((a) => a.name);
+  // One item low at two sites is two alerts: each says where.
+  const names = items.map((a) => (a.siteName ? `${a.name} at ${a.siteName}` : a.name));
   const listed =
     names.length <= 3
       ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
       : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
-  return `${items.length} items running low${out > 0 ? ` (${out} out of stock)` : ''}: ${listed}. See Alerts.`;
+  const what = items.some((a) => a.siteName) ? 'low-stock alerts' : 'items running low';
+  return `${items.length} ${what}${out > 0 ? ` (${out} out of stock)` : ''}: ${listed}. See Alerts.`;
 }
 
 /** Browser notifications shown one by one within BURST_WINDOW_MS; the rest are summed up (alert-burst.ts). */
@@ -69,9 +82,9 @@ export function AlertNotifier({ enabled }: { enabled: boolean }) {
           showBrowserNotification(title, body, 'stockroom-alert-burst', () => navigate.current('/alerts'));
       },
     });
-    const notify = (itemId: string, name: string, quantity: number, threshold: number) => {
+    const notify = (itemId: string, name: string, quantity: number, threshold: number, siteName?: string) => {
       const choices = currentAlertChoices();
-      const entry = { itemId, name: name || 'An item', quantity, threshold };
+      const entry = { itemId, name: name || 'An item', quantity, threshold, ...(siteName ? { siteName } : {}) };
       if (choices.inAppToasts)
         groupToast({
           group: 'stock-alerts',
@@ -82,8 +95,8 @@ export function AlertNotifier({ enabled }: { enabled: boolean }) {
         });
       if (!choices.browserNotifications) return;
       gate(() => {
-        const { title, body } = alertText(entry.name, quantity, threshold);
-        showBrowserNotification(title, body, `stockroom-alert-${itemId}-${quantity}`, () =>
+        const { title, body } = alertText(entry.name, quantity, threshold, siteName);
+        showBrowserNotification(title, body, `stockroom-alert-${itemId}-${siteName ?? ''}-${quantity}`, () =>
           navigate.current('/alerts'),
         );
       });
@@ -91,8 +104,9 @@ export function AlertNotifier({ enabled }: { enabled: boolean }) {
     const offAlert = onFeed('alert', ({ message }) => {
       if (message.type !== 'alert') return;
       const choices = currentAlertChoices();
-      if (choices.notifyWhen === 'low' && shouldNotify(choices, message.quantity)) {
-        notify(message.item.id, message.item.name, message.quantity, message.threshold);
+      // 'Only when out of stock' hears the total run out below; a site running out says so here.
+      if ((choices.notifyWhen === 'low' || message.siteId) && shouldNotify(choices, message.quantity)) {
+        notify(message.item.id, message.item.name, message.quantity, message.threshold, message.siteName);
       }
     });
     const offEvent = onFeed('event', ({ event }) => {

@@ -17,7 +17,10 @@ export const alertsMachine = createLiveQueryMachine<AlertsData, AlertsParams, Al
   load: async () => ({ alerts: await alertsApi.list() }),
   reduce: reduceAlerts,
   concerns: alertsConcern,
-  runWrite: (write) => (write.kind === 'dismiss' ? alertsApi.dismiss(write.itemId) : alertsApi.restore(write.itemId)),
+  runWrite: (write) =>
+    write.kind === 'dismiss'
+      ? alertsApi.dismiss(write.itemId, write.siteId)
+      : alertsApi.restore(write.itemId, write.siteId),
   applyWrite: applyAlertWrite,
   onWriteFailed: (write, message) => toast.error(`Could not ${write.kind} the alert for ${write.name}: ${message}`),
   loadErrorMessage: 'Failed to load alerts',

@@ -8,8 +8,11 @@ const enc = encodeURIComponent;
 
 export const alertsApi = {
   list: async () => (await api.get<AlertsResponse>('/alerts')).alerts,
-  dismiss: (itemId: string) => api.post<LowStockAlert>(`/alerts/${enc(itemId)}/dismiss`),
-  restore: (itemId: string) => api.post<LowStockAlert>(`/alerts/${enc(itemId)}/restore`),
+  /** siteId: the item's alert at that site (an alert listed with one). */
+  dismiss: (itemId: string, siteId?: string | null) =>
+    api.post<LowStockAlert>(`/alerts/${enc(itemId)}/dismiss`, siteId ? { siteId } : undefined),
+  restore: (itemId: string, siteId?: string | null) =>
+    api.post<LowStockAlert>(`/alerts/${enc(itemId)}/restore`, siteId ? { siteId } : undefined),
   settings: () => api.get<AlertSettings>('/alerts/settings'),
   saveSettings: (settings: AlertSettings) => api.put<AlertSettings>('/alerts/settings', settings),
   preferences: async () => (await api.get<Profile>('/profile')).preferences,

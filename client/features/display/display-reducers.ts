@@ -21,7 +21,13 @@ export function applyDisplayEvent(draft: Draft<DisplaySnapshot>, event: FeedEven
   const itemId = itemIdOf(event);
   if (!itemId) return;
   const e = { type: event.type, data: event.data } as InventoryEvent;
-  const index = draft.alerts.findIndex((a) => a.itemId === itemId);
+  // The item's own alert; an alert per site shows the site's units, which the next snapshot brings.
+  const index = draft.alerts.findIndex((a) => a.itemId === itemId && !a.siteId);
+  const drop = (keep: (a: DisplayAlert) => boolean) => {
+    const before = draft.alerts.length;
+    draft.alerts = draft.alerts.filter(keep);
+    draft.alertCount = Math.max(0, draft.alertCount - (before - draft.alerts.length));
+  };
   switch (e.type) {
     case 'StockAdjusted':
     case 'StockShipped':
@@ -32,11 +38,18 @@ export function applyDisplayEvent(draft: Draft<DisplaySnapshot>, event: FeedEven
       }
       break;
     case 'StockMoved':
-      break; // the item's total, all the display shows, stays
+      break; // within a site: neither the item's total nor a site's units change
     case 'ItemRecovered':
+      if (index >= 0) drop((a) => a.itemId !== itemId || Boolean(a.siteId));
+      // An alert past the rows on the wall is still in the count; an item alerted per site
+      // had no alert of its own to end.
+      else if (!draft.alerts.some((a) => a.itemId === itemId)) draft.alertCount = Math.max(0, draft.alertCount - 1);
+      break;
+    case 'SiteRecovered':
+      drop((a) => a.itemId !== itemId || a.siteId !== e.data.siteId);
+      break;
     case 'ItemDeleted':
-      if (index >= 0) draft.alerts.splice(index, 1);
-      if (e.type === 'ItemRecovered' || index >= 0) draft.alertCount = Math.max(0, draft.alertCount - 1);
+      drop((a) => a.itemId !== itemId);
       break;
     default:
       break;
@@ -44,7 +57,8 @@ export function applyDisplayEvent(draft: Draft<DisplaySnapshot>, event: FeedEven
 }
 
 export function applyDisplayAlert(draft: Draft<DisplaySnapshot>, message: AlertMessage, now: string): void {
-  if (draft.alerts.some((a) => a.itemId === message.item.id)) return;
+  const siteId = message.siteId ?? null;
+  if (draft.alerts.some((a) => a.itemId === message.item.id && (a.siteId ?? null) === siteId)) return;
   draft.alerts.push({
     itemId: message.item.id,
     name: message.item.name,
@@ -52,6 +66,8 @@ export function applyDisplayAlert(draft: Draft<DisplaySnapshot>, message: AlertM
     quantity: message.quantity,
     threshold: message.threshold,
     since: now,
+    siteId,
+    siteName: message.siteName ?? null,
   });
   draft.alertCount += 1;
   sortAlerts(draft.alerts);

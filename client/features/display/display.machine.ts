@@ -2,7 +2,9 @@
 // snapshot; apply what a pushed event or alert says at once (display-reducers.ts) and fetch
 // the snapshot again (coalesced); fetch it after every (re)connection of the feed and every
 // minute as a backstop; when a fetch fails keep showing the last good snapshot and try
-// again shortly. No list grows: each fetch replaces the snapshot whole.
+// again shortly. No list grows: each fetch replaces the snapshot whole. A display of one place
+// (display-place.ts) applies nothing itself: what it shows are the server's sums there, so a
+// pushed change only brings the next snapshot sooner.
 import { produce } from 'immer';
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { DisplaySnapshot } from '../../../shared/dashboard';
@@ -12,6 +14,7 @@ import { liveFeedActor } from '../../lib/live-query.machine';
 import { onFeed } from '../../lib/realtime';
 import { displayApi } from './api';
 import { applyDisplayAlert, applyDisplayEvent } from './display-reducers';
+import type { DisplayPlaceQuery } from './display-place';
 
 export interface DisplayContext {
   snapshot: DisplaySnapshot | null;
@@ -132,3 +135,15 @@ export const displayMachine = setup({
     },
   },
 });
+
+/**
+ * The display of one place: its snapshots are of that place, and it applies nothing itself
+ * (its numbers are the server's sums there): a pushed change only brings the next one sooner.
+ */
+export function placeDisplayMachine(place: DisplayPlaceQuery) {
+  if (!place) return displayMachine;
+  return displayMachine.provide({
+    actors: { load: fromPromise<DisplaySnapshot, void>(() => displayApi.snapshot(place)) },
+    actions: { patch: () => undefined },
+  });
+}

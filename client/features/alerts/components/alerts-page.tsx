@@ -3,6 +3,7 @@
 // dismissed ones to restore, and Alert Settings with the user's notification choices.
 import { useCallback, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
+import { alertKey, type LowStockAlert } from '../../../../shared/alerts';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { Icon } from '../../../components/icons';
@@ -26,7 +27,7 @@ export function AlertsPage() {
   const pending = new Set(
     Object.values(writes)
       .filter((w) => w.status === 'pending')
-      .map((w) => w.write.itemId),
+      .map((w) => alertKey(w.write)),
   );
   const [query, setQuery] = useState('');
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -37,9 +38,15 @@ export function AlertsPage() {
   const matching = filterAlerts(all, query);
   const active = matching.filter((a) => !a.dismissed);
   const dismissed = matching.filter((a) => a.dismissed);
-  const write = (kind: 'dismiss' | 'restore', itemId: string, name: string) =>
-    alerts.send({ type: 'WRITE', id: newWriteId(), write: { kind, itemId, name } });
+  const write = (kind: 'dismiss' | 'restore', alert: LowStockAlert) =>
+    alerts.send({
+      type: 'WRITE',
+      id: newWriteId(),
+      write: { kind, itemId: alert.itemId, name: alert.name, siteId: alert.siteId ?? null },
+    });
   const activeCount = all.filter((a) => !a.dismissed).length;
+  // A store of several sites names the site of each alert; the search finds them by it too.
+  const bySite = all.some((a) => a.siteName);
 
   return (
     <div className="page alerts-page">
@@ -60,8 +67,8 @@ export function AlertsPage() {
       </header>
 
       <SearchField
-        placeholder="Search by item name or category..."
-        label="Search alerts by item name or category"
+        placeholder={bySite ? 'Search by item name, category or site...' : 'Search by item name or category...'}
+        label={bySite ? 'Search alerts by item name, category or site' : 'Search alerts by item name or category'}
         value={query}
         onChange={(value) => setQuery(value)}
       />
@@ -98,11 +105,11 @@ export function AlertsPage() {
           <ul className="alert-list">
             {active.map((alert) => (
               <AlertRow
-                key={alert.itemId}
+                key={alertKey(alert)}
                 alert={alert}
-                busy={pending.has(alert.itemId)}
-                onDismiss={() => write('dismiss', alert.itemId, alert.name)}
-                onRestore={() => write('restore', alert.itemId, alert.name)}
+                busy={pending.has(alertKey(alert))}
+                onDismiss={() => write('dismiss', alert)}
+                onRestore={() => write('restore', alert)}
               />
             ))}
           </ul>
@@ -123,11 +130,11 @@ export function AlertsPage() {
             <ul className="alert-list">
               {dismissed.map((alert) => (
                 <AlertRow
-                  key={alert.itemId}
+                  key={alertKey(alert)}
                   alert={alert}
-                  busy={pending.has(alert.itemId)}
-                  onDismiss={() => write('dismiss', alert.itemId, alert.name)}
-                  onRestore={() => write('restore', alert.itemId, alert.name)}
+                  busy={pending.has(alertKey(alert))}
+                  onDismiss={() => write('dismiss', alert)}
+                  onRestore={() => write('restore', alert)}
                 />
               ))}
             </ul>

@@ -13,6 +13,7 @@ import { NearExpiryCard } from './near-expiry-card';
 import { RecentActivityCard } from './recent-activity-card';
 import { RevenueCard } from './revenue-card';
 import { StatCards } from './stat-cards';
+import { LowStockBySite } from './low-stock-by-site';
 import { StockValueCard } from './stock-value-card';
 import { TopSellingCard } from './top-selling-card';
 import '../dashboard.css';
@@ -50,7 +51,8 @@ function DashboardCards({ data }: { data: DashboardSummary }) {
   const money = data.money ?? known;
   return (
     <>
-      <StatCards totals={data.totals} money={money} />
+      <StatCards totals={data.totals} money={money} lowStockBySite={data.lowStockBySite} />
+      {data.lowStockBySite ? <LowStockBySite sites={data.lowStockBySite} /> : null}
       <div className="dash-grid">
         <RevenueCard revenue={data.revenue} money={money} />
         <StockValueCard points={data.stockValue} money={money} />

@@ -1,7 +1,8 @@
 // The dashboard's four stat cards: Total Items, Categories, Total Value (whole units
-// of the store's currency) and Low Stock, which links to the Alerts screen.
+// of the store's currency) and Low Stock, which links to the Alerts screen; in a store of
+// several sites Low Stock counts the alerts of every site (Low Stock by Site lists them).
 import { Link } from 'react-router-dom';
-import type { DashboardTotals } from '../../../../shared/dashboard';
+import type { DashboardTotals, SiteLowStock } from '../../../../shared/dashboard';
 import type { MoneyFormat } from '../../../../shared/money-format';
 import { Icon, type IconName } from '../../../components/icons';
 import { formatCount, formatWholeMoney } from '../../../lib/format';
@@ -44,7 +45,17 @@ function StatCard({
   );
 }
 
-export function StatCards({ totals, money }: { totals: DashboardTotals; money: MoneyFormat }) {
+export function StatCards({
+  totals,
+  money,
+  lowStockBySite,
+}: {
+  totals: DashboardTotals;
+  money: MoneyFormat;
+  lowStockBySite?: SiteLowStock[] | null;
+}) {
+  // With several sites, an item low at two sites is two alerts: the count is theirs.
+  const lowStock = lowStockBySite ? lowStockBySite.reduce((sum, s) => sum + s.count, 0) : totals.lowStock;
   return (
     <section className="stat-grid" aria-label="Store totals">
       <StatCard
@@ -72,10 +83,16 @@ export function StatCards({ totals, money }: { totals: DashboardTotals; money: M
       />
       <StatCard
         label="Low Stock"
-        value={formatCount(totals.lowStock)}
-        hint={totals.lowStock === 0 ? 'Everything above threshold' : 'At or below threshold'}
+        value={formatCount(lowStock)}
+        hint={
+          lowStockBySite && lowStock > 0
+            ? `Alerts at ${formatCount(lowStockBySite.filter((s) => s.count > 0).length)} of ${formatCount(lowStockBySite.length)} sites`
+            : lowStock === 0
+              ? 'Everything above threshold'
+              : 'At or below threshold'
+        }
         icon="alert"
-        tone={totals.lowStock > 0 ? 'danger' : 'neutral'}
+        tone={lowStock > 0 ? 'danger' : 'neutral'}
         to="/alerts"
       />
     </section>

@@ -1,6 +1,7 @@
 // Low-stock alerts for the wall: out of stock first, then the newest; big enough to read
 // across a room. As many rows as the panel holds are on view at once; the rest come round
-// page by page (every row stays in the page, hidden until its turn).
+// page by page (every row stays in the page, hidden until its turn). On a wall of the whole
+// store with several sites, each row says which site is low.
 import type { DisplayAlert } from '../../../../shared/dashboard';
 import { Icon } from '../../../components/icons';
 import { useFittedPages } from '../use-fitted-pages';
@@ -39,13 +40,15 @@ export function DisplayAlerts({
             const out = alert.quantity <= 0;
             return (
               <li
-                key={alert.itemId}
+                key={`${alert.itemId}@${alert.siteId ?? ''}`}
                 className={`display-alert ${out ? 'display-alert-out' : ''}`}
                 data-testid="display-alert"
                 hidden={!onPage(index)}
               >
                 <span className="display-alert-name">{alert.name}</span>
-                <span className="display-alert-category">{alert.category}</span>
+                <span className="display-alert-category">
+                  {[alert.siteName, alert.category].filter(Boolean).join(' · ')}
+                </span>
                 <span className="display-alert-stock">
                   {out ? (
                     'OUT OF STOCK'

@@ -23,6 +23,7 @@ import { AsOfControl, useAsOf } from '../../../components/as-of';
 import { AsOfItem } from './as-of-views';
 import { ItemImage } from './item-image';
 import { StockStatusPanel } from './stock-status-panel';
+import { SiteThresholdsCard } from './site-thresholds-card';
 import { PendingQuantity } from '../../../offline/pending-mark';
 import { WhereIsIt } from '../../../components/where-is-it';
 import { chosenSite } from '../../../lib/chosen-site';
@@ -218,6 +219,8 @@ function ItemDetail({ id }: { id: string }) {
       </div>
 
       <ItemPlacesCard places={places} onMove={canAdjust ? () => setMoving(true) : undefined} />
+
+      <SiteThresholdsCard itemId={item.id} canEdit={canEdit} />
 
       <ItemHistory
         entries={history}
