@@ -73,13 +73,14 @@ export class CursorStore {
       secret: string;
       event_types: unknown;
       category_ids: unknown;
+      site_ids: unknown;
       tx_id: string;
       position: number;
       generation: number;
       attempts: number;
       failing_since: Date | null;
     }>`select e.id::text as id, e.url, s.secret, e.event_types, e.category_ids::text[] as category_ids,
-        c.tx_id::text as tx_id, c.position, c.generation, c.attempts, c.failing_since
+        e.site_ids::text[] as site_ids, c.tx_id::text as tx_id, c.position, c.generation, c.attempts, c.failing_since
       from webhook_endpoints e
       join webhook_cursors c on c.endpoint_id = e.id
       join webhook_secrets s on s.endpoint_id = e.id
@@ -91,6 +92,7 @@ export class CursorStore {
       secret: r.secret,
       eventTypes: parseArray(r.event_types),
       categoryIds: parseArray(r.category_ids),
+      siteIds: parseArray(r.site_ids),
       cursor: { txId: r.tx_id, position: Number(r.position) },
       generation: r.generation,
       attempts: r.attempts,

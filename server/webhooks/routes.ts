@@ -2,7 +2,10 @@
 // their delivery log, send a test event and replay from a cursor or a moment. Thin routes.
 import type { FastifyPluginAsync } from 'fastify';
 import type { WebhookEndpointFields } from '../../shared/webhooks.js';
-import { requirePermission } from '../auth/auth-plugin.js';
+import { principalOf, requirePermission } from '../auth/auth-plugin.js';
+import type { Principal } from '../auth/principal.js';
+import { assertMaySeeSite, atEverySite } from '../auth/site-access.js';
+import { ForbiddenError } from '../errors.js';
 import { commandMeta } from '../http/command-meta.js';
 import type { WebhookService } from './webhook-service.js';
 import {
@@ -22,8 +25,24 @@ type WithId = { Params: { id: string } };
 type CreateBody = Omit<WebhookEndpointFields, 'description' | 'categoryIds' | 'enabled'> &
   Partial<WebhookEndpointFields>;
 
+/**
+ * Those whose role holds at some sites only send out events of their sites only: their
+ * endpoints filter by site, within the sites they may see (roles per site).
+ */
+function requireSitesWithin(principal: Principal, siteIds: readonly string[] | undefined): void {
+  if (atEverySite(principal)) return;
+  if (!siteIds?.length) throw new ForbiddenError("Choose the sites this endpoint sends: you don't work at every site");
+  for (const siteId of siteIds) assertMaySeeSite(principal, siteId, () => 'a site you may not see');
+}
+
 export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
   const manage = requirePermission('settings:manage');
+
+  /** A change by someone limited to some sites: the endpoint's sites (as changed) must be theirs. */
+  async function requireEndpointWithin(principal: Principal, id: string, siteIds: string[] | undefined) {
+    if (atEverySite(principal)) return;
+    requireSitesWithin(principal, siteIds ?? (await webhooks.get(id)).siteIds);
+  }
   const tags = ['webhooks'];
 
   app.get(
@@ -71,9 +90,10 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
       },
     },
     async (request, reply) => {
-      const { url, eventTypes, description = '', categoryIds = [], enabled = true } = request.body;
+      const { url, eventTypes, description = '', categoryIds = [], siteIds = [], enabled = true } = request.body;
+      requireSitesWithin(principalOf(request), siteIds);
       reply.status(201);
-      return webhooks.create({ url, eventTypes, description, categoryIds, enabled }, commandMeta(request));
+      return webhooks.create({ url, eventTypes, description, categoryIds, siteIds, enabled }, commandMeta(request));
     },
   );
 
@@ -100,6 +120,7 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
     },
     async (request) => {
       const { version, ...changes } = request.body;
+      await requireEndpointWithin(principalOf(request), request.params.id, changes.siteIds);
       return webhooks.update(request.params.id, changes, commandMeta(request), version);
     },
   );

@@ -9,11 +9,18 @@ import { webhookTypeOf, type WebhookPayload } from '../../shared/webhooks.js';
 import { storeMoneyAt } from '../accounts/settings/store-money-at.js';
 import { describeEvents } from '../activity/change-facts.js';
 import { formatCursor, type Cursor, type StoredEvent } from '../eventstore/types.js';
+import { createLocationSites, sitesOfEvents, STORE_TOTAL_EVENTS } from '../auth/event-sites.js';
 
 export interface EndpointFilter {
   eventTypes: string[];
   categoryIds: string[];
+  /** Empty or absent: every site (shared/webhooks.ts). */
+  siteIds?: string[];
 }
+
+/** Whether the filter reads the log or the places (a statement): types alone need none. */
+export const filterReads = (filter: EndpointFilter) =>
+  filter.categoryIds.length > 0 || (filter.siteIds?.length ?? 0) > 0;
 
 /** A new item's price, or an item's changed price. */
 export function carriesPrice(event: StoredEvent): boolean {
@@ -99,9 +106,25 @@ export async function wantedEvents(
     const type = webhookTypeOf(e.type);
     return type !== null && (all || filter.eventTypes.includes(type));
   });
-  if (filter.categoryIds.length === 0 || typed.length === 0) return typed;
-  const categories = await categoriesAt(db, typed);
-  return typed.filter((e) => filter.categoryIds.includes(categories.get(e.eventId) ?? ''));
+  const inSites = filter.siteIds?.length ? await ofSites(db, typed, filter.siteIds) : typed;
+  if (filter.categoryIds.length === 0 || inSites.length === 0) return inSites;
+  const categories = await categoriesAt(db, inSites);
+  return inSites.filter((e) => filter.categoryIds.includes(categories.get(e.eventId) ?? ''));
+}
+
+/**
+ * The events of these sites and those tied to no site (roles per site's rule, as the live
+ * feed applies it: server/realtime/event-sites.ts); never a crossing of the store's totals.
+ */
+async function ofSites(db: Kysely<any>, events: StoredEvent[], siteIds: string[]): Promise<StoredEvent[]> {
+  if (events.length === 0) return events;
+  const wanted = new Set(siteIds.map((id) => id.toLowerCase()));
+  const sites = await sitesOfEvents(events, createLocationSites(db));
+  return events.filter((event, i) => {
+    if (event.streamType === 'item' && STORE_TOTAL_EVENTS.has(event.type)) return false;
+    const of = sites[i];
+    return of === null || of === undefined || of.some((site) => wanted.has(site));
+  });
 }
 
 /**
