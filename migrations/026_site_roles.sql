@@ -34,3 +34,10 @@ $$;
 -- are delivered to it; empty: every site, as before.
 alter table webhook_endpoints add column site_ids uuid[] not null default '{}';
 
+
+-- Who made a webhook endpoint: it never sends events of sites its maker may not see (their
+-- site roles as they are at each delivery). Kept by the webhooks projection from the
+-- creation's actor; null for none (the system's own).
+alter table webhook_endpoints add column owner_uid text;
+update webhook_endpoints w set owner_uid = e.metadata -> 'actor' ->> 'uid'
+  from events e where e.stream_id = 'webhook-' || w.id::text and e.stream_version = 1;

@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import { DEFAULT_SETTINGS } from '../../shared/accounts.js';
 import { isBuiltInRole, permissionsOfRole, type Permission } from '../../shared/permissions.js';
 import type { PrincipalResolver, SiteGrant } from '../auth/principal.js';
+import type { SiteHolder } from '../auth/site-access.js';
 import { ForbiddenError } from '../errors.js';
 
 interface Row {
@@ -42,6 +43,23 @@ function grantsOf(rows: GrantRow[]): SiteGrant[] {
     role: g.role,
     permissions: isBuiltInRole(g.role) ? permissionsOfRole(g.role) : (g.permissions ?? []),
   }));
+}
+
+/**
+ * What a user holds where, from their rows (role, its custom permissions, all_sites and site
+ * roles as the resolver reads them): for what acts on their behalf outside a request (a
+ * webhook endpoint sends only what its maker may see). Asked through auth/site-access.ts.
+ */
+export function siteHolderOf(row: {
+  role: string;
+  permissions: Permission[] | string | null;
+  all_sites: boolean | null;
+  site_roles: GrantRow[] | string | null;
+}): SiteHolder {
+  return {
+    permissions: isBuiltInRole(row.role) ? permissionsOfRole(row.role) : (parsed(row.permissions) ?? []),
+    siteGrants: row.all_sites === false ? grantsOf(parsed(row.site_roles) ?? []) : null,
+  };
 }
 
 export function createAccountsPrincipalResolver(db: Kysely<any>): PrincipalResolver {

@@ -41,17 +41,20 @@ export function mayAtSite(principal: Principal | SiteHolder, need: PermissionNee
   return hasPermission(permissionsAtSite(principal, siteId), need);
 }
 
+/** The sites a reader may see: 'all', or their ids. */
+export type VisibleSites = 'all' | readonly string[];
+
 /**
  * The sites whose events, stock and exports the principal may see: 'all', or a list of ids
  * (those where it may view inventory).
  */
-export function visibleSites(principal: Principal): 'all' | readonly string[] {
+export function visibleSites(principal: Principal | SiteHolder): VisibleSites {
   if (atEverySite(principal)) return 'all';
   return principal.siteGrants!.filter((g) => mayAtSite(principal, 'inventory:view', g.siteId)).map((g) => g.siteId);
 }
 
 /** Whether the principal may see the site (its stock, its places, its events). */
-export function maySeeSite(principal: Principal, siteId: string): boolean {
+export function maySeeSite(principal: Principal | SiteHolder, siteId: string): boolean {
   const sites = visibleSites(principal);
   return sites === 'all' || sites.includes(siteId.toLowerCase());
 }

@@ -81,16 +81,26 @@ export async function limitToSites(db: Kysely<any>, payload: unknown, sites: rea
   return payload;
 }
 
+/** Routes whose answer is the store's totals, and what the refusal calls them. */
+const STORE_TOTALS: Record<string, string> = {
+  '/api/dashboard': "The dashboard's figures are the whole store's: your role holds at some sites only",
+  '/api/inventory/low-stock':
+    "The low-stock list is by the store's totals: your role holds at some sites only (see Alerts)",
+};
+
 /** Registered after the auth plugin, so the principal is known when it runs. */
 export const siteView = fp<{ db: Kysely<any> }>(async (app, { db }) => {
-  // Stock "as of" a moment, and the changes between two, are read as totals over every
-  // site: not for those limited to some (until they are read per site).
+  // Stock "as of" a moment, the changes between two, the dashboard's figures and the
+  // low-stock list are read as the store's totals over every site: not for those limited
+  // to some (until they are read per site). Their sites' low stock is on Alerts.
   app.addHook('preHandler', async (request) => {
     if (!request.principal?.siteGrants) return;
     const asOf = (request.query as { asOf?: unknown } | undefined)?.asOf;
     const route = request.routeOptions.url ?? '';
     if (asOf !== undefined || route === '/api/changes' || route === '/api/changes/export.csv')
       throw new ForbiddenError('Stock as of a moment is for those whose role holds at every site');
+    const totals = STORE_TOTALS[route];
+    if (totals) throw new ForbiddenError(totals);
   });
   app.addHook('preSerialization', async (request, _reply, payload) => {
     const principal = request.principal;

@@ -58,7 +58,8 @@ function sameSettings(was: DueEndpoint, now: DueEndpoint): boolean {
     was.secret === now.secret &&
     sameList(was.eventTypes, now.eventTypes) &&
     sameList(was.categoryIds, now.categoryIds) &&
-    sameList(was.siteIds ?? [], now.siteIds ?? [])
+    sameList(was.siteIds ?? [], now.siteIds ?? []) &&
+    sameList(was.ownerSites ?? ['all'], now.ownerSites ?? ['all'])
   );
 }
 
