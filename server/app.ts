@@ -13,6 +13,7 @@ import {
 } from './db/database-unavailable.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { guestView } from './auth/guest-view.js';
+import { siteView } from './auth/site-view.js';
 import { describeValidationError, validationErrorField, validatorCompiler } from './http/validation.js';
 import { healthRoutes } from './http/health-routes.js';
 import { isClientRoute, sendIndexHtml, staticClient } from './http/static-client.js';
@@ -143,6 +144,8 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   });
   // After the principal is known: guests get no exports and no staff names (guest-view.ts).
   await app.register(guestView);
+  // Those limited to some sites see the stock there, not the store's totals (site-view.ts).
+  await app.register(siteView, { db: ctx.database.db });
 
   await app.register(
     async (api) => {

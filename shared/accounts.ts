@@ -2,6 +2,7 @@
 import { DEFAULT_MONEY } from './money-format.js';
 import type { Permission } from './permissions.js';
 import type { CsvFormat, CsvFormatChoice } from './csv-format.js';
+import type { SiteRoles } from './site-roles.js';
 
 export type UserStatus = 'active' | 'disabled';
 
@@ -18,6 +19,8 @@ export interface User {
   avatar: string | null;
   /** A pending request for Store Manager access made at sign-up. */
   managerRequest: 'pending' | null;
+  /** Where the role holds: null at every site, else a role per listed site (shared/site-roles.ts); the server always says (absent: every site). */
+  siteRoles?: SiteRoles;
 }
 
 /** POST /api/session: called by the client after every sign-in. */
@@ -129,7 +132,9 @@ export type UserEvent =
   | { type: 'ManagerAccessRequested'; data: { uid: string } }
   | { type: 'ManagerAccessApproved'; data: { uid: string } }
   | { type: 'ManagerAccessRejected'; data: { uid: string } }
-  | { type: 'AlertPreferencesChanged'; data: { uid: string } & AlertPreferences };
+  | { type: 'AlertPreferencesChanged'; data: { uid: string } & AlertPreferences }
+  /** Where the user's role holds from now on: every site (null) or a role per listed site. */
+  | { type: 'UserSiteRolesSet'; data: { uid: string; siteRoles: SiteRoles } };
 
 export type RoleEvent =
   | { type: 'RoleCreated'; data: { id: string } & RoleBody }

@@ -34,6 +34,11 @@ export interface WebhookEndpointFields {
   eventTypes: WebhookSubscription[];
   /** Only events of items in these categories (and of these categories); empty = all. */
   categoryIds: string[];
+  /**
+   * Only events of these sites, and those tied to no site (an item's name, a category);
+   * empty or absent = every site. Never the store's totals (a low-stock crossing of them).
+   */
+  siteIds?: string[];
   enabled: boolean;
 }
 

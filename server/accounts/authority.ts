@@ -4,7 +4,8 @@
 // not hold, acts on someone who holds more than they do, or does any of it with a token
 // (a token's holder is a script, and what it creates would outlive the token).
 import { permissionLabel, type Permission } from '../../shared/permissions.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal, SiteGrant } from '../auth/principal.js';
+import { atEverySite } from '../auth/site-access.js';
 import { ForbiddenError } from '../errors.js';
 
 export interface Authority {
@@ -12,10 +13,25 @@ export interface Authority {
   permissions: readonly Permission[];
   /** Signed in with an API token (`srk_…`), whatever its scopes. */
   viaApiToken: boolean;
+  /** Where the actor's role holds (auth/principal.ts): absent or null at every site. */
+  siteGrants?: readonly SiteGrant[] | null;
 }
 
 export function authorityOf(principal: Principal): Authority {
-  return { uid: principal.uid, permissions: principal.permissions, viaApiToken: Boolean(principal.apiToken) };
+  return {
+    uid: principal.uid,
+    permissions: principal.permissions,
+    viaApiToken: Boolean(principal.apiToken),
+    siteGrants: principal.siteGrants ?? null,
+  };
+}
+
+/**
+ * Refuses with 403 unless the actor's role holds at every site: what reaches every site (an
+ * account that works everywhere, a role everyone may hold) is not for those limited to some.
+ */
+export function requireEverySite(actor: Authority, refusal: string): void {
+  if (!atEverySite(actor)) throw new ForbiddenError(refusal);
 }
 
 /** The permissions in `wanted` that the actor does not hold, in a stable order. */
@@ -44,10 +60,12 @@ export function refuseApiToken(actor: Authority, what: string): void {
  */
 export function narrowAuthority(
   actor: Authority,
-  current: { role: string; status: string } | null,
+  current: { role: string; status: string; siteGrants?: readonly SiteGrant[] | null } | null,
   roles: Readonly<Record<string, readonly Permission[]>>,
 ): Authority {
   if (!current) return actor;
   const held = current.status === 'active' && Object.hasOwn(roles, current.role) ? roles[current.role]! : [];
-  return { ...actor, permissions: actor.permissions.filter((p) => held.includes(p)) };
+  const narrowed = { ...actor, permissions: actor.permissions.filter((p) => held.includes(p)) };
+  // Sites given or taken meanwhile count too (undefined: the records were read without them).
+  return current.siteGrants === undefined ? narrowed : { ...narrowed, siteGrants: current.siteGrants };
 }

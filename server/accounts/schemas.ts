@@ -2,6 +2,7 @@
 // responses describe the DTOs of shared/accounts.ts (and feed the OpenAPI document).
 import { ALL_PERMISSIONS } from '../../shared/permissions.js';
 import { CSV_FORMAT_CHOICES } from '../../shared/csv-format.js';
+import { MAX_SITE_ROLES } from '../../shared/site-roles.js';
 
 export const errorSchema = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } as const;
 export const errors = {
@@ -48,6 +49,30 @@ export const userSchema = {
     createdAt: { type: 'string' },
     avatar: { type: ['string', 'null'] },
     managerRequest: { type: ['string', 'null'] },
+    siteRoles: {
+      type: ['array', 'null'],
+      description: 'null: the role holds at every site; else the role held at each listed site, nothing elsewhere',
+      items: { type: 'object', properties: { siteId: { type: 'string' }, role: { type: 'string' } } },
+    },
+  },
+} as const;
+
+/** PUT /users/{id}/site-roles: every site (null), or a role per site (the first is their home site). */
+export const siteRolesBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['siteRoles'],
+  properties: {
+    siteRoles: {
+      type: ['array', 'null'],
+      maxItems: MAX_SITE_ROLES,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['siteId', 'role'],
+        properties: { siteId: { type: 'string', format: 'uuid' }, role: roleId },
+      },
+    },
   },
 } as const;
 

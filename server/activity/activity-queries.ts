@@ -21,6 +21,11 @@ export interface ActivityFilter {
   order: 'asc' | 'desc';
   /** A guest's query: names are neither searched nor sorted by (guests see "Staff member" only). */
   hideNames?: boolean;
+  /**
+   * Someone who sees some sites only (roles per site): entries of events of these sites and
+   * of events naming no place (place_ids, migration 029). Absent: every entry.
+   */
+  sites?: readonly string[];
 }
 
 interface ActivityRow extends EntryEventRow {
@@ -73,6 +78,14 @@ function where(filter: ActivityFilter): RawBuilder<unknown> {
     const siteId = filter.siteId.toLowerCase();
     parts.push(sql`place_ids && (select array_append(coalesce(array_agg(l.id::text), '{}'), ${siteId}::text)
       from locations l where l.site_id = ${siteId}::uuid)`);
+  }
+  if (filter.sites) {
+    // Someone who sees some sites only: entries of those sites (their ids and their locations')
+    // and of events naming no place (roles per site).
+    const sites = filter.sites.map((id) => id.toLowerCase());
+    const visible = sql`array[${sql.join([...sites, ''].map((id) => sql`${id}::text`))}]`;
+    parts.push(sql`(place_ids = '{}' or place_ids && (select ${visible} || coalesce(array_agg(l.id::text), '{}')
+      from locations l where l.site_id::text = any(${visible})))`);
   }
   const q = filter.q?.trim().toLowerCase();
   if (q) {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { principalOf, requirePermission } from '../auth/auth-plugin.js';
 import { isGuest } from '../auth/guest-view.js';
-import { assertMayAtSites } from '../auth/site-access.js';
+import { assertMayAtSites, visibleSites } from '../auth/site-access.js';
 import { ForbiddenError } from '../errors.js';
 import { csvFormatOf, csvFormatProperties, sendCsv, type CsvFormatQuery } from '../http/csv-reply.js';
 import { errorSchema } from '../inventory/schemas.js';
@@ -20,8 +20,13 @@ const filterProperties = {
   order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
 } as const;
 
-/** A guest neither picks a person's entries nor finds them by name (server/auth/guest-view.ts). */
-function viewerFilter(request: FastifyRequest, filter: ActivityFilter): ActivityFilter {
+/**
+ * A guest neither picks a person's entries nor finds them by name (server/auth/guest-view.ts);
+ * someone who sees some sites only reads the entries of those sites and of no site.
+ */
+function viewerFilter(request: FastifyRequest, asked: ActivityFilter): ActivityFilter {
+  const sites = request.principal ? visibleSites(request.principal) : 'all';
+  const filter = sites === 'all' ? asked : { ...asked, sites };
   if (!isGuest(request.principal)) return filter;
   if (filter.userId) throw new ForbiddenError("Guests can't filter the activity log by staff member");
   return { ...filter, hideNames: true };

@@ -3,7 +3,7 @@
 // needs Manage inventory at that site (site-access.ts).
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { principalOf, requirePermission } from '../auth/auth-plugin.js';
-import { assertMayAtSites, mayAtSite, visibleSites } from '../auth/site-access.js';
+import { assertMayAtSites, mayAtSite, maySeeSite, visibleSites } from '../auth/site-access.js';
 import { NotFoundError } from '../errors.js';
 import { commandMeta } from '../http/command-meta.js';
 import { namingParams } from '../http/validation.js';
@@ -87,7 +87,7 @@ export const siteThresholdRoutes: FastifyPluginAsync<{
     const { id, siteId } = request.params;
     const sites = visibleSites(principal);
     // A site the user may not see is none to them.
-    if (sites !== 'all' && !sites.includes(siteId)) throw new NotFoundError('Site not found');
+    if (!maySeeSite(principal, siteId)) throw new NotFoundError('Site not found');
     if (!mayAtSite(principal, 'inventory:manage', siteId)) {
       const name = await thresholds.siteName(siteId);
       assertMayAtSites(principal, 'inventory:manage', [siteId], () => name);

@@ -137,7 +137,12 @@ export async function confirmPrincipal(
 }
 
 function sameStamp(a: PrincipalStamp, b: PrincipalStamp): boolean {
-  return a.user === b.user && a.role === b.role && a.settings === b.settings;
+  return (
+    a.user === b.user &&
+    a.role === b.role &&
+    a.settings === b.settings &&
+    (a.siteRoles ?? null) === (b.siteRoles ?? null)
+  );
 }
 
 function refuseWithout(request: FastifyRequest, principal: Principal, permission: PermissionNeed): void {

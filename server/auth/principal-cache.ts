@@ -8,7 +8,7 @@
 // request may arrive in between. So a cached principal is only ever tentative. It carries
 // the versions of the rows it was made from (its stamp, see principal.ts), and the route
 // that accepts a cached principal reads the current versions in the same statement as its
-// own query (principal-check.ts): three primary-key lookups riding along, no extra round
+// own query (principal-check.ts): a few primary-key lookups riding along, no extra round
 // trip. If they differ, the request resolves the principal afresh and checks its
 // permissions again before it answers or writes anything. Every other route resolves
 // afresh, as before. The event-driven invalidation (user, role and settings events read

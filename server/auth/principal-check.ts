@@ -1,6 +1,7 @@
 // How a route checks a cached principal without a round trip of its own: it adds
 // `stampColumns` to the statement it runs anyway (the current versions of the principals'
-// user, role and settings rows: three primary-key lookups) and hands the row back to
+// user, role and settings rows, and of the custom roles they hold at sites: primary-key and
+// index lookups) and hands the row back to
 // `confirmPrincipal` (auth-plugin.ts), which resolves afresh only if a version moved. See
 // principal-cache.ts for why. A batch of commands does the same with `principalStampHook`
 // (its lock statement carries the stamps; each command's principal is settled before it is decided).
@@ -33,7 +34,7 @@ export function stampIn(report: object | undefined, principal: Principal): Princ
   const stamps = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, Array<number | null>> | null;
   const stamp = stamps?.[keyOf(principal)];
   if (!stamp) return null;
-  return { user: stamp[0] ?? null, role: stamp[1] ?? null, settings: stamp[2] ?? null };
+  return { user: stamp[0] ?? null, role: stamp[1] ?? null, settings: stamp[2] ?? null, siteRoles: stamp[3] ?? null };
 }
 
 /** One request's check, as its route uses it. */

@@ -21,17 +21,33 @@ export interface Principal {
   tentative?: boolean;
   /** Signed in with this API token (server/api-tokens): its permissions, its rate limit, "{user} via {token}". */
   apiToken?: { id: string; name: string };
+  /**
+   * Where its role holds (shared/site-roles.ts): absent or null at every site; else only at
+   * the sites listed, each with what the role given there allows. Read through
+   * site-access.ts, never directly: a site question is asked there.
+   */
+  siteGrants?: readonly SiteGrant[] | null;
+}
+
+/** A site and the permissions a principal holds there (its role there, within its own role). */
+export interface SiteGrant {
+  siteId: string;
+  role: string;
+  permissions: readonly Permission[];
 }
 
 /**
- * The stream versions of the rows a principal is made of: the user's row, their role's row
- * (custom roles only) and the settings row (guest access); null where there is no row. Every
+ * The stream versions of the rows a principal is made of: the user's row (its site roles
+ * too), their role's row (custom roles only), the settings row (guest access) and the custom
+ * roles they hold at sites; null where there is no row. Every
  * change to any of them moves its version, so an unchanged stamp means an unchanged principal.
  */
 export interface PrincipalStamp {
   user: number | null;
   role: number | null;
   settings: number | null;
+  /** The versions of the custom roles held at sites, summed (migration 026); 0 or absent when none. */
+  siteRoles?: number | null;
 }
 
 export interface ResolveOptions {

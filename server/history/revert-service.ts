@@ -17,12 +17,17 @@ import { describeChange } from '../inventory/change-summary.js';
 import { withSitesOf } from '../inventory/decide.js';
 import { loadPlaces } from '../inventory/places-sql.js';
 import type { Places } from '../inventory/stock-places.js';
+import { createLocationSites, sitesOfEvents } from '../auth/event-sites.js';
+import type { SiteGrant } from '../auth/principal.js';
+import { mayAtSite } from '../auth/site-access.js';
 import { fieldsOfEdit, revertCategoryEvent, revertItemEvent, revertKind, type CategoryFold } from './revert-decide.js';
 
 /** Who asks: their uid and permissions. */
 export interface Reverter {
   uid: string;
   permissions: readonly Permission[];
+  /** Where their role holds (roles per site): absent or null at every site. */
+  siteGrants?: readonly SiteGrant[] | null;
 }
 
 /** What a user needs to undo a change of their own of each kind (without Revert changes). */
@@ -124,6 +129,18 @@ export class RevertService {
     const need = ownUndoNeeds[original.type];
     if (original.metadata.actor.uid === who.uid && need && who.permissions.includes(need)) return;
     throw new ForbiddenError("You don't have permission to revert changes");
+  }
+
+  /** Roles per site: someone limited to some sites reverts only changes of those sites (and of none). */
+  private async authorizeAtSites(db: Transaction, who: Reverter, original: StoredEvent): Promise<void> {
+    if (!who.siteGrants) return;
+    const [sites] = await sitesOfEvents([original], createLocationSites(db));
+    if (!sites) return;
+    const own = original.metadata.actor.uid === who.uid ? ownUndoNeeds[original.type] : undefined;
+    const refused = sites.find((s) => !mayAtSite(who, 'changes:revert', s) && !(own && mayAtSite(who, own, s)));
+    if (refused === undefined) return;
+    const named = await sql<{ name: string }>`select name from sites where id::text = ${refused}`.execute(db);
+    throw new ForbiddenError(`You don't have permission to revert changes at ${named.rows[0]?.name ?? 'that site'}`);
   }
 
   private async revertedBy(db: Transaction, ids: string[]): Promise<{ name: string; at: string } | null> {
@@ -257,6 +274,7 @@ export class RevertService {
       const loaded = await this.load(trx, eventId);
       const { original, stream } = loaded;
       this.authorize(who, original);
+      await this.authorizeAtSites(trx, who, original);
       const isItem = original.streamType === 'item';
       const itemCount = isItem
         ? 0
@@ -312,6 +330,7 @@ export class RevertService {
       .execute(async (trx) => {
         const first = await this.load(trx, eventId);
         this.authorize(who, first.original);
+        await this.authorizeAtSites(trx, who, first.original);
         const prior = await this.store.priorResult(trx, meta.idempotencyKey);
         if (prior) {
           return {

@@ -42,7 +42,7 @@ export const historyRoutes: FastifyPluginAsync<{
   const tags = ['history'];
   const who = (request: Parameters<typeof principalOf>[0]) => {
     const p = principalOf(request);
-    return { uid: p.uid, permissions: p.permissions };
+    return { uid: p.uid, permissions: p.permissions, siteGrants: p.siteGrants ?? null };
   };
   const window = (q: Between['Querystring']) => {
     const to = checkMoment(q.to ? new Date(q.to) : new Date(), 'to');

@@ -75,7 +75,17 @@ export interface RowContext {
   /** The store's sites and locations, for rows that name one (none loaded: no row may). */
   places?: PlaceDirectory;
   /** Whether the importer may change stock at a site (server/auth/site-access.ts). */
-  mayAt?: (siteId: string) => boolean;
+  mayAt?: MayAtSite;
+}
+
+/**
+ * Whether an importer may change stock at a site. `everySite: false` (someone whose role
+ * holds at some sites only) also keeps a row that names no place from setting an item's
+ * total, which counts stock at sites they may not see.
+ */
+export interface MayAtSite {
+  (siteId: string): boolean;
+  everySite?: boolean;
 }
 
 /** The item a row's events leave, as a row of the items table (category named as the row names it). */
@@ -244,6 +254,31 @@ function checkFormulas(cells: Partial<Record<ImportField, string>>, context: Row
   return null;
 }
 
+/**
+ * A row that names no place, refused for roles per site: a new item's stock goes to the
+ * importer's site, where they must be allowed to change it; an existing item's count would be
+ * its total, not for someone who works at some sites only.
+ */
+function refusedWithoutPlace(
+  cells: Partial<Record<ImportField, string>>,
+  existing: boolean,
+  context: RowContext,
+): RowProblem | null {
+  const mayAt = context.mayAt;
+  if (!mayAt || mayAt.everySite !== false) return null;
+  if (existing) {
+    if (cells.quantity === undefined) return null;
+    return problem(
+      'quantity',
+      'Your role holds at some sites only: fill in the Site or Location column to count the stock there',
+    );
+  }
+  const siteId = context.place?.siteId;
+  if (!siteId || mayAt(siteId)) return null;
+  const name = context.places?.sites.find((s) => s.id === siteId)?.name ?? context.place?.siteName ?? 'your site';
+  return problem('site', `You don't have permission to change stock at ${name}: fill in the Site column`);
+}
+
 /** Judges one row: a problem, or the events its create or update makes. `newItemId` names a created item. */
 export function decideRow(
   cells: Partial<Record<ImportField, string>>,
@@ -258,6 +293,8 @@ export function decideRow(
   const lookup = lookUpPlace(cells, context.places ?? { sites: [], locations: [] }, context.mayAt ?? (() => true));
   if (lookup.kind === 'problem') return problem(lookup.column, lookup.message);
   const place = lookup.kind === 'place' ? lookup.place : null;
+  const refused = place ? null : refusedWithoutPlace(cells, Boolean(existing), context);
+  if (refused) return refused;
   const categoryName = cells.category || null;
   let categoryId: string | undefined;
   if (categoryName) {

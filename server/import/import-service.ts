@@ -32,7 +32,9 @@ import { itemStateColumns, type ItemRow } from '../inventory/item-rows.js';
 import { loadPlaces, siteOfCaller } from '../inventory/places-sql.js';
 import { placeOf } from '../inventory/stock-places.js';
 import { loadPlaceDirectory } from './import-places.js';
-import { cellsOf, decideRow, type RowContext, type RowDecision } from './import-rows.js';
+import { cellsOf, decideRow, type MayAtSite, type RowContext, type RowDecision } from './import-rows.js';
+
+export type { MayAtSite } from './import-rows.js';
 
 /** A new item's id in the dry run, where nothing is written. */
 const DRY_RUN_ITEM_ID = '00000000-0000-4000-8000-000000000001';
@@ -49,7 +51,7 @@ async function loadContext(
   barcodes: string[],
   mode: { lock: boolean },
   siteId: string,
-  mayAt: (siteId: string) => boolean,
+  mayAt: MayAtSite,
 ): Promise<Omit<RowContext, 'newCategories'>> {
   const lowered = [...new Set(skus.map((s) => s.toLowerCase()))];
   const items = lowered.length
@@ -113,8 +115,7 @@ function remember(context: RowContext, decision: Exclude<RowDecision, { kind: 'p
   if (after.barcode) context.barcodeOwners.set(after.barcode, { id: after.id, name: after.name });
 }
 
-/** Says whether an importer may change stock at a site: at every site unless told otherwise. */
-export type MayAtSite = (siteId: string) => boolean;
+/** At every site, unless told otherwise (MayAtSite: import-rows.ts). */
 const everywhere: MayAtSite = () => true;
 
 export class ImportService {

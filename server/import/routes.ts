@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { CommitBody, ImportCategoriesBody, ImportRowsBody } from '../../shared/import.js';
 import { principalOf, requirePermission } from '../auth/auth-plugin.js';
-import { mayAtSite } from '../auth/site-access.js';
+import { atEverySite, mayAtSite } from '../auth/site-access.js';
 import { actorOf } from '../auth/principal.js';
 import type { ImportLimits } from '../config.js';
 import type { ImportService, MayAtSite } from './import-service.js';
@@ -29,11 +29,13 @@ export const importRoutes: FastifyPluginAsync<{
 }> = async (app, { imports, limits, settings }) => {
   const manage = [requirePermission('inventory:create'), requirePermission('inventory:manage')];
   /** Rows that name a site the importer may not change stock at are rejected (each says so). */
-  const mayAt =
-    (request: FastifyRequest): MayAtSite =>
-    (siteId) =>
-      mayAtSite(principalOf(request), 'inventory:create', siteId) &&
-      mayAtSite(principalOf(request), 'inventory:manage', siteId);
+  const mayAt = (request: FastifyRequest): MayAtSite => {
+    const principal = principalOf(request);
+    const may: MayAtSite = (siteId) =>
+      mayAtSite(principal, 'inventory:create', siteId) && mayAtSite(principal, 'inventory:manage', siteId);
+    may.everySite = atEverySite(principal);
+    return may;
+  };
 
   app.post<{ Body: ImportRowsBody }>(
     '/inventory/import/dry-run',

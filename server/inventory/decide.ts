@@ -12,7 +12,16 @@ import { ConflictError, NotFoundError, UnprocessableError, ValidationError } fro
 import { checkField, checkFields } from './item-rules.js';
 import { evolveItem } from '../../shared/inventory-fold.js';
 import type { ItemState } from './item-state.js';
-import { insufficientAt, placeNamed, placeOf, requireOpen, type Places, type StockPlace } from './stock-places.js';
+import {
+  checkedAt,
+  insufficientAt,
+  placeNamed,
+  placeOf,
+  requireOpen,
+  type Places,
+  type SiteCheck,
+  type StockPlace,
+} from './stock-places.js';
 
 export interface CreateItem {
   itemId: string;
@@ -23,11 +32,15 @@ export interface CreateItem {
   levels?: StockLevels;
   /** The caller's site, whose default location takes the stock when the command names none. */
   siteId?: string;
+  /** May the caller put stock at this site (roles per site)? Throws the refusal. */
+  atSite?: SiteCheck;
 }
 export interface UpdateItem {
   changes: Partial<ItemFields>;
   /** The editor's site: a changed quantity is a count at its default location. */
   siteId?: string;
+  /** May the caller count stock at this site (roles per site)? Throws the refusal. */
+  atSite?: SiteCheck;
 }
 export interface AdjustStock {
   delta: number;
@@ -42,12 +55,16 @@ export interface AdjustStock {
   locationId?: string;
   /** The caller's site (places-sql.ts siteOfCaller); absent: no places are known (see the top). */
   siteId?: string;
+  /** May the caller update stock at the location's site (roles per site)? Throws the refusal. */
+  atSite?: SiteCheck;
 }
 export interface MoveStock {
   fromLocationId: string;
   toLocationId: string;
   quantity: number;
   note?: string | null;
+  /** May the caller update stock at the site of both ends? Throws the refusal. */
+  atSite?: SiteCheck;
 }
 /** What the stock handler (adjust-stock.ts) decides: adjustments and moves, of one item each. */
 export type StockCommand = AdjustStock | MoveStock;
@@ -111,6 +128,7 @@ function live(state: ItemState | null): ItemState {
 
 export function createItem(command: CreateItem, state: ItemState | null, place?: StockPlace): InventoryEvent[] {
   if (state) throw new ConflictError('Item already exists');
+  if (place && !command.levels) checkedAt(place, command.atSite);
   const fields = checkFields(command.fields);
   const where = command.levels ? { levels: command.levels } : place ? { locationId: requireOpen(place).id } : {};
   return withCrossing(null, [{ type: 'ItemCreated', data: { itemId: command.itemId, ...fields, ...where } }], place);
@@ -144,7 +162,7 @@ export function recordAdjustment(
   const state = live(current);
   const place =
     places && command.siteId !== undefined
-      ? placeOf(places, command.locationId, command.siteId, 'locationId')
+      ? checkedAt(placeOf(places, command.locationId, command.siteId, 'locationId'), command.atSite)
       : undefined;
   return adjustStock({ ...command, occurredAt: adjustmentMoment(command.occurredAt ?? undefined, now) }, state, place);
 }
@@ -216,6 +234,9 @@ export function recordMove(command: MoveStock, current: ItemState | null, places
   const state = live(current);
   const from = placeNamed(places, command.fromLocationId, 'fromLocationId');
   const to = placeNamed(places, command.toLocationId, 'toLocationId');
+  // A user without rights at either end is refused before anything else is said about the move.
+  checkedAt(from, command.atSite);
+  checkedAt(to, command.atSite);
   return moveStock(command, state, from, to);
 }
 
@@ -258,7 +279,7 @@ export function updateItem(command: UpdateItem, current: ItemState | null, place
     const counted = checkField('quantity', command.changes.quantity);
     if (counted !== state.quantity) {
       const delta = counted - state.quantity;
-      const at = place ? requireOpen(place) : MAIN;
+      const at = place ? requireOpen(checkedAt(place, command.atSite)) : MAIN;
       const there = state.levels[at.id] ?? 0;
       if (there + delta < 0) throw insufficientAt(at, there, state.quantity);
       events.push({

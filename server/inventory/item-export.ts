@@ -39,13 +39,27 @@ export const exportsByLocation = (filter: ItemExportFilter): boolean =>
   Boolean(filter.byLocation || filter.siteId || filter.locationId);
 
 const PAGE = 1000;
+/** The sites a reader limited to some sees (roles per site); null for every site. */
+const limitedTo = (filter: ItemExportFilter): readonly string[] | null =>
+  filter.visibleSites && filter.visibleSites !== 'all' ? filter.visibleSites : null;
+/**
+ * The quantity column: the item's total, or for a reader limited to some sites the units at
+ * those sites (a row per location already says the units there).
+ */
+function quantityOf(filter: ItemExportFilter): RawBuilder<unknown> {
+  const sites = limitedTo(filter);
+  if (!sites) return sql`quantity`;
+  if (sites.length === 0) return sql`0 as quantity`;
+  return sql`(select coalesce(sum(s.quantity), 0)::int from stock_levels s
+    where s.item_id = items.id and s.site_id in (${sql.join(sites.map((id) => sql`${id}::uuid`))})) as quantity`;
+}
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const contains = (column: string, text: string) => sql`${sql.raw(column)} like ${`%${likeEscape(text)}%`}`;
 
 /** The sort keys, most significant first; the item id always ends them, so every row has its own place. */
 function sortKeys(filter: ItemExportFilter): string[] {
   if (!filter.categoryId) return ['lower(category_name)', 'lower(name)'];
-  return [{ name: 'lower(name)', price: 'price', stock: 'quantity' }[filter.sort]];
+  return [{ name: 'lower(name)', price: 'price', stock: 'items.quantity' }[filter.sort]];
 }
 
 /** Which stock_levels rows (alias `s`) a by-location export writes. */
@@ -61,8 +75,9 @@ function levelsWhere(filter: ItemExportFilter): RawBuilder<unknown> {
 
 function whereOf(filter: ItemExportFilter): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [sql`true`];
-  // Filtered by place: the items placed there, as the lists show them.
-  if (filter.siteId || filter.locationId || (filter.byLocation && filter.visibleSites && filter.visibleSites !== 'all'))
+  // Filtered by place: the items placed there, as the lists show them; a reader limited to
+  // some sites gets the items placed at those sites only (roles per site).
+  if (filter.siteId || filter.locationId || limitedTo(filter))
     parts.push(sql`exists (select 1 from stock_levels s where s.item_id = items.id and ${levelsWhere(filter)})`);
   const q = filter.q?.trim().toLowerCase();
   if (filter.categoryId) {
@@ -141,7 +156,7 @@ async function* pages(db: Kysely<DB>, filter: ItemExportFilter, pageSize: number
       ? sql`and (${keyList}) ${sql.raw(order === 'desc' ? '<' : '>')} (${sql.join(after)})`
       : sql``;
     const rows =
-      await sql<ExportRow>`select id, name, sku, barcode, category_name, quantity, price, threshold, description,
+      await sql<ExportRow>`select id, name, sku, barcode, category_name, ${quantityOf(filter)}, price, threshold, description,
         to_char(expiry_date, 'YYYY-MM-DD') as expiry_date, image_url,
         coalesce((select currency from settings where id = 1), ${DEFAULT_MONEY.currency}) as currency, ${keyColumns}
       from items where ${whereOf(filter)} ${past}

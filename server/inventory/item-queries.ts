@@ -15,6 +15,7 @@ import { withReverts } from './item-history-reverts.js';
 import { withMoney } from './history-money.js';
 import { withLocations } from './history-locations.js';
 import { correctionsOf } from './search-words.js';
+import { createLocationSites, sitesOfEvents, STORE_TOTAL_EVENTS } from '../auth/event-sites.js';
 import { checkBarcode } from '../../shared/barcode.js';
 import { exportedItems, type ExportedItem, type ItemExportFilter } from './item-export.js';
 import { decodeItemCursor, encodeItemCursor } from './item-cursor.js';
@@ -184,6 +185,21 @@ export class ItemQueries {
     };
   }
 
+  /** The site a location is at; null for no such location. */
+  async siteOfLocation(locationId: string): Promise<{ id: string; name: string } | null> {
+    if (!UUID.test(locationId)) return null;
+    const rows = await sql<{ id: string; name: string }>`select st.id::text as id, st.name from locations l
+      join sites st on st.id = l.site_id where l.id = ${locationId}::uuid`.execute(this.db);
+    return rows.rows[0] ?? null;
+  }
+
+  /** The name of a site (for refusals); its id when there is none. */
+  async siteName(siteId: string): Promise<string> {
+    if (!UUID.test(siteId)) return siteId;
+    const rows = await sql<{ name: string }>`select name from sites where id = ${siteId}::uuid`.execute(this.db);
+    return rows.rows[0]?.name ?? siteId;
+  }
+
   /** The items a CSV export writes (item-export.ts), read page by page. */
   export(filter: ItemExportFilter): Promise<AsyncGenerator<ExportedItem>> {
     return exportedItems(this.db, filter);
@@ -250,10 +266,30 @@ export class ItemQueries {
     });
   }
 
-  async history(id: string): Promise<HistoryEntry[]> {
+  /**
+   * The item's history. `sites`: someone who sees some sites only gets the entries of those
+   * sites and of none (an edit of its name), without the store's totals (quantity changes).
+   */
+  async history(id: string, sites?: readonly string[]): Promise<HistoryEntry[]> {
     const events = await this.store.readStream(`item-${id}`);
     if (events.length === 0) throw new NotFoundError('Item not found');
-    return withLocations(this.db, events, await withMoney(this.db, events, withReverts(events, historyEntry)));
+    const entries = await withLocations(
+      this.db,
+      events,
+      await withMoney(this.db, events, withReverts(events, historyEntry)),
+    );
+    if (!sites) return entries;
+    const visible = new Set(sites);
+    const of = await sitesOfEvents(events, createLocationSites(this.db));
+    const hidden = new Set(
+      events.flatMap((e, i) => {
+        const at = of[i];
+        return (at && !at.some((s) => visible.has(s))) || STORE_TOTAL_EVENTS.has(e.type) ? [e.streamVersion] : [];
+      }),
+    );
+    return entries
+      .filter((entry) => !hidden.has(entry.version))
+      .map((entry) => ({ ...entry, changes: entry.changes.filter((c) => c.field !== 'quantity') }));
   }
 
   /** The item as it was at a moment, folded from its events up to then. */

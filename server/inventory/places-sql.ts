@@ -5,16 +5,19 @@
 // its stock.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { MAIN_SITE_ID } from '../../shared/places.js';
+import type { Principal } from '../auth/principal.js';
+import { homeSite } from '../auth/site-access.js';
 import { NO_PLACES, type Places, type StockPlace } from './stock-places.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The site a caller works at: its default location takes their stock changes that name no
- * location. One site for everyone until roles are given per site.
+ * location. Main store for those who work at every site; else their home site (the first
+ * site they were given where they may update stock: auth/site-access.ts).
  */
-export function siteOfCaller(_principal?: { uid: string } | null): string {
-  return MAIN_SITE_ID;
+export function siteOfCaller(principal?: Principal | null): string {
+  return principal ? homeSite(principal) : MAIN_SITE_ID;
 }
 
 const uuids = (ids: Iterable<string | undefined>) =>

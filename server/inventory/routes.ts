@@ -2,8 +2,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AdjustStockBody, CreateItemBody, UpdateItemBody } from '../../shared/inventory.js';
 import { principalOf, requirePermission } from '../auth/auth-plugin.js';
-import { visibleSites } from '../auth/site-access.js';
 import { principalCheck } from '../auth/principal-check.js';
+import { assertMaySeeSite, atEverySite, maySeeSite, requestSiteCheck, visibleSites } from '../auth/site-access.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { replayIfAnswered } from '../http/answer-hook.js';
 import { commandHooks, commandMeta, expectedVersionOf } from '../http/command-meta.js';
@@ -49,6 +49,9 @@ function requireEditPermission(request: FastifyRequest<{ Body: UpdateItemBody }>
   const body = request.body && typeof request.body === 'object' ? request.body : {};
   const fields = Object.keys(body).filter((k) => k !== 'expected_version');
   const quantityOnly = fields.length === 1 && fields[0] === 'quantity';
+  // A total is the store's: those whose role holds at some sites only count at a location.
+  if ('quantity' in body && request.principal && !atEverySite(request.principal))
+    throw new ForbiddenError('Your role holds at some sites only: adjust the stock at a location instead');
   if (permissions.includes('inventory:manage')) return;
   if (quantityOnly && permissions.includes('stock:update')) return;
   request.log.warn({ uid: request.principal?.uid, route: request.routeOptions.url }, 'permission denied');
@@ -63,6 +66,23 @@ export const inventoryRoutes: FastifyPluginAsync<{
   asOf: ItemsAsOf;
 }> = async (app, { items, queries, asOf }) => {
   const view = requirePermission('inventory:view');
+
+  /**
+   * A list filtered by a site or location the caller may not see is refused (roles per site).
+   * Nothing to ask for those at every site.
+   */
+  async function refuseUnseenPlace(request: FastifyRequest, siteId?: string, locationId?: string) {
+    const principal = request.principal;
+    if (!principal || atEverySite(principal)) return;
+    if (siteId && !maySeeSite(principal, siteId)) {
+      const name = await queries.siteName(siteId);
+      assertMaySeeSite(principal, siteId, () => name);
+    }
+    if (locationId) {
+      const site = await queries.siteOfLocation(locationId);
+      if (site) assertMaySeeSite(principal, site.id, () => site.name);
+    }
+  }
 
   app.get<{ Querystring: { limit: number; cursor?: string; asOf?: string; siteId?: string; locationId?: string } }>(
     '/inventory',
@@ -89,6 +109,7 @@ export const inventoryRoutes: FastifyPluginAsync<{
     },
     async (request, reply) => {
       const { limit, cursor, asOf: at, siteId, locationId } = request.query;
+      await refuseUnseenPlace(request, siteId, locationId);
       let page;
       if (at) {
         await principalCheck(request).confirm();
@@ -185,6 +206,7 @@ export const inventoryRoutes: FastifyPluginAsync<{
       // Streamed page by page, like the activity export: no store is too big to export.
       const byPlace = exportsByLocation(filter);
       return sendCsv(reply, 'inventory.csv', format, async () => {
+        // Those who see some sites only export those sites' stock (roles per site).
         const rows = await queries.export({ ...filter, visibleSites: visibleSites(principalOf(request)) });
         return (async function* () {
           yield itemCsvHeader(format, byPlace);
@@ -246,7 +268,10 @@ export const inventoryRoutes: FastifyPluginAsync<{
         response: { 200: historySchema, ...errors },
       },
     },
-    async (request) => queries.history(request.params.id),
+    async (request) => {
+      const sites = request.principal ? visibleSites(request.principal) : 'all';
+      return queries.history(request.params.id, sites === 'all' ? undefined : sites);
+    },
   );
 
   app.post<{ Body: CreateItemBody }>(
@@ -264,7 +289,14 @@ export const inventoryRoutes: FastifyPluginAsync<{
       reply
         .status(201)
         .send(
-          await items.create(createItemCommand(request.body, siteOfCaller(request.principal)), commandMeta(request)),
+          await items.create(
+            createItemCommand(
+              request.body,
+              siteOfCaller(request.principal),
+              requestSiteCheck(request, 'inventory:create'),
+            ),
+            commandMeta(request),
+          ),
         ),
   );
 
@@ -287,7 +319,11 @@ export const inventoryRoutes: FastifyPluginAsync<{
       if (Object.keys(body).length === 0) throw new ValidationError('Nothing to update');
       return items.update(
         request.params.id,
-        updateItemCommand(body, siteOfCaller(request.principal)),
+        updateItemCommand(
+          body,
+          siteOfCaller(request.principal),
+          requestSiteCheck(request, ['inventory:manage', 'stock:update']),
+        ),
         expectedVersionOf(request, expected_version),
         commandMeta(request),
       );
@@ -335,7 +371,7 @@ export const inventoryRoutes: FastifyPluginAsync<{
       replayIfAnswered(request, reply, () =>
         items.adjust(
           request.params.id,
-          adjustStockCommand(request.body, siteOfCaller(request.principal)),
+          adjustStockCommand(request.body, siteOfCaller(request.principal), requestSiteCheck(request, 'stock:update')),
           commandMeta(request),
           commandHooks(request),
         ),

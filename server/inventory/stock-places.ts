@@ -14,6 +14,19 @@ export interface StockPlace {
   siteArchived?: boolean;
 }
 
+/**
+ * Whether the caller may change stock at a site: the route hands the decision this check
+ * (auth/site-access.ts asked for the request's principal as confirmed when the command is
+ * decided); it throws the refusal. Absent: no such check (tests, the system's own writes).
+ */
+export type SiteCheck = (siteId: string, siteName: string) => void;
+
+/** The place, after the caller's check at its site. */
+export function checkedAt(place: StockPlace, check: SiteCheck | undefined): StockPlace {
+  check?.(place.siteId, place.siteName ?? 'this site');
+  return place;
+}
+
 /** The locations a batch of commands names, and the default location of each caller's site. */
 export interface Places {
   locations: Record<string, StockPlace>;

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { MoveStockBody } from '../../shared/inventory.js';
 import { requirePermission } from '../auth/auth-plugin.js';
 import { principalCheck } from '../auth/principal-check.js';
+import { requestSiteCheck } from '../auth/site-access.js';
 import { replayIfAnswered } from '../http/answer-hook.js';
 import { commandHooks, commandMeta } from '../http/command-meta.js';
 import { moveStockCommand } from './item-commands.js';
@@ -21,8 +22,8 @@ const errors = {
 };
 
 /**
- * Who may move stock: whoever may update stock levels. The one check moves go through, so a
- * check per site joins it here.
+ * Who may move stock: whoever may update stock levels, at the site of the move (both ends
+ * are checked when the move is decided, its locations loaded: requestSiteCheck).
  */
 const mayMoveStock = requirePermission('stock:update');
 
@@ -49,7 +50,7 @@ export const stockRoutes: FastifyPluginAsync<{ items: ItemService; stock: StockQ
       replayIfAnswered(request, reply, () =>
         items.move(
           request.body.itemId.toLowerCase(),
-          moveStockCommand(request.body),
+          moveStockCommand(request.body, requestSiteCheck(request, 'stock:update')),
           commandMeta(request),
           commandHooks(request),
         ),

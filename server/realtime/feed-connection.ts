@@ -12,6 +12,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/datab
 import { compareCursors } from './cursor-order.js';
 import { isGuest } from '../auth/guest-view.js';
 import { audienceMask, GUEST_VIEW } from './event-visibility.js';
+import { visibleSites } from '../auth/site-access.js';
 import {
   authenticate,
   authenticateApiToken,
@@ -21,7 +22,7 @@ import {
   type FeedApiTokens,
   type FeedIdentity,
 } from './feed-auth.js';
-import { encodeEvents, framesFor, serialize, type EncodedEvent } from './feed-messages.js';
+import { encodeEvents, framesFor, serialize, type EncodedEvent, type FeedSites } from './feed-messages.js';
 import type { ItemLabels } from './item-labels.js';
 import type { Limiter } from './limiter.js';
 import type { PublishedBatch } from './published-batch.js';
@@ -44,6 +45,8 @@ export interface FeedContext {
   /** `srk_` API tokens sign in here too (scripts and tills following the feed). */
   apiTokens?: FeedApiTokens;
   labels: ItemLabels;
+  /** Sites of events and units per site, for connections limited to some sites (`units`: read them). */
+  sites?(units: boolean): FeedSites;
   /** Bounds concurrent catch-up reads across all connections. */
   readLimiter: Limiter;
   /** The live cursor (live-feed.ts): everything up to it has been published to the hub. */
@@ -77,6 +80,8 @@ export class FeedConnection {
   /** Set by the heartbeat; any sign of life clears it. */
   private awaitingPong = false;
   mask = 0;
+  /** The sites this client may see events of (roles per site); 'all' for most. */
+  private sites: 'all' | { visible: ReadonlySet<string>; key: string } = 'all';
 
   constructor(
     readonly ws: WebSocket,
@@ -102,12 +107,17 @@ export class FeedConnection {
     return this.identity?.token.uid ?? null;
   }
 
+  /** Whether this client sees some sites only (then stock events' quantities are read per site for it). */
+  get limitedToSites(): boolean {
+    return this.sites !== 'all';
+  }
+
   /** Called by the hub with every batch of committed events the live feed handed it. */
   deliver(batch: PublishedBatch): void {
     if (this.state === 'live') {
       // Nothing may follow a close frame, and the close handshake can be under way.
       if (this.ws.readyState !== WebSocket.OPEN || this.tooSlow()) return;
-      if (compareCursors(batch.first, this.last) > 0 && !this.ownsHiddenEvent(batch.events)) {
+      if (compareCursors(batch.first, this.last) > 0 && this.sites === 'all' && !this.ownsHiddenEvent(batch.events)) {
         // The usual case: all of it is new to this client; the bytes are shared by everyone with this mask.
         const bytes = batch.bytesFor(this.mask);
         if (bytes) this.wire.write(bytes);
@@ -242,6 +252,8 @@ export class FeedConnection {
     this.identity = identity;
     const guest = isGuest(identity.principal);
     this.mask = audienceMask(identity.principal.permissions, { guest }) | (guest ? GUEST_VIEW : 0);
+    const sites = visibleSites(identity.principal);
+    this.sites = sites === 'all' ? 'all' : { visible: new Set(sites), key: [...sites].sort().join(',') };
     clearTimeout(this.expiryTimer);
     const left = identity.token.expiresAt - Date.now();
     this.expiryTimer = setTimeout(
@@ -296,7 +308,7 @@ export class FeedConnection {
           continue;
         }
         emptyReads = 0;
-        const encoded = await encodeEvents(events, this.ctx.labels);
+        const encoded = await encodeEvents(events, this.ctx.labels, this.ctx.sites?.(this.sites !== 'all'));
         if (this.state !== 'catching-up') return false;
         this.sendEvents(encoded);
       }
@@ -320,8 +332,10 @@ export class FeedConnection {
     for (const event of events) {
       if (compareCursors(event.cursor, this.last) <= 0) continue;
       this.last = event.cursor;
-      if ((event.audience & this.mask) !== 0 || (event.owner !== null && event.owner === this.uid))
-        frames.push(...framesFor(event, this.mask));
+      if ((event.audience & this.mask) === 0 && (event.owner === null || event.owner !== this.uid)) continue;
+      // Limited to some sites: their events and those of no site, with quantities per site.
+      if (this.sites === 'all') frames.push(...framesFor(event, this.mask));
+      else frames.push(...event.siteFrames(this.sites.visible, this.sites.key));
     }
     if (frames.length > 0) this.wire.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames));
   }

@@ -28,6 +28,12 @@ export class FeedHub {
     return this.connections.size;
   }
 
+  /** Whether a connection sees some sites only (its stock events need units per site). */
+  hasLimitedToSites(): boolean {
+    for (const connection of this.connections) if (connection.limitedToSites) return true;
+    return false;
+  }
+
   join(connection: FeedConnection): void {
     this.connections.add(connection);
   }

@@ -5,7 +5,7 @@
 // joins in between gets the batch from the hub, never misses it.
 import type { Cursor, StoredEvent } from '../eventstore/types.js';
 import { compareCursors } from './cursor-order.js';
-import { encodeEvents, type EncodedEvent } from './feed-messages.js';
+import { encodeEvents, type EncodedEvent, type FeedSites } from './feed-messages.js';
 import type { ItemLabels } from './item-labels.js';
 
 export interface LiveFeedOptions {
@@ -14,6 +14,8 @@ export interface LiveFeedOptions {
   publish(batch: EncodedEvent[]): void;
   /** Where reading started, until the first batch is handed on. */
   startCursor(): Cursor;
+  /** Sites of events, and units per site when a connection limited to some sites listens (feed-messages.ts). */
+  sites?(): FeedSites;
 }
 
 export class LiveFeed {
@@ -33,7 +35,7 @@ export class LiveFeed {
     const from = this.published ?? after;
     const fresh = compareCursors(events[0]!, from) > 0 ? events : events.filter((e) => compareCursors(e, from) > 0);
     if (fresh.length === 0) return;
-    const encoded = await encodeEvents(fresh, this.options.labels);
+    const encoded = await encodeEvents(fresh, this.options.labels, this.options.sites?.());
     const last = fresh[fresh.length - 1]!;
     this.published = { txId: last.txId, position: last.position };
     this.options.publish(encoded);

@@ -13,6 +13,8 @@ import { tokenFromProtocols } from './feed-auth.js';
 import { FeedConnection, type FeedContext } from './feed-connection.js';
 import { FeedHub } from './feed-hub.js';
 import { createItemLabels } from './item-labels.js';
+import { createLocationSites, unitsBySite } from '../auth/event-sites.js';
+import type { FeedSites } from './feed-messages.js';
 import { createLimiter } from './limiter.js';
 import { LiveFeed } from './live-feed.js';
 import { checkResumeCursor } from './resume-cursor.js';
@@ -34,8 +36,13 @@ export const realtimeRoutes: FastifyPluginAsync<RealtimeRoutesOptions> = async (
   const log = app.log.child({ feature: 'realtime' });
   const labels = createItemLabels(database.db, store);
   const hub = new FeedHub({ heartbeatMs: HEARTBEAT_MS, recheckMs: RECHECK_MS, log });
+  const locationSites = createLocationSites(database.db);
+  // Units per site are read only for those limited to some sites (roles per site).
+  const sites = (units: boolean): FeedSites =>
+    units ? { locationSites, units: (ids) => unitsBySite(database.db, ids) } : { locationSites };
   const live = new LiveFeed({
     labels,
+    sites: () => sites(hub.hasLimitedToSites()),
     publish: (batch) => hub.publish(batch),
     startCursor: () => subscriptions.cursor,
   });
@@ -47,6 +54,7 @@ export const realtimeRoutes: FastifyPluginAsync<RealtimeRoutesOptions> = async (
     resolvePrincipal,
     apiTokens: apiTokenSignIn(ctx, resolvePrincipal),
     labels,
+    sites,
     readLimiter: createLimiter(4),
     liveCursor: () => live.cursor,
     join: (connection) => hub.join(connection),

@@ -1,8 +1,12 @@
 // /api/sites and /api/locations: thin — a schema, a guard, one call. Each route's guard is
-// one of the two below, so who may read or manage places is decided in one place.
-import type { FastifyPluginAsync } from 'fastify';
-import { requirePermission } from '../auth/auth-plugin.js';
-import { ValidationError } from '../errors.js';
+// one of the two below, so who may read or manage places is decided in one place. Roles per
+// site narrow both (auth/site-access.ts): someone whose role holds at some sites only reads
+// the places of the sites they may see, changes them only where they manage settings, and
+// adds no site (they would hold nothing there).
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { principalOf, requirePermission } from '../auth/auth-plugin.js';
+import { assertMayAtSites, assertMaySeeSite, atEverySite, maySeeSite } from '../auth/site-access.js';
+import { ForbiddenError, ValidationError } from '../errors.js';
 import { commandMeta, expectedVersionOf } from '../http/command-meta.js';
 import type { LocationService } from './location-service.js';
 import type { PlaceQueries } from './place-queries.js';
@@ -54,19 +58,59 @@ export const placeRoutes: FastifyPluginAsync<{
   locations: LocationService;
   queries: PlaceQueries;
 }> = async (app, { sites, locations, queries }) => {
+  /** The principal when its role holds at some sites only; null (nothing to ask) for everyone else. */
+  const limited = (request: FastifyRequest) => {
+    const principal = principalOf(request);
+    return atEverySite(principal) ? null : principal;
+  };
+  const siteName = async (siteId: string) => (await queries.site(siteId)).name;
+
+  /** 403 unless the caller may see the site (a read of its places). */
+  async function refuseUnseenSite(request: FastifyRequest, siteId: string): Promise<void> {
+    const principal = limited(request);
+    if (!principal || maySeeSite(principal, siteId)) return;
+    const name = await siteName(siteId);
+    assertMaySeeSite(principal, siteId, () => name);
+  }
+
+  /** 403 unless the caller manages settings at the site (a change of its places). */
+  async function refuseUnmanagedSite(request: FastifyRequest, siteId: string): Promise<void> {
+    const principal = limited(request);
+    if (!principal) return;
+    const name = await siteName(siteId);
+    assertMayAtSites(principal, 'settings:manage', [siteId], () => name);
+  }
+
+  /** The same for a location's site (a location never changes site). */
+  const locationSite = async (id: string) => (await queries.location(id)).siteId;
+  const refuseUnmanagedLocation = async (request: FastifyRequest<WithId>) => {
+    if (limited(request)) await refuseUnmanagedSite(request, await locationSite(request.params.id));
+  };
+
   // Sites
 
-  app.get(
+  app.get<{ Querystring: { scope?: 'all' } }>(
     '/sites',
     {
       onRequest: mayView,
       schema: {
-        summary: 'Every site, archived ones too (archivedAt set), by name',
+        summary:
+          "The sites the caller may see, archived ones too (archivedAt set), by name; scope=all: every site's name and code, also those they may not see (where a transfer may go)",
         tags,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { scope: { type: 'string', enum: ['all'] } },
+        },
         response: { 200: { type: 'array', items: siteSchema }, ...errors },
       },
     },
-    () => queries.sites(),
+    async (request) => {
+      const sites = await queries.sites();
+      const principal = limited(request);
+      if (!principal || request.query.scope === 'all') return sites;
+      return sites.filter((site) => maySeeSite(principal, site.id));
+    },
   );
 
   app.get<WithId>(
@@ -75,7 +119,11 @@ export const placeRoutes: FastifyPluginAsync<{
       onRequest: mayView,
       schema: { summary: 'One site', tags, params: siteIdParams, response: { 200: siteSchema, ...errors } },
     },
-    (request) => queries.site(request.params.id),
+    async (request) => {
+      const site = await queries.site(request.params.id);
+      await refuseUnseenSite(request, site.id);
+      return site;
+    },
   );
 
   app.post<{ Body: Required<Pick<SiteBody, 'name' | 'code' | 'time_zone'>> & Pick<SiteBody, 'address'> }>(
@@ -90,6 +138,8 @@ export const placeRoutes: FastifyPluginAsync<{
       },
     },
     async (request, reply) => {
+      // A new site is one where nobody limited to some sites holds anything.
+      if (limited(request)) throw new ForbiddenError("You can't add a site: your role holds at some sites only");
       const { name, code, address, time_zone } = request.body;
       return reply
         .status(201)
@@ -109,7 +159,8 @@ export const placeRoutes: FastifyPluginAsync<{
         response: { 200: siteSchema, ...errors },
       },
     },
-    (request) => {
+    async (request) => {
+      await refuseUnmanagedSite(request, request.params.id);
       const { name, code, address, time_zone, default_location_id, expected_version } = request.body;
       return sites.update(
         request.params.id,
@@ -132,7 +183,10 @@ export const placeRoutes: FastifyPluginAsync<{
         response: { 200: siteSchema, ...errors },
       },
     },
-    (request) => sites.archive(request.params.id, commandMeta(request)),
+    async (request) => {
+      await refuseUnmanagedSite(request, request.params.id);
+      return sites.archive(request.params.id, commandMeta(request));
+    },
   );
 
   app.post<WithId>(
@@ -147,7 +201,10 @@ export const placeRoutes: FastifyPluginAsync<{
         response: { 200: siteSchema, ...errors },
       },
     },
-    (request) => sites.restore(request.params.id, commandMeta(request)),
+    async (request) => {
+      await refuseUnmanagedSite(request, request.params.id);
+      return sites.restore(request.params.id, commandMeta(request));
+    },
   );
 
   // Locations
@@ -164,7 +221,13 @@ export const placeRoutes: FastifyPluginAsync<{
         response: { 200: { type: 'array', items: locationSchema }, ...errors },
       },
     },
-    (request) => queries.locations(request.query.siteId),
+    async (request) => {
+      const { siteId } = request.query;
+      if (siteId !== undefined) await refuseUnseenSite(request, siteId);
+      const found = await queries.locations(siteId);
+      const principal = limited(request);
+      return principal ? found.filter((location) => maySeeSite(principal, location.siteId)) : found;
+    },
   );
 
   app.get<{ Querystring: { siteId?: string; code?: string; barcode?: string } }>(
@@ -179,11 +242,20 @@ export const placeRoutes: FastifyPluginAsync<{
         response: { 200: foundLocationSchema, ...errors },
       },
     },
-    (request) => {
+    async (request) => {
       const { siteId, code, barcode } = request.query;
-      if (barcode !== undefined && code === undefined && siteId === undefined) return queries.find({ barcode });
-      if (barcode === undefined && code !== undefined && siteId !== undefined) return queries.find({ siteId, code });
-      throw new ValidationError('Give siteId and code, or barcode');
+      const found = async () => {
+        if (barcode !== undefined && code === undefined && siteId === undefined) return queries.find({ barcode });
+        if (barcode === undefined && code !== undefined && siteId !== undefined) {
+          await refuseUnseenSite(request, siteId);
+          return queries.find({ siteId, code });
+        }
+        throw new ValidationError('Give siteId and code, or barcode');
+      };
+      const location = await found();
+      // A label of another site's shelf: refused, by its site's name.
+      await refuseUnseenSite(request, location.siteId);
+      return location;
     },
   );
 
@@ -193,7 +265,11 @@ export const placeRoutes: FastifyPluginAsync<{
       onRequest: mayView,
       schema: { summary: 'One location', tags, params: locationIdParams, response: { 200: locationSchema, ...errors } },
     },
-    (request) => queries.location(request.params.id),
+    async (request) => {
+      const location = await queries.location(request.params.id);
+      await refuseUnseenSite(request, location.siteId);
+      return location;
+    },
   );
 
   app.post<{ Body: LocationBody & { site_id: string; name: string; code: string } }>(
@@ -210,6 +286,7 @@ export const placeRoutes: FastifyPluginAsync<{
     },
     async (request, reply) => {
       const { site_id, parent_id, name, code, barcode } = request.body;
+      await refuseUnmanagedSite(request, site_id);
       return reply
         .status(201)
         .send(
@@ -233,7 +310,8 @@ export const placeRoutes: FastifyPluginAsync<{
         response: { 200: locationSchema, ...errors },
       },
     },
-    (request) => {
+    async (request) => {
+      await refuseUnmanagedLocation(request);
       const { name, code, barcode, expected_version } = request.body;
       return locations.update(
         request.params.id,
@@ -256,13 +334,15 @@ export const placeRoutes: FastifyPluginAsync<{
         response: { 200: locationSchema, ...errors },
       },
     },
-    (request) =>
-      locations.move(
+    async (request) => {
+      await refuseUnmanagedLocation(request);
+      return locations.move(
         request.params.id,
         request.body.parent_id,
         expectedVersionOf(request, request.body.expected_version),
         commandMeta(request),
-      ),
+      );
+    },
   );
 
   app.post<WithId>(
@@ -278,7 +358,10 @@ export const placeRoutes: FastifyPluginAsync<{
         response: { 200: locationSchema, ...errors },
       },
     },
-    (request) => locations.archive(request.params.id, commandMeta(request)),
+    async (request) => {
+      await refuseUnmanagedLocation(request);
+      return locations.archive(request.params.id, commandMeta(request));
+    },
   );
 
   app.post<WithId>(
@@ -293,6 +376,9 @@ export const placeRoutes: FastifyPluginAsync<{
         response: { 200: locationSchema, ...errors },
       },
     },
-    (request) => locations.restore(request.params.id, commandMeta(request)),
+    async (request) => {
+      await refuseUnmanagedLocation(request);
+      return locations.restore(request.params.id, commandMeta(request));
+    },
   );
 };

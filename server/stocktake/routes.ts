@@ -3,9 +3,10 @@
 // only count see no expected quantities (a blind count: a counter who knows the expected
 // number tends to find it). Thin: schema, permission, one call.
 import type { FastifyPluginAsync } from 'fastify';
-import { hasPermission, SEE_STOCKTAKES } from '../../shared/permissions.js';
+import { SEE_STOCKTAKES } from '../../shared/permissions.js';
 import type { ApproveLineBody, StartStocktakeBody, SubmitCountBody } from '../../shared/stocktake.js';
 import { principalOf, requirePermission } from '../auth/auth-plugin.js';
+import { mayAtSite, visibleSites } from '../auth/site-access.js';
 import { commandMeta } from '../http/command-meta.js';
 import {
   approveLineBody,
@@ -33,8 +34,6 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
   const run = requirePermission('stocktake:run');
   const see = requirePermission(SEE_STOCKTAKES);
   const tags = ['stocktakes'];
-  const showsVariance = (request: Parameters<typeof principalOf>[0]) =>
-    hasPermission(principalOf(request).permissions, 'stocktake:run');
 
   app.get(
     '/stocktakes',
@@ -42,7 +41,7 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
       onRequest: see,
       schema: { summary: 'Stocktake sessions, newest first', tags, response: { 200: listResponse, ...errors } },
     },
-    async () => ({ stocktakes: await queries.list() }),
+    async (request) => ({ stocktakes: await queries.list(50, visibleSites(principalOf(request))) }),
   );
 
   app.post<{ Body: StartStocktakeBody }>(
@@ -74,7 +73,15 @@ export const stocktakeRoutes: FastifyPluginAsync<{ stocktakes: StocktakeService;
         response: { 200: sessionResponse, ...errors },
       },
     },
-    async (request) => queries.session(request.params.id, showsVariance(request)),
+    async (request) => {
+      // Expected quantities for those who run counts at the session's site; another site's session is refused.
+      const principal = principalOf(request);
+      return queries.session(
+        request.params.id,
+        (siteId) => mayAtSite(principal, 'stocktake:run', siteId),
+        visibleSites(principal),
+      );
+    },
   );
 
   app.post<WithId & { Body: SubmitCountBody }>(

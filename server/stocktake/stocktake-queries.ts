@@ -16,7 +16,8 @@ import {
   type StocktakeTotals,
 } from '../../shared/stocktake.js';
 import type { DB } from '../db/schema.js';
-import { NotFoundError } from '../errors.js';
+import { ForbiddenError, NotFoundError } from '../errors.js';
+import type { VisibleSites } from '../auth/site-access.js';
 import type { Transaction } from '../eventstore/types.js';
 import { countsWithExpected, type CountWithExpected } from './count-expected.js';
 import type { LineToApprove, SessionState } from './decide.js';
@@ -219,9 +220,21 @@ export class StocktakeQueries {
     return rows.rows;
   }
 
-  async session(id: string, showsVariance: boolean): Promise<StocktakeSession> {
+  /**
+   * One session. `showsVariance`: whether the reader sees expected quantities (asked with the
+   * session's site); `sites`: the sites the reader may see (server/auth/site-access.ts): a
+   * session at another is refused.
+   */
+  async session(
+    id: string,
+    showsVariance: boolean | ((siteId: string) => boolean),
+    sites: VisibleSites = 'all',
+  ): Promise<StocktakeSession> {
     const row = await this.sessionRow(this.db, id);
     if (!row) throw new NotFoundError('Stocktake not found');
+    if (sites !== 'all' && !sites.includes(row.site_id.toLowerCase()))
+      throw new ForbiddenError(`You don't have permission to view stocktakes at ${row.site_name ?? 'that site'}`);
+    if (typeof showsVariance === 'function') showsVariance = showsVariance(row.site_id);
     const [lineRows, counts, locations] = await Promise.all([
       this.lineRows(this.db, id),
       countsWithExpected(this.db, sql`c.stocktake_id = ${id}`),
@@ -245,9 +258,16 @@ export class StocktakeQueries {
    * SQL; a line counted twice with different numbers (as readLine says) is looked for only
    * where it can be: an open session's unapproved line with more than one count.
    */
-  async list(limit = 50): Promise<StocktakeSummary[]> {
+  async list(limit = 50, sites: VisibleSites = 'all'): Promise<StocktakeSummary[]> {
+    // Someone who sees some sites only lists the sessions at those sites (roles per site).
+    const atSites =
+      sites === 'all'
+        ? sql`true`
+        : sites.length === 0
+          ? sql`false`
+          : sql`site_id in (${sql.join(sites.map((id) => sql`${id}::uuid`))})`;
     const rows = await sql<SessionRow & { to_count: number; counted: number; approved: number }>`
-      with recent as (select * from stocktakes order by started_at desc limit ${limit})
+      with recent as (select * from stocktakes where ${atSites} order by started_at desc limit ${limit})
       select ${sessionColumns},
         (select count(*) from stocktake_lines l where l.stocktake_id = t.id)::int as to_count,
         (select count(*) from stocktake_lines l where l.stocktake_id = t.id and exists (select 1 from stocktake_counts c

@@ -1,6 +1,6 @@
 // /api/transfers: thin — a schema, a guard, one call. Reading needs View inventory (and shows
 // only transfers from or to a site the caller may see); every step needs Update stock levels,
-// checked again by the service at both of the transfer's sites (auth/site-access.ts).
+// checked again by the service at the site the step is done at (auth/site-access.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import type {
   CreateTransferBody,

@@ -1,13 +1,16 @@
 // Transfer commands, each in one transaction: load (the transfer's row, its items' rows and
 // the places it names, locked in one order: transfer-locks.ts), check the caller may update
-// stock at both sites (auth/site-access.ts), decide (decide.ts, pure), and append the
+// stock at the site the step is done at (auth/site-access.ts: drafting, shipping and
+// cancelling at the source, receiving at the destination, writing off at either end),
+// decide (decide.ts, pure), and append the
 // transfer's events and every item's in one statement, each stream at the version loaded.
 // A retry with the request's Idempotency-Key after the first try committed writes nothing:
 // it answers the transfer as it is. The answer is the transfer as the command left it.
 import { randomUUID } from 'node:crypto';
 import { itemStream } from '../../shared/inventory-events.js';
 import { transferStream, type CreateTransferBody, type Transfer } from '../../shared/transfers.js';
-import { assertMayAtSites } from '../auth/site-access.js';
+import { assertMayAtSites, maySeeSite } from '../auth/site-access.js';
+import { NotFoundError } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { EventStore, StreamBatch } from '../eventstore/event-store.js';
 import { isUniqueViolation } from '../eventstore/event-store.js';
@@ -38,6 +41,9 @@ interface StepNeeds {
   locationIds: string[];
 }
 
+/** Where a step is done (roles per site): at the source, at the destination, or at either end. */
+type StepSite = 'from' | 'to' | 'either';
+
 export class TransferService {
   constructor(
     private readonly store: EventStore,
@@ -62,7 +68,8 @@ export class TransferService {
       const prior = await this.store.priorResult(trx, meta.idempotencyKey);
       if (prior) return prior.streamId.slice('transfer-'.length);
       const sites = await lockSites(trx, [body.fromSiteId, body.toSiteId]);
-      this.mayAt(principal, sites, [body.fromSiteId, body.toSiteId]);
+      // Drafted at the source: the destination need not be theirs (they send it there).
+      this.mayAt(principal, sites, [body.fromSiteId]);
       const facts: TransferFacts = {
         sites,
         locations: await lockLocations(
@@ -91,6 +98,7 @@ export class TransferService {
       id,
       principal,
       meta,
+      'from',
       (t) => ({ itemIds: t.lines.map((l) => l.itemId), locationIds: [] }),
       (t, facts) => shipTransfer(t, facts),
     );
@@ -101,6 +109,7 @@ export class TransferService {
       id,
       principal,
       meta,
+      'to',
       () => ({ itemIds: command.lines.map((l) => l.itemId), locationIds: [command.toLocationId] }),
       (t, facts) => receiveTransfer(t, command, facts),
     );
@@ -111,6 +120,7 @@ export class TransferService {
       id,
       principal,
       meta,
+      'either',
       () => ({ itemIds: command.lines.map((l) => l.itemId), locationIds: [] }),
       (t, facts) => writeOffTransfer(t, command, facts),
     );
@@ -121,6 +131,7 @@ export class TransferService {
       id,
       principal,
       meta,
+      'from',
       () => ({ itemIds: [], locationIds: [] }),
       (t) => ({ transfer: cancelTransfer(t, reason), items: new Map() }),
     );
@@ -131,6 +142,7 @@ export class TransferService {
     id: string,
     principal: Principal,
     meta: EventMetadata,
+    at: StepSite,
     needs: (transfer: TransferState) => StepNeeds,
     decide: (transfer: TransferState | null, facts: TransferFacts) => TransferDecision,
   ): Promise<Transfer> {
@@ -140,7 +152,7 @@ export class TransferService {
       const transfer = await lockTransfer(trx, id);
       if (await this.store.priorResult(trx, meta.idempotencyKey)) return;
       const facts = transfer ? await this.factsFor(trx, transfer, needs(transfer)) : emptyFacts();
-      if (transfer) this.mayAt(principal, facts.sites, [transfer.fromSiteId, transfer.toSiteId]);
+      if (transfer) this.mayStepAt(principal, facts.sites, transfer, at);
       const decision = decide(transfer, facts);
       await this.store.appendBatch(trx, this.batches(transfer!, decision, facts, meta));
       wrote = true;
@@ -181,7 +193,22 @@ export class TransferService {
     ];
   }
 
-  /** 403 unless the caller may update stock at both sites (those that exist: an unknown one is refused by the decision). */
+  /**
+   * A step on a transfer: one the caller sees neither end of is none they know of (404, as
+   * reading it); else 403 unless they may update stock where the step is done.
+   */
+  private mayStepAt(principal: Principal, sites: TransferFacts['sites'], transfer: TransferState, at: StepSite): void {
+    const { fromSiteId: from, toSiteId: to } = transfer;
+    if (!maySeeSite(principal, from) && !maySeeSite(principal, to)) throw new NotFoundError('Transfer not found');
+    if (at !== 'either') return this.mayAt(principal, sites, [at === 'from' ? from : to]);
+    try {
+      this.mayAt(principal, sites, [to]);
+    } catch {
+      this.mayAt(principal, sites, [from]);
+    }
+  }
+
+  /** 403 unless the caller may update stock at the sites (those that exist: an unknown one is refused by the decision). */
   private mayAt(principal: Principal, sites: TransferFacts['sites'], siteIds: string[]): void {
     const known = siteIds.filter((id) => sites.has(key(id)));
     assertMayAtSites(principal, 'stock:update', known, (siteId) => sites.get(key(siteId))?.name ?? siteId);

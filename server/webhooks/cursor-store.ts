@@ -10,6 +10,31 @@ import { sql, type Kysely } from 'kysely';
 import { parseCursor, type Cursor } from '../eventstore/types.js';
 import { compareCursors } from '../realtime/cursor-order.js';
 import type { EndpointFilter } from './webhook-payload.js';
+import type { Permission } from '../../shared/permissions.js';
+import { siteHolderOf } from '../accounts/principal-resolver.js';
+import { visibleSites } from '../auth/site-access.js';
+
+/**
+ * The sites an endpoint's maker may see now (roles per site): it never sends events of
+ * others. null: every site (they work at every site, or nobody made it).
+ */
+function ownerSites(row: {
+  owner_role: string | null;
+  owner_permissions: Permission[] | string | null;
+  owner_all_sites: boolean | null;
+  owner_site_roles: string | null;
+}): string[] | null {
+  if (row.owner_role === null || row.owner_all_sites !== false) return null;
+  const sites = visibleSites(
+    siteHolderOf({
+      role: row.owner_role,
+      permissions: row.owner_permissions,
+      all_sites: row.owner_all_sites,
+      site_roles: row.owner_site_roles,
+    }),
+  );
+  return sites === 'all' ? null : [...sites].sort();
+}
 
 export interface DueEndpoint extends EndpointFilter {
   id: string;
@@ -73,16 +98,26 @@ export class CursorStore {
       secret: string;
       event_types: unknown;
       category_ids: unknown;
+      site_ids: unknown;
+      owner_role: string | null;
+      owner_permissions: Permission[] | string | null;
+      owner_all_sites: boolean | null;
+      owner_site_roles: string | null;
       tx_id: string;
       position: number;
       generation: number;
       attempts: number;
       failing_since: Date | null;
     }>`select e.id::text as id, e.url, s.secret, e.event_types, e.category_ids::text[] as category_ids,
-        c.tx_id::text as tx_id, c.position, c.generation, c.attempts, c.failing_since
+        e.site_ids::text[] as site_ids, c.tx_id::text as tx_id, c.position, c.generation, c.attempts, c.failing_since,
+        o.role as owner_role, orole.permissions as owner_permissions, o.all_sites as owner_all_sites,
+        (select json_agg(json_build_object('siteId', g.site_id, 'role', g.role, 'permissions', gr.permissions))
+          from user_site_roles g left join roles gr on gr.id = g.role where g.user_id = o.id) as owner_site_roles
       from webhook_endpoints e
       join webhook_cursors c on c.endpoint_id = e.id
       join webhook_secrets s on s.endpoint_id = e.id
+      left join users o on o.id = e.owner_uid
+      left join roles orole on orole.id = o.role
       where e.enabled and (c.next_attempt_at is null or c.next_attempt_at <= now())
         and (c.lease_owner is null or c.lease_owner = ${this.owner} or c.lease_until < now())`.execute(this.db);
     return rows.rows.map((r) => ({
@@ -91,6 +126,8 @@ export class CursorStore {
       secret: r.secret,
       eventTypes: parseArray(r.event_types),
       categoryIds: parseArray(r.category_ids),
+      siteIds: parseArray(r.site_ids),
+      ownerSites: ownerSites(r),
       cursor: { txId: r.tx_id, position: Number(r.position) },
       generation: r.generation,
       attempts: r.attempts,

@@ -57,7 +57,9 @@ function sameSettings(was: DueEndpoint, now: DueEndpoint): boolean {
     was.url === now.url &&
     was.secret === now.secret &&
     sameList(was.eventTypes, now.eventTypes) &&
-    sameList(was.categoryIds, now.categoryIds)
+    sameList(was.categoryIds, now.categoryIds) &&
+    sameList(was.siteIds ?? [], now.siteIds ?? []) &&
+    sameList(was.ownerSites ?? ['all'], now.ownerSites ?? ['all'])
   );
 }
 

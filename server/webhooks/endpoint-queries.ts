@@ -11,6 +11,7 @@ interface EndpointRow {
   description: string;
   event_types: unknown;
   category_ids: unknown;
+  site_ids: unknown;
   enabled: boolean;
   disabled_reason: string | null;
   version: number;
@@ -40,6 +41,7 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
     description: row.description,
     eventTypes: list(row.event_types) as WebhookSubscription[],
     categoryIds: list(row.category_ids),
+    siteIds: list(row.site_ids),
     enabled: row.enabled,
     disabledReason: row.disabled_reason,
     version: row.version,
@@ -57,7 +59,7 @@ export class EndpointQueries {
   async list(id?: string, db: Kysely<any> = this.db): Promise<WebhookEndpoint[]> {
     const rows =
       await sql<EndpointRow>`select e.id::text as id, e.url, e.description, e.event_types, e.category_ids::text[] as category_ids,
-        e.enabled, e.disabled_reason, e.version, e.created_at, e.updated_at,
+        e.site_ids::text[] as site_ids, e.enabled, e.disabled_reason, e.version, e.created_at, e.updated_at,
         c.tx_id::text as tx_id, c.position, c.failing_since, c.next_attempt_at
       from webhook_endpoints e left join webhook_cursors c on c.endpoint_id = e.id
       ${id ? sql`where e.id = ${id}` : sql``}

@@ -27,6 +27,7 @@ import {
   currencyAt,
   currencyChangedTo,
   eventSummaries,
+  filterReads,
   payloadOf,
   wantedEvents,
 } from './webhook-payload.js';
@@ -282,7 +283,7 @@ export class EndpointRun {
     if (events.length === 0) return;
     // A category filter reads the items' streams (a statement, within the deliverer's share of the pool); types alone need none.
     const filter = () => wantedEvents(this.host.db, events, this.endpoint);
-    const wantedList = await (this.endpoint.categoryIds.length > 0 ? this.host.query(filter) : filter());
+    const wantedList = await (filterReads(this.endpoint) ? this.host.query(filter) : filter());
     const wanted = new Set(wantedList.map((e) => e.eventId));
     if (this.currency === null && events.some((e) => wanted.has(e.eventId) && carriesPrice(e))) {
       const at = this.read;

@@ -16,9 +16,13 @@ export const webhooksProjection: Projection = {
   handlers: {
     WebhookEndpointCreated: async (event: StoredEvent<Data<'WebhookEndpointCreated'>>, trx) => {
       const d = event.data;
-      await sql`insert into webhook_endpoints (id, url, description, event_types, category_ids, enabled, version, created_at, updated_at)
+      // Its maker: the endpoint never sends events of sites they may not see (cursor-store.ts).
+      const owner = event.metadata?.actor?.uid ?? null;
+      await sql`insert into webhook_endpoints (id, url, description, event_types, category_ids, site_ids, owner_uid, enabled,
+          version, created_at, updated_at)
         values (${d.endpointId}, ${d.url}, ${d.description}, ${asTextArray(d.eventTypes)}, ${asTextArray(d.categoryIds)}::uuid[],
-          ${d.enabled}, ${event.streamVersion}, ${event.createdAt}, ${event.createdAt})`.execute(trx);
+          ${asTextArray(d.siteIds ?? [])}::uuid[], ${owner}, ${d.enabled}, ${event.streamVersion}, ${event.createdAt},
+          ${event.createdAt})`.execute(trx);
     },
     WebhookEndpointUpdated: async (event: StoredEvent<Data<'WebhookEndpointUpdated'>>, trx) => {
       const c = event.data.changes;
@@ -27,6 +31,7 @@ export const webhooksProjection: Projection = {
           description = coalesce(${c.description ?? null}, description),
           event_types = ${c.eventTypes ? asTextArray(c.eventTypes) : sql`event_types`},
           category_ids = ${c.categoryIds ? sql`${asTextArray(c.categoryIds)}::uuid[]` : sql`category_ids`},
+          site_ids = ${c.siteIds ? sql`${asTextArray(c.siteIds)}::uuid[]` : sql`site_ids`},
           enabled = coalesce(${c.enabled ?? null}, enabled),
           -- switched on again by a manager: the server's reason no longer holds
           disabled_reason = case when ${c.enabled ?? null}::boolean then null else disabled_reason end,

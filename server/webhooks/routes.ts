@@ -2,7 +2,10 @@
 // their delivery log, send a test event and replay from a cursor or a moment. Thin routes.
 import type { FastifyPluginAsync } from 'fastify';
 import type { WebhookEndpointFields } from '../../shared/webhooks.js';
-import { requirePermission } from '../auth/auth-plugin.js';
+import { principalOf, requirePermission } from '../auth/auth-plugin.js';
+import type { Principal } from '../auth/principal.js';
+import { assertMaySeeSite, atEverySite, maySeeSite } from '../auth/site-access.js';
+import { ForbiddenError } from '../errors.js';
 import { commandMeta } from '../http/command-meta.js';
 import type { WebhookService } from './webhook-service.js';
 import {
@@ -22,8 +25,34 @@ type WithId = { Params: { id: string } };
 type CreateBody = Omit<WebhookEndpointFields, 'description' | 'categoryIds' | 'enabled'> &
   Partial<WebhookEndpointFields>;
 
+/** Whether an endpoint's site filter keeps to the sites the principal may see (an empty one sends every site's). */
+function withinSites(principal: Principal, siteIds: readonly string[] | undefined): boolean {
+  return Boolean(siteIds?.length) && siteIds!.every((siteId) => maySeeSite(principal, siteId));
+}
+
+/**
+ * Those whose role holds at some sites only send out events of their sites only: their
+ * endpoints filter by site, within the sites they may see (roles per site).
+ */
+function requireSitesWithin(principal: Principal, siteIds: readonly string[] | undefined): void {
+  if (atEverySite(principal)) return;
+  if (!siteIds?.length) throw new ForbiddenError("Choose the sites this endpoint sends: you don't work at every site");
+  for (const siteId of siteIds) assertMaySeeSite(principal, siteId, () => 'a site you may not see');
+}
+
 export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
   const manage = requirePermission('settings:manage');
+
+  /**
+   * Someone limited to some sites reads and changes only the endpoints that send their sites'
+   * events, and (a change of its sites) keeps them so.
+   */
+  async function requireEndpointWithin(principal: Principal, id: string, changed: string[] | undefined) {
+    if (atEverySite(principal)) return;
+    if (!withinSites(principal, (await webhooks.get(id)).siteIds))
+      throw new ForbiddenError('This endpoint sends events of sites you may not see');
+    if (changed !== undefined) requireSitesWithin(principal, changed);
+  }
   const tags = ['webhooks'];
 
   app.get(
@@ -39,9 +68,13 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
         },
       },
     },
-    async () => ({
-      endpoints: await webhooks.list(),
-    }),
+    async (request) => {
+      const endpoints = await webhooks.list();
+      const principal = principalOf(request);
+      // Someone limited to some sites lists the endpoints that send their sites' events only.
+      if (atEverySite(principal)) return { endpoints };
+      return { endpoints: endpoints.filter((e) => withinSites(principal, e.siteIds)) };
+    },
   );
 
   app.get(
@@ -71,9 +104,10 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
       },
     },
     async (request, reply) => {
-      const { url, eventTypes, description = '', categoryIds = [], enabled = true } = request.body;
+      const { url, eventTypes, description = '', categoryIds = [], siteIds = [], enabled = true } = request.body;
+      requireSitesWithin(principalOf(request), siteIds);
       reply.status(201);
-      return webhooks.create({ url, eventTypes, description, categoryIds, enabled }, commandMeta(request));
+      return webhooks.create({ url, eventTypes, description, categoryIds, siteIds, enabled }, commandMeta(request));
     },
   );
 
@@ -83,7 +117,10 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
       onRequest: manage,
       schema: { summary: 'One endpoint', tags, params: endpointIdParams, response: { 200: endpointSchema, ...errors } },
     },
-    async (request) => webhooks.get(request.params.id),
+    async (request) => {
+      await requireEndpointWithin(principalOf(request), request.params.id, undefined);
+      return webhooks.get(request.params.id);
+    },
   );
 
   app.patch<WithId & { Body: Partial<WebhookEndpointFields> & { version?: number } }>(
@@ -100,6 +137,7 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
     },
     async (request) => {
       const { version, ...changes } = request.body;
+      await requireEndpointWithin(principalOf(request), request.params.id, changes.siteIds);
       return webhooks.update(request.params.id, changes, commandMeta(request), version);
     },
   );
@@ -116,6 +154,7 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
       },
     },
     async (request, reply) => {
+      await requireEndpointWithin(principalOf(request), request.params.id, undefined);
       await webhooks.remove(request.params.id, commandMeta(request));
       return reply.status(204).send();
     },
@@ -137,6 +176,7 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
     },
     async (request) => {
       await webhooks.get(request.params.id);
+      await requireEndpointWithin(principalOf(request), request.params.id, undefined);
       return { deliveries: await webhooks.deliveries(request.params.id) };
     },
   );
@@ -154,6 +194,7 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
       },
     },
     async (request, reply) => {
+      await requireEndpointWithin(principalOf(request), request.params.id, undefined);
       reply.status(202);
       return webhooks.sendTest(request.params.id);
     },
@@ -171,6 +212,9 @@ export const webhookRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = a
         response: { 200: endpointSchema, ...errors },
       },
     },
-    async (request) => webhooks.replay(request.params.id, request.body),
+    async (request) => {
+      await requireEndpointWithin(principalOf(request), request.params.id, undefined);
+      return webhooks.replay(request.params.id, request.body);
+    },
   );
 };

@@ -40,6 +40,14 @@ const fieldProperties = {
     maxItems: 100,
     description: 'empty: every category',
   },
+  siteIds: {
+    type: 'array',
+    items: { type: 'string', format: 'uuid' },
+    uniqueItems: true,
+    maxItems: 100,
+    description:
+      "empty: every site; else only events of these sites and those tied to no site (never the store's low-stock crossings)",
+  },
   enabled: { type: 'boolean' },
 } as const;
 
@@ -84,6 +92,7 @@ export const endpointSchema = {
     description: { type: 'string' },
     eventTypes: { type: 'array', items: { type: 'string' } },
     categoryIds: { type: 'array', items: { type: 'string' } },
+    siteIds: { type: 'array', items: { type: 'string' } },
     enabled: { type: 'boolean' },
     disabledReason: { type: ['string', 'null'] },
     version: { type: 'integer' },

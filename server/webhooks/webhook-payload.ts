@@ -9,11 +9,22 @@ import { webhookTypeOf, type WebhookPayload } from '../../shared/webhooks.js';
 import { storeMoneyAt } from '../accounts/settings/store-money-at.js';
 import { describeEvents } from '../activity/change-facts.js';
 import { formatCursor, type Cursor, type StoredEvent } from '../eventstore/types.js';
+import { createLocationSites, sitesOfEvents, STORE_TOTAL_EVENTS } from '../auth/event-sites.js';
 
 export interface EndpointFilter {
   eventTypes: string[];
   categoryIds: string[];
+  /** Empty or absent: every site (shared/webhooks.ts). */
+  siteIds?: string[];
+  /** The sites the endpoint's maker may see (cursor-store.ts); null or absent: every site. */
+  ownerSites?: string[] | null;
 }
+
+/** Whether the filter reads the log or the places (a statement): types alone need none. */
+export const filterReads = (filter: EndpointFilter) => filter.categoryIds.length > 0 || bySite(filter);
+
+/** Whether the filter keeps some sites' events out (its own site filter, or its maker's sites). */
+const bySite = (filter: EndpointFilter) => (filter.siteIds?.length ?? 0) > 0 || Boolean(filter.ownerSites);
 
 /** A new item's price, or an item's changed price. */
 export function carriesPrice(event: StoredEvent): boolean {
@@ -99,9 +110,32 @@ export async function wantedEvents(
     const type = webhookTypeOf(e.type);
     return type !== null && (all || filter.eventTypes.includes(type));
   });
-  if (filter.categoryIds.length === 0 || typed.length === 0) return typed;
-  const categories = await categoriesAt(db, typed);
-  return typed.filter((e) => filter.categoryIds.includes(categories.get(e.eventId) ?? ''));
+  const inSites = bySite(filter) ? await ofSites(db, typed, allowedSites(filter)) : typed;
+  if (filter.categoryIds.length === 0 || inSites.length === 0) return inSites;
+  const categories = await categoriesAt(db, inSites);
+  return inSites.filter((e) => filter.categoryIds.includes(categories.get(e.eventId) ?? ''));
+}
+
+/** The sites whose events an endpoint sends: its filter's (every site when empty), within its maker's. */
+function allowedSites(filter: EndpointFilter): ReadonlySet<string> {
+  const own = filter.siteIds?.length ? filter.siteIds.map((id) => id.toLowerCase()) : null;
+  const maker = filter.ownerSites?.map((id) => id.toLowerCase()) ?? null;
+  if (own && maker) return new Set(own.filter((id) => maker.includes(id)));
+  return new Set(own ?? maker ?? []);
+}
+
+/**
+ * The events of these sites and those tied to no site (roles per site's rule, as the live
+ * feed applies it: server/realtime/event-sites.ts); never a crossing of the store's totals.
+ */
+async function ofSites(db: Kysely<any>, events: StoredEvent[], wanted: ReadonlySet<string>): Promise<StoredEvent[]> {
+  if (events.length === 0) return events;
+  const sites = await sitesOfEvents(events, createLocationSites(db));
+  return events.filter((event, i) => {
+    if (event.streamType === 'item' && STORE_TOTAL_EVENTS.has(event.type)) return false;
+    const of = sites[i];
+    return of === null || of === undefined || of.some((site) => wanted.has(site));
+  });
 }
 
 /**

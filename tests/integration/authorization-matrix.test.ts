@@ -82,6 +82,11 @@ const MATRIX: Record<string, Entry> = {
     path: (f) => `/api/users/${f.missingUid}/role`,
     body: () => ({ role: 'staff' }),
   },
+  'PUT /api/users/:id/site-roles': {
+    ...managersOnly(404),
+    path: (f) => `/api/users/${f.missingUid}/site-roles`,
+    body: () => ({ siteRoles: [{ siteId: MAIN_SITE_ID, role: 'staff' }] }),
+  },
   'POST /api/users/:id/disable': { ...managersOnly(404), path: (f) => `/api/users/${f.missingUid}/disable` },
   'POST /api/users/:id/enable': { ...managersOnly(404), path: (f) => `/api/users/${f.missingUid}/enable` },
   'POST /api/users/:id/manager-request/approve': {

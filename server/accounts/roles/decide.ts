@@ -4,7 +4,7 @@
 import type { RoleBody, RoleEvent } from '../../../shared/accounts.js';
 import { isBuiltInRole, type Permission } from '../../../shared/permissions.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
-import { refuseApiToken, requireWithinAuthority, type Authority } from '../authority.js';
+import { refuseApiToken, requireEverySite, requireWithinAuthority, type Authority } from '../authority.js';
 
 export interface RoleSnapshot {
   id: string;
@@ -71,7 +71,9 @@ export function decideRole(command: RoleCommand, state: RoleDecisionState, _now:
       refuseApiToken(command.actor, TOKENS_CANNOT);
       refuseBuiltIn(command.id);
       if (!state.role) throw new NotFoundError('Role not found');
-      // Editing a role changes what everyone holding it may do: not for those who hold less.
+      // Editing a role changes what everyone holding it may do, at every site they work at.
+      requireEverySite(command.actor, "You can't edit a role unless you work at every site: its holders may");
+      // Not for those who hold less.
       requireWithinAuthority(
         command.actor,
         state.role.permissions,

@@ -43,8 +43,12 @@ export async function userCounts(db: Db): Promise<Map<string, number>> {
   return new Map(rows.rows.map((r) => [r.role, Number(r.n)]));
 }
 
+/** Accounts holding the role, as their own or at a site (a role in use is never deleted). */
 export async function usersWithRole(db: Db, role: string): Promise<number> {
-  const rows = await sql<{ n: number }>`select count(*)::int as n from users where role = ${role}`.execute(db);
+  const rows = await sql<{ n: number }>`select count(*)::int as n from (
+      select id from users where role = ${role} union select user_id from user_site_roles where role = ${role}) holders`.execute(
+    db,
+  );
   return Number(rows.rows[0]!.n);
 }
 

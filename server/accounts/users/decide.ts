@@ -3,11 +3,21 @@
 // which roles exist and what they allow), loaded by the service, under a lock where the
 // rule spans accounts. Commands a person gives about others carry their authority
 // (authority.ts): nobody gives a role they could not hold, acts on someone who holds more
-// than they do, changes their own role, or does any of it with an API token.
+// than they do, changes their own role, or does any of it with an API token. Roles per site
+// extend the same rules to places (site-roles-decide.ts): nobody gives or takes away at a
+// site what they do not hold there, and only those who work at every site act on those who do.
 import type { UserEvent, UserStatus } from '../../../shared/accounts.js';
+import type { SiteRoles } from '../../../shared/site-roles.js';
 import type { Permission } from '../../../shared/permissions.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors.js';
-import { refuseApiToken, requireWithinAuthority, type Authority } from '../authority.js';
+import { refuseApiToken, requireEverySite, requireWithinAuthority, type Authority } from '../authority.js';
+import {
+  cleanSiteRoles,
+  requireGivable,
+  requireReachesAsFar,
+  sameSiteRoles,
+  type KnownSites,
+} from './site-roles-decide.js';
 
 export interface UserSnapshot {
   uid: string;
@@ -18,6 +28,8 @@ export interface UserSnapshot {
   provider: string;
   managerRequest: 'pending' | null;
   browserNotifications: boolean;
+  /** Where their role holds: null (or absent) at every site (shared/site-roles.ts). */
+  siteRoles?: SiteRoles;
 }
 
 export interface UserDecisionState {
@@ -27,6 +39,10 @@ export interface UserDecisionState {
   activeManagerIds: readonly string[];
   /** Every role that exists (built-in and custom) with the permissions it grants. */
   roles: Readonly<Record<string, readonly Permission[]>>;
+  /** Active managers who work at every site (absent: as activeManagerIds, none limited to sites). */
+  allSitesManagerIds?: readonly string[];
+  /** The store's sites, for roles per site (absent: none loaded). */
+  sites?: KnownSites;
 }
 
 export type UserCommand =
@@ -47,6 +63,8 @@ export type UserCommand =
   | { type: 'Disable'; actor: Authority }
   | { type: 'Enable'; actor: Authority }
   | { type: 'ApproveManagerRequest'; actor: Authority }
+  /** Where the user's role holds: every site (null) or a role per listed site. */
+  | { type: 'SetSiteRoles'; siteRoles: SiteRoles; actor: Authority }
   | { type: 'RejectManagerRequest' }
   | { type: 'UpdateProfile'; name: string }
   /** Firebase reports a new email for the account: its owner followed the verification link. */
@@ -95,6 +113,8 @@ function requireGivableRole(actor: Authority, role: string, roles: UserDecisionS
  */
 export function decideAccountCreation(actor: Authority, role: string, roles: UserDecisionState['roles']): void {
   refuseApiToken(actor, 'create accounts');
+  // A new account works at every site until given sites.
+  requireEverySite(actor, "You can't create an account with access to every site: you don't have it yourself");
   requireGivableRole(actor, role, roles, "You can't create an account with permissions you don't have yourself");
 }
 
@@ -143,6 +163,24 @@ export function decideEmailChange(
   if (wanted === user.email.toLowerCase()) return null;
   requireRecentSignIn(proof, now);
   return wanted;
+}
+
+/** Someone's sites (their role at each): acting on them must not reach further than the actor does. */
+function requireSitesWithin(actor: Authority, user: UserSnapshot, state: UserDecisionState, refusal: string): void {
+  requireReachesAsFar(actor, user, state.roles, state.sites ?? {}, refusal);
+}
+
+/** The one active manager left who works at every site (somebody must see the whole store). */
+function isLastAllSitesManager(user: UserSnapshot, state: UserDecisionState): boolean {
+  const ids = state.allSitesManagerIds;
+  return (
+    ids !== undefined &&
+    user.role === 'manager' &&
+    user.status === 'active' &&
+    (user.siteRoles ?? null) === null &&
+    ids.length === 1 &&
+    ids[0] === user.uid
+  );
 }
 
 function isLastActiveManager(user: UserSnapshot, state: UserDecisionState): boolean {
@@ -203,6 +241,38 @@ function register(command: Extract<UserCommand, { type: 'Register' }>, state: Us
   return events;
 }
 
+/**
+ * Where someone's role holds. The actor must reach as far as the person does now (what is
+ * taken away) and as far as what is given, site by site; a role at a site stays within the
+ * person's own role; the last manager who works at every site keeps every site.
+ */
+function setSiteRoles(command: Extract<UserCommand, { type: 'SetSiteRoles' }>, state: UserDecisionState): UserEvent[] {
+  refuseApiToken(command.actor, 'change where people work');
+  const user = requireUser(state);
+  if (user.provider === ANONYMOUS) throw new ConflictError('Guest accounts cannot be given a role');
+  if (user.uid === command.actor.uid) throw new ForbiddenError('You cannot change your own sites');
+  const sites = state.sites ?? {};
+  requireNotAbove(
+    command.actor,
+    user,
+    state.roles,
+    "You can't change the sites of someone with permissions you don't have yourself",
+  );
+  requireSitesWithin(
+    command.actor,
+    user,
+    state,
+    "You can't change the sites of someone with permissions you don't have yourself",
+  );
+  const current = user.siteRoles ?? null;
+  const siteRoles = cleanSiteRoles(command.siteRoles, current, user, state.roles, sites);
+  requireGivable(command.actor, siteRoles, user.role, state.roles, sites);
+  if (sameSiteRoles(current, siteRoles)) return [];
+  if (siteRoles !== null && isLastAllSitesManager(user, state))
+    throw new ConflictError('The last manager who works at every site must keep every site');
+  return [{ type: 'UserSiteRolesSet', data: { uid: user.uid, siteRoles } }];
+}
+
 export function decideUser(command: UserCommand, state: UserDecisionState, _now: Date): UserEvent[] {
   switch (command.type) {
     case 'Register':
@@ -218,6 +288,12 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
         state.roles,
         "You can't change the role of someone with permissions you don't have yourself",
       );
+      requireSitesWithin(
+        command.actor,
+        user,
+        state,
+        "You can't change the role of someone with permissions you don't have yourself",
+      );
       requireGivableRole(
         command.actor,
         command.role,
@@ -226,6 +302,8 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
       );
       if (user.role === command.role) return [];
       if (isLastActiveManager(user, state)) throw new ConflictError('The last active manager cannot be demoted');
+      if (isLastAllSitesManager(user, state))
+        throw new ConflictError('The last manager who works at every site cannot be demoted');
       return [{ type: 'UserRoleChanged', data: { uid: user.uid, role: command.role, previousRole: user.role } }];
     }
     case 'Disable': {
@@ -238,7 +316,15 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
         state.roles,
         "You can't disable someone with permissions you don't have yourself",
       );
+      requireSitesWithin(
+        command.actor,
+        user,
+        state,
+        "You can't disable someone with permissions you don't have yourself",
+      );
       if (isLastActiveManager(user, state)) throw new ConflictError('The last active manager cannot be disabled');
+      if (isLastAllSitesManager(user, state))
+        throw new ConflictError('The last manager who works at every site cannot be disabled');
       return [{ type: 'UserDisabled', data: { uid: user.uid } }];
     }
     case 'Enable': {
@@ -250,6 +336,12 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
         state.roles,
         "You can't enable someone with permissions you don't have yourself",
       );
+      requireSitesWithin(
+        command.actor,
+        user,
+        state,
+        "You can't enable someone with permissions you don't have yourself",
+      );
       return [{ type: 'UserEnabled', data: { uid: user.uid } }];
     }
     case 'ApproveManagerRequest': {
@@ -257,6 +349,12 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
       const user = requireUser(state);
       if (user.managerRequest !== 'pending') throw new ConflictError('No pending manager request');
       if (user.uid === command.actor.uid) throw new ForbiddenError('You cannot change your own role');
+      requireSitesWithin(
+        command.actor,
+        { ...user, role: 'manager' },
+        state,
+        "You can't assign a role with permissions you don't have yourself",
+      );
       const events: UserEvent[] = [{ type: 'ManagerAccessApproved', data: { uid: user.uid } }];
       if (user.role !== 'manager') {
         requireGivableRole(
@@ -269,6 +367,8 @@ export function decideUser(command: UserCommand, state: UserDecisionState, _now:
       }
       return events;
     }
+    case 'SetSiteRoles':
+      return setSiteRoles(command, state);
     case 'RejectManagerRequest': {
       const user = requireUser(state);
       if (user.managerRequest !== 'pending') throw new ConflictError('No pending manager request');

@@ -1,5 +1,6 @@
 // The `users` projection: one row per registered account, kept in step with the user
-// streams. Deterministic (event time and data only), so a rebuild gives the same rows.
+// streams, and `user_site_roles`, the sites an account's role is limited to (migration 026).
+// Deterministic (event time and data only), so a rebuild gives the same rows.
 import { sql, type RawBuilder } from 'kysely';
 import type { UserEvent } from '../../../shared/accounts.js';
 import type { Projection, StoredEvent, Transaction } from '../../eventstore/types.js';
@@ -14,7 +15,7 @@ async function touch(event: StoredEvent, trx: Transaction, uid: string, set: Raw
 
 export const usersProjection: Projection = {
   name: 'users',
-  tables: ['users'],
+  tables: ['users', 'user_site_roles'],
   handlers: {
     UserRegistered: async (event, trx) => {
       const d = event.data as DataOf<'UserRegistered'>;
@@ -57,6 +58,15 @@ export const usersProjection: Projection = {
     },
     ManagerAccessRejected: async (event, trx) => {
       await touch(event, trx, (event.data as DataOf<'ManagerAccessRejected'>).uid, sql`manager_request = null`);
+    },
+    UserSiteRolesSet: async (event, trx) => {
+      const d = event.data as DataOf<'UserSiteRolesSet'>;
+      // The user's version moves with them, so a cached principal's stamp sees the change.
+      await touch(event, trx, d.uid, sql`all_sites = ${d.siteRoles === null}`);
+      await sql`delete from user_site_roles where user_id = ${d.uid}`.execute(trx);
+      const rows = (d.siteRoles ?? []).map((g, i) => sql`(${d.uid}, ${g.siteId}::uuid, ${g.role}, ${i})`);
+      if (rows.length)
+        await sql`insert into user_site_roles (user_id, site_id, role, position) values ${sql.join(rows)}`.execute(trx);
     },
     AlertPreferencesChanged: async (event, trx) => {
       const d = event.data as DataOf<'AlertPreferencesChanged'>;

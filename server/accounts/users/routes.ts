@@ -1,10 +1,20 @@
 // /api/users routes (Users page): thin — a schema, a permission, one call.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { CreateUserBody } from '../../../shared/accounts.js';
+import type { SiteRolesBody } from '../../../shared/site-roles.js';
 import { principalOf, requirePermission } from '../../auth/auth-plugin.js';
 import { commandMeta } from '../../http/command-meta.js';
 import { authorityOf } from '../authority.js';
-import { createUserBody, emptyBody, errors, roleChangeBody, userIdParams, userSchema, usersQuery } from '../schemas.js';
+import {
+  createUserBody,
+  emptyBody,
+  errors,
+  roleChangeBody,
+  siteRolesBody,
+  userIdParams,
+  userSchema,
+  usersQuery,
+} from '../schemas.js';
 import type { UserAdmin } from './user-admin.js';
 import type { UserService } from './user-service.js';
 
@@ -71,6 +81,29 @@ export const userRoutes: FastifyPluginAsync<{ users: UserService; admin: UserAdm
         authorityOf(principalOf(request)),
         request.params.id,
         request.body.role,
+        commandMeta(request),
+        request.log,
+      ),
+  );
+
+  app.put<WithId & { Body: SiteRolesBody }>(
+    '/users/:id/site-roles',
+    {
+      onRequest: manage,
+      schema: {
+        summary:
+          "Where an account's role holds: null at every site, or a role per listed site (nothing elsewhere; the first is where their stock changes go when they name no location). Nobody gives, at a site, what they don't hold there",
+        tags,
+        params: userIdParams,
+        body: siteRolesBody,
+        response: { 200: userSchema, ...errors, 422: errors[400] },
+      },
+    },
+    async (request) =>
+      admin.setSiteRoles(
+        authorityOf(principalOf(request)),
+        request.params.id,
+        request.body.siteRoles,
         commandMeta(request),
         request.log,
       ),

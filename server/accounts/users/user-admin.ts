@@ -3,6 +3,7 @@
 // the role claim for the client, the disabled flag and revoked refresh tokens for sign-in.
 import type { FastifyBaseLogger } from 'fastify';
 import type { User } from '../../../shared/accounts.js';
+import type { SiteRoles } from '../../../shared/site-roles.js';
 import type { EventMetadata } from '../../eventstore/types.js';
 import type { Authority } from '../authority.js';
 import type { UserCommand } from './decide.js';
@@ -33,6 +34,17 @@ export class UserAdmin {
     const result = await this.run(uid, { type: 'ChangeRole', role, actor }, meta, log);
     await this.users.syncClaim(uid, result.row.role, log);
     return toUser(result.row);
+  }
+
+  /** Where someone's role holds; their next request (and their live feed) goes by it. */
+  async setSiteRoles(
+    actor: Authority,
+    uid: string,
+    siteRoles: SiteRoles,
+    meta: EventMetadata,
+    log: FastifyBaseLogger,
+  ): Promise<User> {
+    return toUser((await this.run(uid, { type: 'SetSiteRoles', siteRoles, actor }, meta, log)).row);
   }
 
   async disable(actor: Authority, uid: string, meta: EventMetadata, log: FastifyBaseLogger): Promise<User> {

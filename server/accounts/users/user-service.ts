@@ -19,7 +19,18 @@ import {
   type UserDecisionState,
   type UserSnapshot,
 } from './decide.js';
-import { activeManagerIds, findUserRow, listUsers, storeHasUsers, toUser, type UserRow } from './user-queries.js';
+import { grantsOf } from './site-roles-decide.js';
+import {
+  activeManagerIds,
+  allSitesManagerIds,
+  findUserRow,
+  knownSites,
+  listUsers,
+  siteRolesOf,
+  storeHasUsers,
+  toUser,
+  type UserRow,
+} from './user-queries.js';
 
 export interface CommandResult {
   row: UserRow;
@@ -37,30 +48,53 @@ export function toSnapshot(row: UserRow): UserSnapshot {
     provider: row.provider,
     managerRequest: row.manager_request,
     browserNotifications: row.browser_notifications,
+    siteRoles: siteRolesOf(row),
   };
 }
 
-async function loadState(db: Kysely<any>, uid: string): Promise<UserDecisionState & { version: number }> {
+/** Commands about someone else's reach, whose rules look at sites (site-roles-decide.ts). */
+const ABOUT_SITES: ReadonlySet<UserCommand['type']> = new Set([
+  'ChangeRole',
+  'Disable',
+  'Enable',
+  'ApproveManagerRequest',
+  'SetSiteRoles',
+]);
+
+async function loadState(
+  db: Kysely<any>,
+  uid: string,
+  command: UserCommand,
+): Promise<UserDecisionState & { version: number }> {
   const row = await findUserRow(db, uid);
+  const aboutSites = ABOUT_SITES.has(command.type);
   return {
     user: row && toSnapshot(row),
     version: row?.version ?? 0,
     storeHasUsers: row ? true : await storeHasUsers(db),
     activeManagerIds: await activeManagerIds(db),
     roles: await rolePermissions(db),
+    ...(aboutSites ? { allSitesManagerIds: await allSitesManagerIds(db), sites: await knownSites(db) } : {}),
   };
 }
 
-/** The command with its actor's permissions as the records say now (authority.ts). */
+/** The command with its actor's permissions (and sites) as the records say now (authority.ts). */
 async function withCurrentActor(db: Kysely<any>, command: UserCommand, state: UserDecisionState): Promise<UserCommand> {
   if (!('actor' in command) || !command.actor) return command;
-  const row = command.actor.uid === state.user?.uid ? state.user : await findUserRow(db, command.actor.uid);
-  return { ...command, actor: narrowAuthority(command.actor, row, state.roles) };
+  const found = command.actor.uid === state.user?.uid ? null : await findUserRow(db, command.actor.uid);
+  const snapshot = command.actor.uid === state.user?.uid ? state.user : found && toSnapshot(found);
+  const current = snapshot && {
+    role: snapshot.role,
+    status: snapshot.status,
+    siteGrants: grantsOf(snapshot.siteRoles ?? null, snapshot.role, state.roles),
+  };
+  return { ...command, actor: narrowAuthority(command.actor, current, state.roles) };
 }
 
 /** Commands whose rules look at other accounts or at roles run under the accounts lock. */
 const LOCKED: ReadonlySet<UserCommand['type']> = new Set([
   'ChangeRole',
+  'SetSiteRoles',
   'Disable',
   'Enable',
   'ApproveManagerRequest',
@@ -100,7 +134,7 @@ export class UserService {
     beforeAppend?: (events: UserEvent[]) => Promise<void>,
   ): Promise<CommandResult> {
     const run = async (db: Transaction, append: Append): Promise<UserEvent[]> => {
-      const state = await loadState(db, uid);
+      const state = await loadState(db, uid, command);
       const events = decideUser(await withCurrentActor(db, command, state), state, new Date());
       if (events.length && beforeAppend) await beforeAppend(events);
       if (events.length) await append(userStream(uid), state.version, events, meta);
