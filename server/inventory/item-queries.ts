@@ -18,13 +18,17 @@ import { correctionsOf } from './search-words.js';
 import { checkBarcode } from '../../shared/barcode.js';
 import { exportedItems, type ExportedItem, type ItemExportFilter } from './item-export.js';
 import { decodeItemCursor, encodeItemCursor, type ItemCursor } from './item-cursor.js';
+import { locationsInside } from './location-subtree.js';
 
 export interface ItemPage {
   items: Item[];
   nextCursor: string | null;
 }
 
-/** A list's filter by place: items with stock_levels rows there (an item ever placed there, 0 included). */
+/**
+ * A list's filter by place: items with stock_levels rows there (an item ever placed there, 0
+ * included); a location's covers the locations inside it.
+ */
 export interface PlaceFilter {
   siteId?: string;
   locationId?: string;
@@ -35,21 +39,29 @@ const columns = sql.raw(itemColumns);
 const alongside = (check?: PrincipalCheck) => (check?.columns ? sql`, ${check.columns}` : sql``);
 /**
  * The items a list's page reads: all of them, or those with stock_levels rows at the filter's
- * site or location, each with its units there (`quantity_here`). The page's items are found in
- * the place's index, which keeps each row's item creation time (migration 030) in list order:
- * a page reads a page's worth of rows, however many items the place holds (summing all of a
- * site's rows and sorting took over 500 ms at 100,000 items over 1,000 locations).
+ * site or location (a location with the locations inside it), each with its units there
+ * (`quantity_here`). The page's items are found in the place's index, which keeps each row's
+ * item creation time (migration 030) in list order: a page reads a page's worth of rows,
+ * however many items the place holds (summing all of a site's rows and sorting took over
+ * 500 ms at 100,000 items over 1,000 locations). For a location, each location of its subtree
+ * gives its first `limit` rows: an item of the page is among the first `limit` at every
+ * location where it has a row (the items before it there are before it on the page too), so
+ * its units there are all summed.
  */
 function placed(place: PlaceFilter, after: ItemCursor | null, limit: number): RawBuilder<unknown> {
   if (!place.siteId && !place.locationId) return sql`items`;
-  const conditions = [
-    ...(place.siteId ? [sql`s.site_id = ${place.siteId}::uuid`] : []),
-    ...(place.locationId ? [sql`s.location_id = ${place.locationId}::uuid`] : []),
-    ...(after ? [sql`(s.item_created_at, s.item_id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`] : []),
-  ];
-  return sql`(select s.item_id, sum(s.quantity)::int as quantity_here from stock_levels s
-      where ${sql.join(conditions, sql` and `)}
-      group by s.item_created_at, s.item_id order by s.item_created_at desc, s.item_id desc limit ${limit}) here
+  const site = place.siteId ? sql`and s.site_id = ${place.siteId}::uuid` : sql``;
+  const older = after
+    ? sql`and (s.item_created_at, s.item_id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+    : sql``;
+  const newest = sql`order by s.item_created_at desc, s.item_id desc limit ${limit}`;
+  const levels = place.locationId
+    ? sql`${locationsInside(place.locationId)} inside cross join lateral (
+          select s.item_id, s.item_created_at, s.quantity from stock_levels s
+          where s.location_id = inside.id ${site} ${older} ${newest}) s`
+    : sql`stock_levels s where true ${site} ${older}`;
+  return sql`(select s.item_id, sum(s.quantity)::int as quantity_here from ${levels}
+      group by s.item_created_at, s.item_id ${newest}) here
     join items on items.id = here.item_id`;
 }
 
