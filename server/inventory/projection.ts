@@ -312,11 +312,21 @@ export const itemsProjection: Projection = {
       },
     },
     // A transfer's step (transfer-service.ts: one shipment, receipt or write-off per item, with
-    // its crossing), per item: its last quantity on hand and units in transit as the events say
-    // them, its last version and time, and the levels the shipments took and receipts put.
-    // Nothing else is in such a batch (its transfer's own event aside, which is not an item's).
+    // its crossings, of its total and per site), per item: its last quantity on hand and units
+    // in transit as the events say them, its last version and time, and the levels the
+    // shipments took and receipts put. Nothing else is in such a batch (its transfer's own
+    // event aside, which is not an item's). A receipt at a site where an item stays low writes
+    // a SiteWentLow per such item: without them here, 500 lines took 1.5 s event by event.
     {
-      types: ['StockShipped', 'StockReceived', 'TransitWrittenOff', 'ItemWentLow', 'ItemRecovered'],
+      types: [
+        'StockShipped',
+        'StockReceived',
+        'TransitWrittenOff',
+        'ItemWentLow',
+        'ItemRecovered',
+        'SiteWentLow',
+        'SiteRecovered',
+      ],
       ctes: {
         items_in_transit: sql`update items i set quantity = coalesce(a.quantity, i.quantity),
             in_transit = coalesce(a.in_transit, i.in_transit), version = a.version, updated_at = a.at
@@ -326,7 +336,8 @@ export const itemsProjection: Projection = {
                 filter (where type in ('StockShipped', 'StockReceived')))[1] as quantity,
               (array_agg((data ->> 'inTransitAfter')::int order by stream_version desc)
                 filter (where type in ('StockShipped', 'StockReceived', 'TransitWrittenOff')))[1] as in_transit
-            from new_events where type in ('StockShipped', 'StockReceived', 'TransitWrittenOff', 'ItemWentLow', 'ItemRecovered')
+            from new_events where type in ('StockShipped', 'StockReceived', 'TransitWrittenOff', 'ItemWentLow', 'ItemRecovered',
+              'SiteWentLow', 'SiteRecovered')
             group by stream_id) a
           where i.id = a.id`,
         ...stockLevelCtes(shippedAndReceived),
