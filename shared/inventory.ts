@@ -105,6 +105,8 @@ export interface ItemLocations {
     locationId: string;
     locationName: string;
     locationCode: string;
+    /** Names from the site's top level down to the location: ["Back room", "Shelf 2", "Bin 14"]. */
+    locationPath: string[];
     archived: boolean;
     quantity: number;
   }>;

@@ -1,13 +1,14 @@
 // "Where is it": one click from anywhere an item appears (list rows, search results, the item
-// page) opens a small panel with the item's locations and their quantities, grouped by site,
-// and what is in transit, read with one call (GET /api/inventory/{id}/locations). While it is
-// open, a change of the item from the live feed reads it again. A popover (the browser's top
-// layer: no card's overflow clips it; a click outside or Escape closes it), under its button
-// on a wide screen and a sheet at the bottom of a phone's.
+// page) opens a small panel with the item's locations (each by its path: "Back room › Shelf 2
+// › Bin 14") and their quantities, grouped by site, and what is in transit, read with one call
+// (GET /api/inventory/{id}/locations). While it is open, a change of the item from the live
+// feed reads it again. A popover (the browser's top layer: no card's overflow clips it; a
+// click outside or Escape closes it), under its button on a wide screen and a sheet at the
+// bottom of a phone's.
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import type { ItemLocations } from '../../shared/inventory';
 import { api, errorMessage } from '../lib/api-client';
-import { stockBySite } from '../lib/item-places';
+import { placePathText, stockBySite } from '../lib/item-places';
 import { onFeed } from '../lib/realtime';
 import { Icon } from './icons';
 import './where-is-it.css';
@@ -148,7 +149,7 @@ function WhereBody({ shown, onRetry }: { shown: Shown; onRetry: () => void }) {
             {site.locations.map((l) => (
               <li key={l.locationId} className="where-row">
                 <span className="where-location">
-                  {l.locationName}
+                  {placePathText(l)}
                   {l.locationCode ? <small className="where-code">{l.locationCode}</small> : null}
                 </span>
                 <span className="where-qty">{l.quantity}</span>

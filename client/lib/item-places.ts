@@ -1,5 +1,6 @@
 // Where an item's stock is, for screens: the rows of GET /api/inventory/{id}/locations grouped
-// by site (sites and locations by name, as the server orders them), with each site's total.
+// by site (sites by name, locations by their paths, as the server orders them), with each
+// site's total, and each location named by its path.
 // The item page's table and the "Where is it" popover both show it this way.
 import type { ItemLocations } from '../../shared/inventory';
 
@@ -32,3 +33,7 @@ export function stockBySite(locations: readonly ItemPlace[], withEmpty = false):
   }
   return sites;
 }
+
+/** Where a location is, from its site's top level: "Back room › Shelf 2 › Bin 14" (its name when no path came). */
+export const placePathText = (place: Pick<ItemPlace, 'locationName' | 'locationPath'>): string =>
+  place.locationPath?.length ? place.locationPath.join(' › ') : place.locationName;

@@ -74,6 +74,77 @@ async function closeSiteEpisodes(event: StoredEvent, trx: Transaction, siteId: s
   await sql`delete from site_alert_dismissals where item_id = ${itemId} ${atSite}`.execute(trx);
 }
 
+/**
+ * A batch of an item's crossings (they alternate: a fall, then a recovery, ...). A first
+ * recovery closes the episode already open; each fall opens one, closed at once by the
+ * recovery after it in the batch, if any. Closing runs first (the insert waits on its count):
+ * the open-episode index allows one open episode per item at any moment.
+ */
+const itemCrossings = {
+  // Reverts only; what they name was committed before (and its episode closed then).
+  alerts_clear_reverted: markClearReverted(sql`select (metadata ->> 'reverts')::uuid, created_at from new_events
+    where type = 'StockAdjusted' and metadata ? 'reverts'`),
+  alerts_crossings: sql`select substr(n.stream_id, 6)::uuid as item_id, n.stream_id, n.position, n.type, n.created_at,
+      row_number() over (partition by n.stream_id order by n.stream_version) as seq,
+      case when n.type = 'ItemRecovered' then coalesce(
+        (select ${clearedByOf('p')} from new_events p
+          where p.stream_id = n.stream_id and p.stream_version = n.stream_version - 1 and p.type = 'StockAdjusted'),
+        (select ${clearedByOf('p')} from events p
+          where p.stream_id = n.stream_id and p.stream_version = n.stream_version - 1 and p.type = 'StockAdjusted'),
+        'threshold') end as cleared_by
+    from new_events n where n.type in ('ItemWentLow', 'ItemRecovered')`,
+  alerts_closed: sql`update low_stock_episodes l set ended_at = c.created_at, cleared_by = c.cleared_by
+    from alerts_crossings c
+    where c.type = 'ItemRecovered' and c.seq = 1 and l.item_id = c.item_id and l.ended_at is null
+    returning l.item_id`,
+  alerts_opened: sql`insert into low_stock_episodes (started_position, item_id, started_at, ended_at, cleared_by)
+    select f.position, f.item_id, f.created_at, r.created_at, r.cleared_by
+    from alerts_crossings f left join alerts_crossings r on r.stream_id = f.stream_id and r.seq = f.seq + 1
+    where f.type = 'ItemWentLow' and (select count(*) from alerts_closed) >= 0
+    order by f.position`,
+  alerts_undismissed: sql`delete from alert_dismissals
+    where item_id in (select item_id from alerts_crossings where type = 'ItemRecovered')`,
+};
+
+/** The crossings (of its total and per site) an item event never is: what cleared a site's low stock skips them. */
+const crossingTypes = sql`'ItemWentLow', 'ItemRecovered', 'SiteWentLow', 'SiteRecovered'`;
+
+/**
+ * The same per item and site for the crossings per site (SiteWentLow, SiteRecovered), as the
+ * handlers do: a first recovery at a site closes the episode open there, with what cleared it
+ * (the stock movement of the command it follows: the last event before it that is no
+ * crossing, in the batch or before it, as siteClearedBy reads it); each fall opens one, closed
+ * by the recovery at the same site after it in the batch, if any; a recovery ends the site's
+ * dismissals. A transfer's receipt writes one per line where the item stays low.
+ */
+const siteCrossings = {
+  alerts_site_crossings: sql`select substr(n.stream_id, 6)::uuid as item_id, (n.data ->> 'siteId')::uuid as site_id,
+      n.stream_id, n.position, n.type, n.created_at,
+      row_number() over (partition by n.stream_id, (n.data ->> 'siteId')::uuid order by n.stream_version) as seq,
+      case when n.type = 'SiteRecovered' then coalesce((
+        select case when p.type = 'StockAdjusted' then ${clearedByOf('p')} end from (
+            select type, metadata, data, stream_version from new_events
+            where stream_id = n.stream_id and stream_version < n.stream_version and type not in (${crossingTypes})
+            union all
+            (select type, metadata, data, stream_version from events
+              where stream_id = n.stream_id and stream_version < n.stream_version and type not in (${crossingTypes})
+              order by stream_version desc limit 1)) p
+          order by p.stream_version desc limit 1), 'threshold') end as cleared_by
+    from new_events n where n.type in ('SiteWentLow', 'SiteRecovered')`,
+  alerts_site_closed: sql`update site_low_episodes l set ended_at = c.created_at, cleared_by = c.cleared_by
+    from alerts_site_crossings c
+    where c.type = 'SiteRecovered' and c.seq = 1 and l.item_id = c.item_id and l.site_id = c.site_id and l.ended_at is null
+    returning l.item_id`,
+  alerts_site_opened: sql`insert into site_low_episodes (started_position, item_id, site_id, started_at, ended_at, cleared_by)
+    select f.position, f.item_id, f.site_id, f.created_at, r.created_at, r.cleared_by
+    from alerts_site_crossings f
+      left join alerts_site_crossings r on r.stream_id = f.stream_id and r.site_id = f.site_id and r.seq = f.seq + 1
+    where f.type = 'SiteWentLow' and (select count(*) from alerts_site_closed) >= 0
+    order by f.position`,
+  alerts_site_undismissed: sql`delete from site_alert_dismissals d using alerts_site_crossings c
+    where c.type = 'SiteRecovered' and d.item_id = c.item_id and d.site_id = c.site_id`,
+};
+
 export const alertsProjection: Projection = {
   name: 'alerts',
   tables: ['low_stock_episodes', 'alert_dismissals', 'alert_settings', 'site_low_episodes', 'site_alert_dismissals'],
@@ -135,36 +206,11 @@ export const alertsProjection: Projection = {
           updated_at = excluded.updated_at`.execute(trx);
     },
   },
-  // A batch of an item's crossings (they alternate: a fall, then a recovery, ...). A first
-  // recovery closes the episode already open; each fall opens one, closed at once by the
-  // recovery after it in the batch, if any. Closing runs first (the insert waits on its
-  // count): the open-episode index allows one open episode per item at any moment.
+  // Adjustments (the hot path) and crossings, of items' totals and per site (a transfer's
+  // steps, an adjustment at one of several sites): one form, whose site part finds nothing
+  // to do in a batch without crossings per site.
   batch: {
-    types: ['StockAdjusted', 'ItemWentLow', 'ItemRecovered'],
-    ctes: {
-      // Reverts only; what they name was committed before (and its episode closed then).
-      alerts_clear_reverted: markClearReverted(sql`select (metadata ->> 'reverts')::uuid, created_at from new_events
-        where type = 'StockAdjusted' and metadata ? 'reverts'`),
-      alerts_crossings: sql`select substr(n.stream_id, 6)::uuid as item_id, n.stream_id, n.position, n.type, n.created_at,
-          row_number() over (partition by n.stream_id order by n.stream_version) as seq,
-          case when n.type = 'ItemRecovered' then coalesce(
-            (select ${clearedByOf('p')} from new_events p
-              where p.stream_id = n.stream_id and p.stream_version = n.stream_version - 1 and p.type = 'StockAdjusted'),
-            (select ${clearedByOf('p')} from events p
-              where p.stream_id = n.stream_id and p.stream_version = n.stream_version - 1 and p.type = 'StockAdjusted'),
-            'threshold') end as cleared_by
-        from new_events n where n.type in ('ItemWentLow', 'ItemRecovered')`,
-      alerts_closed: sql`update low_stock_episodes l set ended_at = c.created_at, cleared_by = c.cleared_by
-        from alerts_crossings c
-        where c.type = 'ItemRecovered' and c.seq = 1 and l.item_id = c.item_id and l.ended_at is null
-        returning l.item_id`,
-      alerts_opened: sql`insert into low_stock_episodes (started_position, item_id, started_at, ended_at, cleared_by)
-        select f.position, f.item_id, f.created_at, r.created_at, r.cleared_by
-        from alerts_crossings f left join alerts_crossings r on r.stream_id = f.stream_id and r.seq = f.seq + 1
-        where f.type = 'ItemWentLow' and (select count(*) from alerts_closed) >= 0
-        order by f.position`,
-      alerts_undismissed: sql`delete from alert_dismissals
-        where item_id in (select item_id from alerts_crossings where type = 'ItemRecovered')`,
-    },
+    types: ['StockAdjusted', 'ItemWentLow', 'ItemRecovered', 'SiteWentLow', 'SiteRecovered'],
+    ctes: { ...itemCrossings, ...siteCrossings },
   },
 };

@@ -17,6 +17,7 @@ import { levelsAfter } from '../../shared/inventory-fold.js';
 import type { DB } from '../db/schema.js';
 import { decodeItemCursor, encodeItemCursor } from '../inventory/item-cursor.js';
 import { toItem, type ItemRow } from '../inventory/item-rows.js';
+import { locationsInside } from '../inventory/location-subtree.js';
 import { asOfItemColumns, validAt } from './as-of-queries.js';
 
 /** A list's place: a site, a location, or a location that must be at the site. */
@@ -30,11 +31,14 @@ const CHUNK = 500;
 
 type CandidateRow = ItemRow & { created_key: string };
 
-/** The location ids of the place (any, archived too: stock was there before it was archived). */
+/**
+ * The location ids of the place (any, archived too: stock was there before it was archived);
+ * a location's with those inside it, in the tree as it is now (as the live list).
+ */
 async function locationsOf(db: Kysely<DB>, place: AsOfPlace): Promise<Set<string>> {
   const conditions = [
     ...(place.siteId ? [sql`site_id = ${place.siteId}::uuid`] : []),
-    ...(place.locationId ? [sql`id = ${place.locationId}::uuid`] : []),
+    ...(place.locationId ? [sql`id in ${locationsInside(place.locationId)}`] : []),
   ];
   const rows = await sql<{ id: string }>`select id::text as id from locations
     where ${sql.join(conditions, sql` and `)}`.execute(db);

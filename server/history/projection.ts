@@ -265,15 +265,24 @@ export const historyProjection: Projection = {
     },
     // A transfer's step (transfer-service.ts): per item, as the hot path's form does for
     // adjustments, each shipment, receipt or write-off adds a version (the quantity on hand
-    // the last shipment or receipt up to it left, else the open version's), its crossing sets
-    // that version's number.
+    // the last shipment or receipt up to it left, else the open version's), its crossings (of
+    // its total and per site) set that version's number.
     {
-      types: ['StockShipped', 'StockReceived', 'TransitWrittenOff', 'ItemWentLow', 'ItemRecovered'],
+      types: [
+        'StockShipped',
+        'StockReceived',
+        'TransitWrittenOff',
+        'ItemWentLow',
+        'ItemRecovered',
+        'SiteWentLow',
+        'SiteRecovered',
+      ],
       ctes: {
         history_marked: sql`select n.*, substr(n.stream_id, 6)::uuid as item_id,
             count(*) filter (where n.type in (${transitSteps})) over w as grp,
             (array_agg((n.data ->> 'quantityAfter')::int) filter (where n.type in ('StockShipped', 'StockReceived')) over w) as quantities
-          from new_events n where n.type in (${transitSteps}, 'ItemWentLow', 'ItemRecovered')
+          from new_events n
+          where n.type in (${transitSteps}, 'ItemWentLow', 'ItemRecovered', 'SiteWentLow', 'SiteRecovered')
           window w as (partition by n.stream_id order by n.stream_version)`,
         history_ends: historyEnds,
         history_steps: historySteps(transitSteps),

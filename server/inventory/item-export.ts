@@ -14,6 +14,7 @@ import { CSV_DELIMITERS, decimalCommaIn, STANDARD_CSV, type CsvFormat } from '..
 import type { DB } from '../db/schema.js';
 import { NotFoundError } from '../errors.js';
 import type { ItemRow } from './item-rows.js';
+import { locationsInside } from './location-subtree.js';
 
 export interface ItemExportFilter {
   /** The category page's items only, filtered and sorted as that page does. */
@@ -62,11 +63,11 @@ function sortKeys(filter: ItemExportFilter): string[] {
   return [{ name: 'lower(name)', price: 'price', stock: 'items.quantity' }[filter.sort]];
 }
 
-/** Which stock_levels rows (alias `s`) a by-location export writes. */
+/** Which stock_levels rows (alias `s`) a by-location export writes (a location's: with those inside it, as the lists). */
 function levelsWhere(filter: ItemExportFilter): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [sql`true`];
   if (filter.siteId) parts.push(sql`s.site_id = ${filter.siteId}::uuid`);
-  if (filter.locationId) parts.push(sql`s.location_id = ${filter.locationId}::uuid`);
+  if (filter.locationId) parts.push(sql`s.location_id in ${locationsInside(filter.locationId)}`);
   const visible = filter.visibleSites ?? 'all';
   if (visible !== 'all')
     parts.push(visible.length ? sql`s.site_id in (${sql.join(visible.map((id) => sql`${id}::uuid`))})` : sql`false`);

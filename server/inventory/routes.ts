@@ -91,7 +91,7 @@ export const inventoryRoutes: FastifyPluginAsync<{
       config: checkedInQuery,
       schema: {
         summary:
-          'List items, newest first. The next page: follow the Link header (rel="next") or pass X-Next-Cursor as cursor. With asOf, the items as they were at that moment. With siteId or locationId, the items placed there, each with quantityHere (quantity stays the total); with asOf too, as they were placed then.',
+          'List items, newest first. The next page: follow the Link header (rel="next") or pass X-Next-Cursor as cursor. With asOf, the items as they were at that moment. With siteId or locationId, the items placed there (at a location: there or at a location inside it), each with quantityHere, its units there (quantity stays the total); with asOf too, as they were placed then.',
         tags: ['inventory'],
         querystring: {
           type: 'object',
@@ -187,7 +187,11 @@ export const inventoryRoutes: FastifyPluginAsync<{
             order: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
             byLocation: { type: 'boolean', description: 'a row per item and location' },
             siteId: { type: 'string', format: 'uuid', description: 'the items placed at this site, by location' },
-            locationId: { type: 'string', format: 'uuid', description: 'the items placed at this location' },
+            locationId: {
+              type: 'string',
+              format: 'uuid',
+              description: 'the items placed at this location or at a location inside it',
+            },
             ...csvFormatProperties,
           },
         },

@@ -62,6 +62,11 @@ export const itemLocationsSchema = {
           locationId: { type: 'string' },
           locationName: { type: 'string' },
           locationCode: { type: 'string' },
+          locationPath: {
+            type: 'array',
+            items: { type: 'string' },
+            description: "names from the site's top level down to the location",
+          },
           archived: { type: 'boolean' },
           quantity: { type: 'integer' },
         },

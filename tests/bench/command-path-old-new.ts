@@ -17,6 +17,8 @@ interface Ready {
   appUrl: string;
   hot: string;
   spread: string[];
+  /** A location for the adjustments that name one (trees from before it: none, those cases are skipped). */
+  locationId?: string;
 }
 
 const dirs = process.env.OLD_NEW_DIRS!.split(',');
@@ -90,6 +92,30 @@ const cases: Case[] = [
       }),
   },
   {
+    name: 'adjust at a location, one hot item',
+    run: (r) =>
+      run({
+        url: r.appUrl,
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ delta: 1, reason: 'restock', locationId: r.locationId }),
+        seconds,
+        pathOf: () => `/api/inventory/${r.hot}/adjust`,
+      }),
+  },
+  {
+    name: 'adjust at a location, spread',
+    run: (r) =>
+      run({
+        url: r.appUrl,
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ delta: 1, reason: 'restock', locationId: r.locationId }),
+        seconds,
+        pathOf: () => `/api/inventory/${anyItem(r)}/adjust`,
+      }),
+  },
+  {
     name: 'adjust, spread, Idempotency-Key',
     run: (r) =>
       run({
@@ -113,7 +139,11 @@ const loads: number[] = [];
 const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
 const lines: string[] = [];
 try {
-  for (const c of cases.filter((k) => !only || only.some((w) => k.name.toLowerCase().includes(w)))) {
+  const located = servers.every((server) => server.ready.locationId);
+  for (const c of cases.filter(
+    (k) =>
+      (!only || only.some((w) => k.name.toLowerCase().includes(w))) && (located || !k.name.includes('at a location')),
+  )) {
     for (const server of servers) await c.run(server.ready); // warm-up, not counted
     const rates: number[][] = servers.map(() => []);
     const p99s: number[][] = servers.map(() => []);

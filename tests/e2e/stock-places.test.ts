@@ -221,4 +221,46 @@ describe('stock at places on the screens', BROWSER_TESTS, () => {
     expect(await sheet.getByTestId('active-location').count()).toBe(0);
     expect(open.errors).toEqual([]);
   }, 90_000);
+
+  it('lists a location with the locations inside it, live, and says where each is by its path', async () => {
+    // Back room › Shelf 2 › Bin 14; Lamp Oil has 2 in the back room itself.
+    const inside = (parent: Location, name: string, code: string) =>
+      api<Location>('POST', '/locations', { site_id: MAIN_SITE_ID, parent_id: parent.id, name, code, barcode: null });
+    const bin = await inside(await inside(backRoom, 'Shelf 2', 'S2'), 'Bin 14', 'B14');
+    await api('POST', `/inventory/${lampOil.id}/adjust`, { delta: 3, reason: 'restock', locationId: bin.id });
+
+    await page.goto(`/inventory?siteId=${MAIN_SITE_ID}&locationId=${backRoom.id}`);
+    const row = page.getByTestId('placed-row').filter({ hasText: 'Lamp Oil' });
+    await row.getByTestId('quantity-here').filter({ hasText: /^5$/ }).waitFor();
+    // Stock put in the bin counts in the back room's list as it happens.
+    await api('POST', `/inventory/${lampOil.id}/adjust`, { delta: 1, reason: 'restock', locationId: bin.id });
+    await row.getByTestId('quantity-here').filter({ hasText: /^6$/ }).waitFor({ timeout: 15_000 });
+
+    await page.getByRole('button', { name: 'Where is Lamp Oil' }).click();
+    const where = page.getByTestId('where-is-it').filter({ hasText: 'Where is Lamp Oil' });
+    await where.getByText('Back room › Shelf 2 › Bin 14').waitFor();
+    const rows = await where
+      .locator('.where-row:not(.where-total)')
+      .evaluateAll((els) => els.map((el) => el.textContent!.replace(/\s+/g, ' ').trim()));
+    expect(rows).toEqual([
+      'Back roomBACK2',
+      'Back room › Shelf 2 › Bin 14B144',
+      'Main locationMAIN10',
+      'Shelf ASHELF-A4',
+    ]);
+    await page.screenshot({ path: 'test-results/where-is-it-paths.png' });
+    await page.keyboard.press('Escape');
+
+    // The item page's table names it the same way.
+    await page.goto(`/inventory/${lampOil.id}`);
+    await expect
+      .poll(() => tableRows(page))
+      .toEqual([
+        ['Back roomBACK', 2],
+        ['Back room › Shelf 2 › Bin 14B14', 4],
+        ['Main locationMAIN', 10],
+        ['Shelf ASHELF-A', 4],
+      ]);
+    expect(open.errors).toEqual([]);
+  }, 90_000);
 });

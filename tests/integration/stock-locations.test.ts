@@ -304,6 +304,103 @@ describe.each(backends())('stock per location on $name', (backend) => {
     // With asOf too, as they were placed then: tests/integration/places-history.test.ts.
   });
 
+  it('lists a location with the locations inside it, and says where each location is by its path', async () => {
+    // Back room › Shelf 2 › Bin 14 (codes unique per backend run: the store is shared by the file).
+    const shelf = await ok(manager, 'POST', '/api/locations', {
+      site_id: MAIN_SITE_ID,
+      parent_id: BACK,
+      name: 'Shelf 2',
+      code: `S2-${backend.name}`,
+    });
+    const bin = await ok(manager, 'POST', '/api/locations', {
+      site_id: MAIN_SITE_ID,
+      parent_id: shelf.id,
+      name: 'Bin 14',
+      code: `B14-${backend.name}`,
+    });
+    const spread = await newItem(3, { location_id: BACK });
+    await ok(staff, 'POST', `/api/inventory/${spread.id}/adjust`, {
+      delta: 4,
+      reason: 'restock',
+      locationId: shelf.id,
+    });
+    await ok(staff, 'POST', `/api/inventory/${spread.id}/adjust`, { delta: 5, reason: 'restock', locationId: bin.id });
+    const binned = await newItem(2, { location_id: bin.id });
+    const outside = await newItem(6, { location_id: SHELF });
+    const ours = [spread.id, binned.id, outside.id];
+    const list = async (query: string) =>
+      ((await ok(staff, 'GET', `/api/inventory?limit=500&${query}`)) as any[])
+        .filter((i) => ours.includes(i.id))
+        .map((i) => ({ id: i.id, here: i.quantityHere, total: i.quantity }));
+
+    // Newest first, each with its units at the location and everywhere inside it.
+    expect(await list(`locationId=${BACK}`)).toEqual([
+      { id: binned.id, here: 2, total: 2 },
+      { id: spread.id, here: 12, total: 12 },
+    ]);
+    expect(await list(`locationId=${shelf.id}`)).toEqual([
+      { id: binned.id, here: 2, total: 2 },
+      { id: spread.id, here: 9, total: 12 },
+    ]);
+    expect(await list(`locationId=${bin.id}`)).toEqual([
+      { id: binned.id, here: 2, total: 2 },
+      { id: spread.id, here: 5, total: 12 },
+    ]);
+    expect(await list(`siteId=${MAIN_SITE_ID}&locationId=${shelf.id}`)).toEqual(await list(`locationId=${shelf.id}`));
+    // Page by page, an item's units in several locations inside are summed once, on one page.
+    const paged: Array<{ id: string; here: number }> = [];
+    let path: string | null = `/api/inventory?limit=1&locationId=${shelf.id}`;
+    while (path) {
+      const page = await send(staff, 'GET', path);
+      expect(page.status).toBe(200);
+      expect(page.body.length).toBeLessThanOrEqual(1);
+      paged.push(...page.body.map((i: any) => ({ id: i.id, here: i.quantityHere })));
+      const next = page.headers.get('x-next-cursor');
+      path = next ? `/api/inventory?limit=1&locationId=${shelf.id}&cursor=${next}` : null;
+    }
+    expect(paged.filter((i) => ours.includes(i.id))).toEqual([
+      { id: binned.id, here: 2 },
+      { id: spread.id, here: 9 },
+    ]);
+    // As of now, the same.
+    const asOf = `asOf=${encodeURIComponent(new Date().toISOString())}`;
+    expect(await list(`${asOf}&locationId=${BACK}`)).toEqual(await list(`locationId=${BACK}`));
+    // Exported filtered by the shelf: a row per item and location, the bin's too.
+    const exported = String((await send(staff, 'GET', `/api/inventory/export.csv?locationId=${shelf.id}`)).body)
+      .trim()
+      .split(/\r?\n/)
+      .filter((line) => line.includes(`"${spread.sku}"`) || line.includes(`"${binned.sku}"`))
+      .map((line) => line.split(',').slice(4, 7).join(','))
+      .sort();
+    expect(exported).toEqual([
+      `"MAIN","B14-${backend.name}",2`,
+      `"MAIN","B14-${backend.name}",5`,
+      `"MAIN","S2-${backend.name}",4`,
+    ]);
+
+    // "Where is it": each location by its path from the site's top level, a shelf before its bins.
+    const where = await whereIs(spread.id);
+    expect(
+      (where.body.locations as any[]).map((l) => ({
+        name: l.locationName,
+        path: l.locationPath,
+        quantity: l.quantity,
+      })),
+    ).toEqual([
+      { name: 'Back room', path: ['Back room'], quantity: 3 },
+      { name: 'Shelf 2', path: ['Back room', 'Shelf 2'], quantity: 4 },
+      { name: 'Bin 14', path: ['Back room', 'Shelf 2', 'Bin 14'], quantity: 5 },
+    ]);
+
+    // Bin 14 taken out of the shelf: the shelf's list no longer counts it, and its path says so.
+    await ok(manager, 'POST', `/api/locations/${bin.id}/move`, { parent_id: null });
+    expect(await list(`locationId=${shelf.id}`)).toEqual([{ id: spread.id, here: 4, total: 12 }]);
+    expect(await list(`locationId=${BACK}`)).toEqual([{ id: spread.id, here: 7, total: 12 }]);
+    expect(
+      ((await whereIs(binned.id)).body.locations as any[]).map((l) => ({ path: l.locationPath, quantity: l.quantity })),
+    ).toEqual([{ path: ['Bin 14'], quantity: 2 }]);
+  });
+
   it('leaves every projection as a replay of the log makes it, each total the sum of its levels', async () => {
     const db = server.store.database.db;
     expect(await verifyProjections(server.store.store)).toEqual([]);

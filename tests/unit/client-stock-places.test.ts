@@ -12,7 +12,7 @@ import { MAIN_LOCATION_ID } from '../../shared/places.js';
 import type { FeedEvent } from '../../shared/realtime.js';
 import type { FoundLocation, Location, Site } from '../../shared/sites.js';
 import { ApiError } from '../../client/lib/api-client.js';
-import { stockBySite } from '../../client/lib/item-places.js';
+import { placePathText, stockBySite } from '../../client/lib/item-places.js';
 import { adjustChoice } from '../../client/features/inventory/adjust-location.js';
 import { applyToPlaces } from '../../client/features/inventory/item-places-live.js';
 import { checkMove, initialFrom, moveRefusal } from '../../client/features/inventory/move-stock.js';
@@ -97,6 +97,7 @@ const placed = (rows: Array<[string, string, string, string, number]>, inTransit
     locationId,
     locationName,
     locationCode: locationName.toUpperCase(),
+    locationPath: [locationName],
     archived: false,
     quantity,
   })),
@@ -194,6 +195,41 @@ describe('the list at a site or location, live', () => {
     expect(after.locations.map((l) => l.name)).toContain('Annex');
     expect(reduce(after, adjusted(3, 1, 15, 'a9')).after.items[0]!.quantityHere).toBe(15);
   });
+
+  it('counts the locations inside a chosen location, and reads again when one moves in or out of it', () => {
+    // Back room › Shelf A › Bin 3.
+    const BIN = '00000000-0000-4000-8000-0000000000a3';
+    const nested = (): PlacedItemsData => ({
+      ...data([item({ quantityHere: 6 })]),
+      locations: [
+        location(MAIN_LOCATION_ID, 'Main location'),
+        location(BACK, 'Back room'),
+        location(SHELF, 'Shelf A', { parentId: BACK }),
+        location(BIN, 'Bin 3', { parentId: SHELF }),
+      ],
+    });
+    expect(reduce(nested(), adjusted(3, 2, 16, BIN), BACK).after.items[0]!.quantityHere).toBe(8);
+    expect(reduce(nested(), adjusted(3, 2, 16, BIN), SHELF).after.items[0]!.quantityHere).toBe(8);
+    // A move inside the chosen location changes nothing here; out of it, it takes the units away.
+    expect(reduce(nested(), moved(3, BIN, SHELF, 4), BACK).after.items[0]!.quantityHere).toBe(6);
+    expect(reduce(nested(), moved(3, BIN, MAIN_LOCATION_ID, 4), SHELF).after.items[0]!.quantityHere).toBe(2);
+    // Not above it: the shelf's list does not count the back room's own units.
+    expect(reduce(nested(), adjusted(3, 2, 16, BACK), SHELF).after.items[0]!.quantityHere).toBe(6);
+
+    const binMoved = (to: string | null) =>
+      feed(`location-${BIN}`, 'LocationMoved', 2, { fromParentId: SHELF, toParentId: to });
+    expect(reduce(nested(), binMoved(null), BACK).effect).toBe('refetch');
+    const out = reduce(nested(), binMoved(null), MAIN_LOCATION_ID);
+    expect(out.effect).toBe('applied');
+    expect(out.after.locations.find((l) => l.id === BIN)!.parentId).toBeNull();
+    const shelfMoved = feed(`location-${SHELF}`, 'LocationMoved', 2, {
+      fromParentId: BACK,
+      toParentId: MAIN_LOCATION_ID,
+    });
+    expect(reduce(nested(), shelfMoved, MAIN_LOCATION_ID).effect).toBe('refetch');
+    // The chosen location moving somewhere else keeps what is inside it.
+    expect(reduce(nested(), shelfMoved, SHELF).effect).toBe('applied');
+  });
 });
 
 describe("the item page's table, live", () => {
@@ -227,6 +263,15 @@ describe("the item page's table, live", () => {
       ['Main store', 16, 2],
     ]);
     expect(stockBySite(start.locations, true).map((s) => s.siteName)).toEqual(['Main store', 'Warehouse']);
+  });
+
+  it('names each location by its path from the site, as the server sends it', () => {
+    const [back] = start.locations;
+    expect(placePathText({ ...back!, locationPath: ['Back room', 'Shelf 2', 'Bin 14'] })).toBe(
+      'Back room › Shelf 2 › Bin 14',
+    );
+    expect(placePathText(back!)).toBe('Back room');
+    expect(placePathText({ ...back!, locationPath: [] })).toBe('Back room');
   });
 });
 

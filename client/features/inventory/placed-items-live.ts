@@ -1,8 +1,10 @@
-// How pushed events change the Inventory page's list at a site or location: each row keeps
-// its total (the shared fold, as every list) and its `quantityHere`, moved by what the event
-// does at the filter's locations, read off the shared fold's levelsAfter (so a move, and any
-// stock event the fold knows, counts at both of its ends without being listed here). An item
-// that arrives at the filter, or a change no fold explains, asks for a refetch.
+// How pushed events change the Inventory page's list at a site or location (a location with
+// the locations inside it, as the server counts): each row keeps its total (the shared fold,
+// as every list) and its `quantityHere`, moved by what the event does at the filter's
+// locations, read off the shared fold's levelsAfter (so a move, and any stock event the fold
+// knows, counts at both of its ends without being listed here). An item that arrives at the
+// filter, a location moved into or out of the chosen one, or a change no fold explains, asks
+// for a refetch.
 import type { Draft } from 'immer';
 import type { Item } from '../../../shared/inventory';
 import type { InventoryEvent, StockLevels } from '../../../shared/inventory-events';
@@ -10,6 +12,7 @@ import { levelsAfter } from '../../../shared/inventory-fold';
 import type { FeedEvent } from '../../../shared/realtime';
 import { evolveLocation, type Location, type LocationEvent } from '../../../shared/sites';
 import type { FeedEffect } from '../../lib/live-query.machine';
+import { subtreeIds } from '../../lib/place-tree';
 import type { PlaceFilter } from './api';
 import { applyToItem, itemIdOf } from './live-reducers';
 
@@ -28,15 +31,21 @@ export interface ChangeHere {
   touched: boolean;
 }
 
+/** The filter's locations: the site's, or the chosen location with the locations inside it (as the server counts). */
+function filterLocations(filter: PlaceFilter, locations: readonly Location[]): Set<string> {
+  if (filter.locationId) return subtreeIds(locations, filter.locationId);
+  return new Set(locations.filter((l) => l.siteId === filter.siteId).map((l) => l.id));
+}
+
 /** What an item event does at the filter's locations; null when no fold knows the event (a type newer than this screen). */
 export function changeHere(event: FeedEvent, filter: PlaceFilter, locations: readonly Location[]): ChangeHere | null {
   const change = levelsAfter({}, { type: event.type, data: event.data } as InventoryEvent) as StockLevels | undefined;
   if (!change) return null;
-  const atSite = new Set(locations.filter((l) => l.siteId === filter.siteId).map((l) => l.id));
   const here = { units: 0, touched: false };
+  const counted = filterLocations(filter, locations);
   for (const [locationId, delta] of Object.entries(change)) {
     const id = locationId.toLowerCase();
-    if (filter.locationId ? id !== filter.locationId : !atSite.has(id)) continue;
+    if (!counted.has(id)) continue;
     here.units += delta;
     here.touched = true;
   }
@@ -58,7 +67,12 @@ function reduceLocation(draft: Draft<PlacedItemsData>, event: FeedEvent, filter:
   if (event.version !== current.version + 1) return 'refetch';
   const next = evolveLocation(current, e, { version: event.version, at: event.time });
   if (!next) return 'refetch';
+  const inside = (list: readonly Location[]) =>
+    !!filter.locationId && id !== filter.locationId && subtreeIds(list, filter.locationId).has(id);
+  const wasInside = inside(draft.locations as Location[]);
   draft.locations[at] = next;
+  // A location moved into or out of the chosen one brings its stock with it: the server sums it anew.
+  if (e.type === 'LocationMoved' && (wasInside || inside(draft.locations as Location[]))) return 'refetch';
   return 'applied';
 }
 

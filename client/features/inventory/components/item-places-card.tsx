@@ -4,7 +4,7 @@
 // page's data folds each event of the item (item-places-live.ts).
 import type { ItemLocations } from '../../../../shared/inventory';
 import { Icon } from '../../../components/icons';
-import { stockBySite } from '../../../lib/item-places';
+import { placePathText, stockBySite } from '../../../lib/item-places';
 
 export function ItemPlacesCard({
   places,
@@ -45,7 +45,7 @@ export function ItemPlacesCard({
             {site.locations.map((l) => (
               <tr key={l.locationId} className="places-location" data-testid="place-row">
                 <th scope="row">
-                  {l.locationName}
+                  {placePathText(l)}
                   {l.locationCode ? <small className="places-code">{l.locationCode}</small> : null}
                 </th>
                 <td>{l.quantity}</td>
