@@ -27,6 +27,12 @@ export interface BatchedAggregate<Row extends { id: string }, S extends { versio
    * columns; `commands` are the batch's, for what they need read with the rows.
    */
   lock(ids: string[], alongside: RawBuilder<unknown>, commands: C[]): RawBuilder<Row>;
+  /**
+   * A statement run before `lock` that only takes the rows' locks, for a state read from other
+   * tables too: a `for update` that waits for another writer re-reads the rows it locks, but its
+   * subqueries keep the snapshot from before the wait. Locked first, `lock` reads them afresh.
+   */
+  prelock?(ids: string[]): RawBuilder<unknown>;
   /** The state a row holds. */
   state(row: Row): S;
   /** The refusal of a command on a stream with no row. */
@@ -211,6 +217,7 @@ export class BatchedCommandHandler<
       if (column) columns.push(column);
     }
     const ids = [...new Set(commands.map((c) => c.id))].sort();
+    if (this.aggregate.prelock) await this.aggregate.prelock(ids).execute(trx);
     const rows = (
       await this.aggregate
         .lock(

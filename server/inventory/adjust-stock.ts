@@ -31,6 +31,9 @@ export const adjustingItems: BatchedAggregate<ItemRow, ItemState, StockCommand, 
     return sql<ItemRow>`select ${sql.raw(itemStateColumns)}, ${placesColumn(named, sites)} ${alongside} from items
       where id in (${sql.join(ids)}) order by id for update`;
   },
+  // The levels are read from stock_levels by the lock statement: a transfer, count or revert
+  // holding an item's row would leave them as they were before it committed (batched-commands.ts).
+  prelock: (ids) => sql`select id from items where id in (${sql.join(ids)}) order by id for update`,
   state: rowToState,
   missing: () => new NotFoundError('Item not found'),
   decide: (command, state, now, row) => recordStockChange(command, state, now, placesIn(row)),

@@ -38,10 +38,13 @@ export async function loadItems(
 ): Promise<Map<string, ItemState>> {
   const wanted = uuids(ids);
   if (wanted.length === 0) return new Map();
-  const rows = await sql<ItemRow>`select ${sql.raw(itemStateColumns)} from items
-    where id in (${sql.join(wanted.map((id) => sql`${id}::uuid`))}) order by id ${lock ? sql`for update` : sql``}`.execute(
-    trx,
-  );
+  const list = sql.join(wanted.map((id) => sql`${id}::uuid`));
+  // Locked first, read after: a `for update` that waited for another writer re-reads the item
+  // rows it locks, but its subqueries of stock_levels keep the snapshot from before the wait,
+  // so levels read in the same statement can miss that writer's move (and a shipment then
+  // decided on them would take a location below 0). The next statement sees what it committed.
+  if (lock) await sql`select id from items where id in (${list}) order by id for update`.execute(trx);
+  const rows = await sql<ItemRow>`select ${sql.raw(itemStateColumns)} from items where id in (${list})`.execute(trx);
   return new Map(rows.rows.map((row) => [key(row.id), rowToState(row)]));
 }
 
