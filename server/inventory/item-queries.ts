@@ -29,6 +29,11 @@ export interface ItemPage {
 export interface PlaceFilter {
   siteId?: string;
   locationId?: string;
+  /**
+   * Neither named: the items placed at any of these sites (someone who sees some sites only:
+   * roles per site), their quantities read per site by auth/site-view.ts.
+   */
+  siteIds?: readonly string[];
 }
 
 const columns = sql.raw(itemColumns);
@@ -44,7 +49,13 @@ const alongside = (check?: PrincipalCheck) => (check?.columns ? sql`, ${check.co
  * few; the units there are summed for the page's items only.
  */
 function placed(place: PlaceFilter): RawBuilder<unknown> {
-  if (!place.siteId && !place.locationId) return sql`items`;
+  if (!place.siteId && !place.locationId) {
+    if (!place.siteIds) return sql`items`;
+    if (place.siteIds.length === 0) return sql`(select * from items where false) items`;
+    const sites = sql.join(place.siteIds.map((id) => sql`${id}::uuid`));
+    return sql`(select i.* from items i where exists (select 1 from stock_levels s
+      where s.item_id = i.id and s.site_id in (${sites}))) items`;
+  }
   const here = sql.join(
     [
       sql`s.item_id = i.id`,
@@ -191,6 +202,16 @@ export class ItemQueries {
     const rows = await sql<{ id: string; name: string }>`select st.id::text as id, st.name from locations l
       join sites st on st.id = l.site_id where l.id = ${locationId}::uuid`.execute(this.db);
     return rows.rows[0] ?? null;
+  }
+
+  /** The sites where the item has stock now, by name (for refusals). */
+  async sitesHolding(itemId: string): Promise<Array<{ id: string; name: string }>> {
+    if (!UUID.test(itemId)) return [];
+    const rows = await sql<{ id: string; name: string }>`select st.id::text as id, st.name from sites st
+      where exists (select 1 from stock_levels s where s.item_id = ${itemId}::uuid and s.site_id = st.id
+        and s.quantity <> 0)
+      order by lower(st.name)`.execute(this.db);
+    return rows.rows;
   }
 
   /** The name of a site (for refusals); its id when there is none. */
