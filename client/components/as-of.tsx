@@ -6,6 +6,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { AS_OF_SCRUB_DAYS, type EventCountsByDay } from '../../shared/inventory-history';
 import { formatDateTimeSeconds } from '../lib/format';
 import { historyApi } from './history-api';
+import { useSession } from '../lib/session-context';
 
 const DAY = 86_400_000;
 
@@ -56,6 +57,14 @@ export function AsOfBanner({ asOf }: { asOf: string }) {
 
 /** The time control: pick a moment, or scrub the last 90 days (bars: changes per day). */
 export function AsOfControl() {
+  // Stock as of a moment is read as the store's totals: not for those whose role holds at
+  // some sites only (roles per site; the server refuses it them).
+  const { user } = useSession();
+  if (user.siteRoles) return null;
+  return <AsOfScrubber />;
+}
+
+function AsOfScrubber() {
   const asOf = useAsOf();
   const [, setParams] = useSearchParams();
   const [open, setOpen] = useState(Boolean(asOf));

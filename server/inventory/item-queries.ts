@@ -33,6 +33,11 @@ export interface ItemPage {
 export interface PlaceFilter {
   siteId?: string;
   locationId?: string;
+  /**
+   * Neither named: the items placed at any of these sites (someone who sees some sites only:
+   * roles per site), their quantities read per site by auth/site-view.ts.
+   */
+  siteIds?: readonly string[];
 }
 
 const columns = sql.raw(itemColumns);
@@ -50,7 +55,13 @@ const alongside = (check?: PrincipalCheck) => (check?.columns ? sql`, ${check.co
  * its units there are all summed.
  */
 function placed(place: PlaceFilter, after: ItemCursor | null, limit: number): RawBuilder<unknown> {
-  if (!place.siteId && !place.locationId) return sql`items`;
+  if (!place.siteId && !place.locationId) {
+    if (!place.siteIds) return sql`items`;
+    if (place.siteIds.length === 0) return sql`(select * from items where false) items`;
+    const sites = sql.join(place.siteIds.map((id) => sql`${id}::uuid`));
+    return sql`(select i.* from items i where exists (select 1 from stock_levels s
+      where s.item_id = i.id and s.site_id in (${sites}))) items`;
+  }
   const site = place.siteId ? sql`and s.site_id = ${place.siteId}::uuid` : sql``;
   const older = after
     ? sql`and (s.item_created_at, s.item_id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
@@ -204,6 +215,16 @@ export class ItemQueries {
     const rows = await sql<{ id: string; name: string }>`select st.id::text as id, st.name from locations l
       join sites st on st.id = l.site_id where l.id = ${locationId}::uuid`.execute(this.db);
     return rows.rows[0] ?? null;
+  }
+
+  /** The sites where the item has stock now, by name (for refusals). */
+  async sitesHolding(itemId: string): Promise<Array<{ id: string; name: string }>> {
+    if (!UUID.test(itemId)) return [];
+    const rows = await sql<{ id: string; name: string }>`select st.id::text as id, st.name from sites st
+      where exists (select 1 from stock_levels s where s.item_id = ${itemId}::uuid and s.site_id = st.id
+        and s.quantity <> 0)
+      order by lower(st.name)`.execute(this.db);
+    return rows.rows;
   }
 
   /** The name of a site (for refusals); its id when there is none. */

@@ -3,7 +3,14 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AdjustStockBody, CreateItemBody, UpdateItemBody } from '../../shared/inventory.js';
 import { principalOf, requirePermission } from '../auth/auth-plugin.js';
 import { principalCheck } from '../auth/principal-check.js';
-import { assertMaySeeSite, atEverySite, maySeeSite, requestSiteCheck, visibleSites } from '../auth/site-access.js';
+import {
+  assertMayAtSites,
+  assertMaySeeSite,
+  atEverySite,
+  maySeeSite,
+  requestSiteCheck,
+  visibleSites,
+} from '../auth/site-access.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { replayIfAnswered } from '../http/answer-hook.js';
 import { commandHooks, commandMeta, expectedVersionOf } from '../http/command-meta.js';
@@ -115,7 +122,13 @@ export const inventoryRoutes: FastifyPluginAsync<{
         await principalCheck(request).confirm();
         page = await asOf.items(await asOf.moment(at), limit, cursor, { siteId, locationId });
       } else {
-        page = await queries.list(limit, cursor, principalCheck(request), { siteId, locationId });
+        // Someone who sees some sites only lists the items placed there (roles per site).
+        const sites = siteId || locationId || !request.principal ? 'all' : visibleSites(request.principal);
+        page = await queries.list(limit, cursor, principalCheck(request), {
+          siteId,
+          locationId,
+          ...(sites === 'all' ? {} : { siteIds: sites }),
+        });
       }
       if (page.nextCursor) {
         const moment = at ? `&asOf=${encodeURIComponent(at)}` : '';
@@ -347,6 +360,18 @@ export const inventoryRoutes: FastifyPluginAsync<{
       },
     },
     async (request, reply) => {
+      // An item is the store's: someone limited to some sites deletes only what is kept at theirs.
+      const principal = principalOf(request);
+      if (!atEverySite(principal)) {
+        const holding = await queries.sitesHolding(request.params.id);
+        const names = new Map(holding.map((site) => [site.id, site.name]));
+        assertMayAtSites(
+          principal,
+          'records:delete',
+          holding.map((site) => site.id),
+          (id) => names.get(id) ?? id,
+        );
+      }
       await items.delete(
         request.params.id,
         expectedVersionOf(request, request.query.expected_version),

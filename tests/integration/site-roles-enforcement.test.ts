@@ -325,6 +325,19 @@ describe.each(backends())('roles per site on every route on $name', { timeout: 1
     expect((await ok(manager, 'GET', '/api/sites')).length).toBe(3);
   });
 
+  it('deletes an item only when it is kept at no site beyond theirs', async () => {
+    const both = await newItem('Clamp', { [MAIN_LOCATION_ID]: 1, [DOCK]: 1 });
+    // Made at Main store with none there, then kept at the Warehouse only.
+    const theirs = await newItem('Strap', { [BAY]: 2 });
+    await refused(
+      403,
+      "You don't have permission to delete records at Main store",
+      send(whManager, 'DELETE', `/api/inventory/${both}`),
+    );
+    expect((await send(manager, 'GET', `/api/inventory/${both}`)).status).toBe(200);
+    expect((await send(whManager, 'DELETE', `/api/inventory/${theirs}`)).status).toBe(204);
+  });
+
   it("refuses them the store's totals: the dashboard and the low-stock list", async () => {
     await refused(403, /^The dashboard's figures are the whole store's/, send(whStaff, 'GET', '/api/dashboard'));
     await refused(

@@ -14,11 +14,11 @@ import { UserMenu } from './user-menu';
 import './shell.css';
 
 export function AppShell({ onLogout }: { onLogout: () => void }) {
-  const { permissions } = useSession();
+  const { permissions, user } = useSession();
   return (
     <div className="shell">
       <header className="shell-header">
-        <Link to="/dashboard" className="brand">
+        <Link to={user.siteRoles ? '/inventory' : '/dashboard'} className="brand">
           <span className="brand-mark">
             <Icon name="box" size={18} />
           </span>
@@ -33,7 +33,7 @@ export function AppShell({ onLogout }: { onLogout: () => void }) {
           <UserMenu onLogout={onLogout} />
         </div>
       </header>
-      <DockNav entries={visibleEntries(permissions)} />
+      <DockNav entries={visibleEntries(permissions, !user.siteRoles)} />
       <main className="shell-main" id="main">
         <Outlet />
       </main>

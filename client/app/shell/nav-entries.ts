@@ -8,10 +8,12 @@ export interface NavEntry {
   label: string;
   icon: IconName;
   permission?: PermissionNeed;
+  /** Only for those whose role holds at every site (the store's totals: roles per site). */
+  everySite?: boolean;
 }
 
 export const NAV_ENTRIES: NavEntry[] = [
-  { to: '/dashboard', label: 'Dashboard', icon: 'grid' },
+  { to: '/dashboard', label: 'Dashboard', icon: 'grid', everySite: true },
   { to: '/inventory', label: 'Items', icon: 'box' },
   // Stock between sites: for those who ship and receive it.
   { to: '/transfers', label: 'Transfers', icon: 'truck', permission: 'stock:update' },
@@ -25,8 +27,11 @@ export const NAV_ENTRIES: NavEntry[] = [
   { to: '/settings', label: 'Setup', icon: 'settings' },
 ];
 
-export function visibleEntries(permissions: readonly string[]): NavEntry[] {
-  return NAV_ENTRIES.filter((entry) => !entry.permission || hasPermission(permissions, entry.permission));
+/** `everySite`: whether the user's role holds at every site (no roles per site). */
+export function visibleEntries(permissions: readonly string[], everySite = true): NavEntry[] {
+  return NAV_ENTRIES.filter(
+    (entry) => (!entry.permission || hasPermission(permissions, entry.permission)) && (everySite || !entry.everySite),
+  );
 }
 
 /** A phone's bottom bar has room for five buttons: four entries and More, or five entries. */

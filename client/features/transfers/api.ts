@@ -54,6 +54,8 @@ export const transfersApi = {
     }
   },
   sites: () => api.get<Site[]>('/sites'),
+  /** Every site, those the user may not see included (roles per site): where a transfer may go. */
+  allSites: () => api.get<Site[]>('/sites?scope=all'),
   locations: () => api.get<Location[]>('/locations'),
   /** The items placed at a location, each with its units there (quantityHere). */
   itemsAt: (locationId: string) => api.get<Item[]>(`/inventory?locationId=${enc(locationId)}&limit=500`),

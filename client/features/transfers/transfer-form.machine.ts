@@ -39,7 +39,8 @@ export const transferFormMachine = setup({
   types: { context: {} as TransferFormContext, events: {} as FormEvent },
   actors: {
     loadPlaces: fromPromise(async () => {
-      const [sites, locations] = await Promise.all([transfersApi.sites(), transfersApi.locations()]);
+      // Every site may be a destination; the locations are those of the sites the user sees.
+      const [sites, locations] = await Promise.all([transfersApi.allSites(), transfersApi.locations()]);
       return { sites, locations };
     }),
     loadItems: fromCallback<FormEvent, { locationId: string }>(({ input, sendBack }) => {

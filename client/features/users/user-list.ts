@@ -2,10 +2,14 @@
 // pending manager requests, and how a pushed event changes the list.
 import type { Role, User } from '../../../shared/accounts';
 import type { FeedEvent } from '../../../shared/realtime';
+import type { SiteRoles } from '../../../shared/site-roles';
+import type { Site } from '../../../shared/sites';
 
 export interface UsersData {
   users: User[];
   roles: Role[];
+  /** The sites the manager may see, to name a user's sites. */
+  sites: Site[];
 }
 
 export type UserWrite =
@@ -35,9 +39,36 @@ export function pendingRequests(users: readonly User[]): User[] {
   return users.filter((u) => u.managerRequest === 'pending' && u.status === 'active');
 }
 
-/** Any account or role change may touch the list or the names on it. */
+/** Any account, role or site change may touch the list or the names on it. */
 export function usersConcern(event: FeedEvent): boolean {
-  return event.streamType === 'user' || event.streamType === 'role';
+  return event.streamType === 'user' || event.streamType === 'role' || event.streamType === 'site';
+}
+
+/** Where a user's role holds, as a card says it: "All sites", or each site and the role there. */
+export function siteRolesText(
+  siteRoles: SiteRoles | undefined,
+  sites: readonly Site[],
+  roles: readonly Role[],
+): string {
+  if (!siteRoles) return 'All sites';
+  if (siteRoles.length === 0) return 'No site';
+  const named = siteRoles.flatMap((g) => {
+    const site = sites.find((s) => s.id === g.siteId);
+    return site ? [`${site.name} (${roleName(g.role, roles)})`] : [];
+  });
+  // Sites the manager may not see are counted, not named.
+  const others = siteRoles.length - named.length;
+  if (others > 0) named.push(`${others} other ${others === 1 ? 'site' : 'sites'}`);
+  return named.join(', ');
+}
+
+/**
+ * The roles a user can be given at a site: those a manager can give (not Guest) that hold
+ * nothing beyond the user's own role (the server refuses more).
+ */
+export function siteRoleChoices(roles: readonly Role[], userRole: string): Role[] {
+  const own = roles.find((r) => r.id === userRole)?.permissions ?? [];
+  return assignableRoles(roles).filter((r) => r.permissions.every((p) => own.includes(p)));
 }
 
 export function providerLabel(provider: string): string {

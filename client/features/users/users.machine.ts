@@ -23,8 +23,14 @@ const DONE_TEXT = {
 export const usersMachine = createLiveQueryMachine<UsersData, null, UserWrite>({
   id: 'users',
   load: async () => {
-    const [users, roles] = await Promise.all([usersApi.list(), usersApi.roles()]);
-    return { users, roles };
+    // Sites only name a user's sites on the cards: a role that manages users without seeing
+    // stock (so without the sites) still gets the page.
+    const [users, roles, sites] = await Promise.all([
+      usersApi.list(),
+      usersApi.roles(),
+      usersApi.sites().catch(() => []),
+    ]);
+    return { users, roles, sites };
   },
   reduce: (_draft, event) => (usersConcern(event) ? 'refetch' : 'ignored'),
   concerns: usersConcern,

@@ -3,7 +3,7 @@
 // GET /api/dashboard and follows pushed events; a failed load shows the red box with Retry.
 // A barcode scanned here (a hardware scanner typing anywhere) opens that item.
 import { useActorRef, useSelector } from '@xstate/react';
-import { Link } from 'react-router-dom';
+import { Link, Navigate } from 'react-router-dom';
 import { ErrorBox } from '../../../components/error-box';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
@@ -23,6 +23,7 @@ import { api } from '../../../lib/api-client';
 import { AsOfBanner, AsOfControl, useAsOf } from '../../../components/as-of';
 import { useDocumentWedge } from '../../../lib/use-keyboard-wedge';
 import { useStoreMoney } from '../../../lib/store-money';
+import { useSession } from '../../../lib/session-context';
 
 /** The dashboard as it was at a moment (?asOf=): the same cards, read-only. */
 function AsOfDashboard({ asOf }: { asOf: string }) {
@@ -66,6 +67,14 @@ function DashboardCards({ data }: { data: DashboardSummary }) {
 }
 
 export function DashboardPage() {
+  // The dashboard's figures are the whole store's: those whose role holds at some sites only
+  // (roles per site) start on their sites' items instead; the server refuses them the figures.
+  const { user } = useSession();
+  if (user.siteRoles) return <Navigate to="/inventory" replace />;
+  return <StoreDashboard />;
+}
+
+function StoreDashboard() {
   const asOf = useAsOf();
   // A hardware scanner's code typed with no field focused opens that item, as on the
   // category page: the dashboard is where a signed-in user starts.

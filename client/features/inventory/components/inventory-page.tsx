@@ -13,7 +13,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
-import { useCan } from '../../../lib/session-context';
+import { useCan, useSession } from '../../../lib/session-context';
 import { inventoryOverviewMachine } from '../inventory-overview.machine';
 import { itemSearchMachine } from '../item-search.machine';
 import { AddCategoryModal } from './add-category-modal';
@@ -249,10 +249,13 @@ function usePlaceFilter() {
     const current = list.getSnapshot().context.params;
     if (filterKey(current.filter) !== key) list.send({ type: 'SET_PARAMS', params: { filter, limit: PLACED_PAGE } });
   }, [key]);
-  // A site that is gone (a link from another store, a remembered id) shows All sites.
+  // A site that is gone (a link from another store, a remembered id, a site no longer theirs)
+  // shows All sites; someone whose role holds at one site only (roles per site) sees it.
+  const { user } = useSession();
   useEffect(() => {
     if (sites && filter && !sites.some((s) => s.id === filter.siteId)) choose(null);
-  }, [sites, key]);
+    else if (sites?.length === 1 && !filter && user.siteRoles) choose({ siteId: sites[0]!.id, locationId: null });
+  }, [sites, key, user.siteRoles]);
 
   const site = filter && sites ? sites.find((s) => s.id === filter.siteId) : undefined;
   const location = filter?.locationId ? locations.find((l) => l.id === filter.locationId) : undefined;

@@ -33,6 +33,8 @@ export function NewTransferPage() {
   const canMove = useCan('stock:update');
   const { sites, locations, itemsAt, error, field, loadError, saved } = state.context;
   const active = sites.filter((s) => !s.archivedAt);
+  // Stock leaves from a site whose locations the user sees (roles per site); it may go to any.
+  const sources = active.filter((s) => locations.some((l) => l.siteId === s.id));
   const [fromSiteId, setFrom] = useState('');
   const [toSiteId, setTo] = useState('');
   const [note, setNote] = useState('');
@@ -40,12 +42,12 @@ export function NewTransferPage() {
   const [invalid, setInvalid] = useState<{ message: string; line: number | null } | null>(null);
   const saving = state.matches('saving');
 
-  // Start from the first two sites, the first line at the source's first location.
+  // Start from the first source and another site, the first line at the source's first location.
   useEffect(() => {
-    if (fromSiteId || active.length < 2) return;
-    setFrom(active[0]!.id);
-    setTo(active[1]!.id);
-  }, [active, fromSiteId]);
+    if (fromSiteId || active.length < 2 || sources.length === 0) return;
+    setFrom(sources[0]!.id);
+    setTo(active.find((s) => s.id !== sources[0]!.id)!.id);
+  }, [active, sources, fromSiteId]);
   const sourceLocations = locations.filter((l) => l.siteId === fromSiteId && !l.archivedAt);
   useEffect(() => {
     setLines((ls) =>
@@ -128,7 +130,7 @@ export function NewTransferPage() {
           <div className="field">
             <label htmlFor="transfer-from">From site</label>
             <select id="transfer-from" className="input" value={fromSiteId} onChange={(e) => setFrom(e.target.value)}>
-              {active.map((s) => (
+              {sources.map((s) => (
                 <option key={s.id} value={s.id}>
                   {s.name}
                 </option>

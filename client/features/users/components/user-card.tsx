@@ -1,10 +1,12 @@
 // One account on the Users page: who it is, its role (a picker for the manager, never on
-// their own card), status, sign-in method and join date, with Disable or Enable.
+// their own card), status, sign-in method, join date and where the role holds, with Sites
+// (roles per site), Disable or Enable.
 import { useId } from 'react';
 import type { Role, User } from '../../../../shared/accounts';
+import type { Site } from '../../../../shared/sites';
 import { Icon } from '../../../components/icons';
 import { formatDateTime } from '../../../lib/format';
-import { assignableRoles, providerLabel, roleName } from '../user-list';
+import { assignableRoles, providerLabel, roleName, siteRolesText } from '../user-list';
 import { UserAvatar } from './user-avatar';
 
 export function roleBadgeClass(role: string): string {
@@ -17,17 +19,21 @@ export function roleBadgeClass(role: string): string {
 export function UserCard({
   user,
   roles,
+  sites,
   isSelf,
   busy,
   onRole,
+  onSites,
   onDisable,
   onEnable,
 }: {
   user: User;
   roles: Role[];
+  sites: Site[];
   isSelf: boolean;
   busy: boolean;
   onRole: (role: string) => void;
+  onSites: () => void;
   onDisable: () => void;
   onEnable: () => void;
 }) {
@@ -65,6 +71,12 @@ export function UserCard({
           <dt>Joined</dt>
           <dd>{formatDateTime(user.createdAt)}</dd>
         </div>
+        {guest ? null : (
+          <div className="user-card-sites">
+            <dt>Sites</dt>
+            <dd data-testid="user-sites">{siteRolesText(user.siteRoles, sites, roles)}</dd>
+          </div>
+        )}
       </dl>
       <div className="user-card-actions">
         {guest ? (
@@ -91,6 +103,17 @@ export function UserCard({
               ))}
             </select>
           </div>
+        )}
+        {guest || isSelf ? null : (
+          <button
+            type="button"
+            className="btn btn-sm btn-secondary"
+            onClick={onSites}
+            disabled={busy}
+            aria-label={`Sites for ${name}`}
+          >
+            <Icon name="map-pin" size={15} /> Sites
+          </button>
         )}
         {isSelf ? null : disabled ? (
           <button

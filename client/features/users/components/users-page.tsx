@@ -16,6 +16,7 @@ import { filterUsers, pendingRequests, type UserWrite } from '../user-list';
 import { usersMachine } from '../users.machine';
 import { AddUserModal } from './add-user-modal';
 import { PendingRequests } from './pending-requests';
+import { SiteRolesDialog } from './site-roles-dialog';
 import { UserCard } from './user-card';
 import '../users.css';
 import { SearchField } from '../../../components/search-field';
@@ -30,6 +31,7 @@ export function UsersPage() {
   const [query, setQuery] = useState('');
   const [adding, setAdding] = useState(false);
   const [disabling, setDisabling] = useState<User | null>(null);
+  const [sitesFor, setSitesFor] = useState<User | null>(null);
 
   const busy = new Set(
     Object.values(writes)
@@ -42,6 +44,16 @@ export function UsersPage() {
     (user: User) => {
       toast.success(`${user.name} can now sign in as ${user.email}`);
       setAdding(false);
+      users.send({ type: 'REFETCH' });
+    },
+    [users],
+  );
+
+  const closeSites = useCallback(() => setSitesFor(null), []);
+  const sitesSaved = useCallback(
+    (user: User) => {
+      toast.success(`Sites changed for ${user.name || user.email || 'the account'}`);
+      setSitesFor(null);
       users.send({ type: 'REFETCH' });
     },
     [users],
@@ -116,9 +128,11 @@ export function UsersPage() {
               key={user.id}
               user={user}
               roles={roles}
+              sites={data?.sites ?? []}
               isSelf={user.id === me.id}
               busy={busy.has(user.id)}
               onRole={(role) => write({ kind: 'role', user, role })}
+              onSites={() => setSitesFor(user)}
               onDisable={() => setDisabling(user)}
               onEnable={() => write({ kind: 'enable', user })}
             />
@@ -127,6 +141,7 @@ export function UsersPage() {
       ) : null}
 
       {adding ? <AddUserModal roles={roles} onClose={closeAdd} onCreated={created} /> : null}
+      {sitesFor ? <SiteRolesDialog user={sitesFor} roles={roles} onClose={closeSites} onSaved={sitesSaved} /> : null}
       {disabling ? (
         <ConfirmDialog
           title="Disable account"
