@@ -40,10 +40,8 @@ export const historyRoutes: FastifyPluginAsync<{
 }> = async (app, { reverts, changes, asOf }) => {
   const view = requirePermission('inventory:view');
   const tags = ['history'];
-  const who = (request: Parameters<typeof principalOf>[0]) => {
-    const p = principalOf(request);
-    return { uid: p.uid, permissions: p.permissions };
-  };
+  // The whole principal: a transfer step's undo asks where its holder may act (auth/site-access.ts).
+  const who = (request: Parameters<typeof principalOf>[0]) => principalOf(request);
   const window = (q: Between['Querystring']) => {
     const to = checkMoment(q.to ? new Date(q.to) : new Date(), 'to');
     const from = checkMoment(new Date(q.from), 'from');
