@@ -3,9 +3,10 @@
 // the app's own commands is appended the way the app appends it, so each append runs the
 // forms that cover its events, then every projection table is compared row for row with a
 // replay of the same events through the handlers alone (projections:verify's own check).
-// Stock is kept at locations of two sites (moved within them, transferred between them,
-// adjusted at each), so stock_levels is compared too, and every item's quantity (on hand)
-// must be the sum of its levels, its in_transit what its transfers have on the way.
+// Stock is kept at locations of two sites (moved within them, transferred between them, some
+// of the transfers' steps undone, adjusted at each), so stock_levels is compared too, and
+// every item's quantity (on hand) must be the sum of its levels, its in_transit what its
+// transfers have on the way.
 // Any difference fails with the history that produced it, shrunk by fast-check.
 import fc from 'fast-check';
 import { sql } from 'kysely';
@@ -15,6 +16,7 @@ import type { BatchProjection, Projection } from '../../server/eventstore/types.
 import { backends, openTestStore, type TestStore } from '../helpers/backends.js';
 import { historyArb, ItemHistoryWriter } from '../helpers/random-item-history.js';
 import { seedPlaces } from '../helpers/test-places.js';
+import { TRANSFER_UNDO_TYPES } from '../../shared/transfers.js';
 
 const RUNS = 12;
 
@@ -65,8 +67,10 @@ describe.each(backends())('set-based projection forms on $name', (backend) => {
       withForms.flatMap((p) => formsOf(p).map((_, i) => [`${p.name}[${i}]`, 0] as const)),
     );
     let transferSteps = 0;
+    let undos = 0;
     const onAppend = (types: Set<string>) => {
       if (types.has('StockShipped') || types.has('StockReceived')) transferSteps += 1;
+      if (TRANSFER_UNDO_TYPES.some((type) => types.has(type))) undos += 1;
       for (const p of withForms) {
         const form = formRun(p, types);
         if (form >= 0) ran.set(`${p.name}[${form}]`, ran.get(`${p.name}[${form}]`)! + 1);
@@ -92,5 +96,7 @@ describe.each(backends())('set-based projection forms on $name', (backend) => {
     expect(spread.rows[0]!.n).toBeGreaterThan(1);
     // Transfers were shipped and received, in appends of their own.
     expect(transferSteps).toBeGreaterThanOrEqual(5);
+    // And some of their steps undone (the opposite step on the items, citing the one undone).
+    expect(undos).toBeGreaterThanOrEqual(3);
   });
 });
