@@ -70,7 +70,7 @@ export const historyRoutes: FastifyPluginAsync<{
       onRequest: view,
       schema: {
         summary:
-          'Revert (undo) a change: appends compensating events citing it (`reverts`). Own changes, or with Revert changes. Once per change (409 after).',
+          "Revert (undo) a change: appends compensating events citing it (`reverts`). Own changes, or with Revert changes. Once per change (409 after). A transfer's shipment, receipt or write-off is undone as a whole (also needs Update stock levels at the site it changes; 409 while a receipt's units are gone from its location, or a shipment was received since).",
         tags,
         params: eventIdParams,
         body: revertBody,
