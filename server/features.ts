@@ -58,6 +58,7 @@ import { placeRoutes } from './sites/routes.js';
 import { transfersProjection } from './transfers/projection.js';
 import { TransferQueries } from './transfers/transfer-queries.js';
 import { TransferService } from './transfers/transfer-service.js';
+import { TransferUndo } from './transfers/transfer-undo.js';
 import { transferRoutes } from './transfers/routes.js';
 
 /** Stock-adjustment transactions in flight at once per process on PostgreSQL (see group-commit.ts). */
@@ -121,7 +122,8 @@ export async function registerFeatures(api: FastifyInstance, ctx: AppContext): P
     moment: (raw) => asOf.moment(raw),
   });
   await api.register(historyRoutes, {
-    reverts: new RevertService(ctx.store),
+    // A transfer's steps are undone by the transfers feature, from the same Revert and Undo.
+    reverts: new RevertService(ctx.store, [new TransferUndo(ctx.store)]),
     changes: new ChangesQueries(ctx.database.db),
     asOf,
   });

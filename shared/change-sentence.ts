@@ -318,6 +318,42 @@ function transferClause(facts: ChangeFacts): SentencePart[] | null {
       ];
     case 'TransferCancelled':
       return [part('Cancelled '), transfer];
+    // Undoing a step says what came back where, not "Reverted …": the step's own sentence
+    // would read as if it happened again.
+    case 'TransferShipmentUndone':
+      return [
+        part('Undid the shipment of '),
+        transfer,
+        part(': '),
+        part(plural(Number(d.units), 'unit', 'units'), 'delta'),
+        part(' back on the shelves they left'),
+      ];
+    case 'TransferReceiptUndone': {
+      const units = ((d.lines ?? []) as Array<{ quantity: number }>).reduce((sum, l) => sum + Number(l.quantity), 0);
+      return [
+        part('Undid the receipt of '),
+        part(plural(units, 'unit', 'units'), 'delta'),
+        part(' of '),
+        transfer,
+        part(' at '),
+        part(placeName(names, d.toLocationId, 'a location'), 'field'),
+        part(': back in transit, '),
+        part(String(d.remaining), 'new'),
+        part(' in all'),
+      ];
+    }
+    case 'TransferWriteOffUndone':
+      return [
+        part('Undid the write-off of '),
+        part(String(d.quantity), 'delta'),
+        part(' '),
+        part(names[d.itemId] ?? 'an item', 'subject'),
+        part(' on '),
+        transfer,
+        part(': back in transit, '),
+        part(String(d.remaining), 'new'),
+        part(' in all'),
+      ];
     default:
       return null;
   }
@@ -413,13 +449,16 @@ function revertClause(facts: ChangeFacts, revert: NonNullable<ChangeFacts['rever
   return parts;
 }
 
+/** A transfer step's undoing: its own sentence says what it undid (transferClause). */
+const UNDID_STEP = new Set(['TransferShipmentUndone', 'TransferReceiptUndone', 'TransferWriteOffUndone']);
+
 /**
  * The sentence of one change: what happened, then whose counts a stocktake posted, then
  * ", by {who}" (null: nobody to name, as for low-stock facts), then the adjustment's note, the
  * revert's reason, the import's file.
  */
 export function describeChange(facts: ChangeFacts, who: string | null): SentencePart[] {
-  const parts = facts.revert ? revertClause(facts, facts.revert) : mainClause(facts);
+  const parts = facts.revert && !UNDID_STEP.has(facts.type) ? revertClause(facts, facts.revert) : mainClause(facts);
   // One part for every counter, so a guest's copy says "counted by Staff member" once.
   if (facts.countedBy && facts.countedBy.length > 0)
     parts.push(part(', counted by '), part(facts.countedBy.join(', '), 'who'));

@@ -24,13 +24,24 @@ export interface RevertField {
 }
 
 export type RevertKind =
-  'adjust' | 'move' | 'edit' | 'create' | 'delete' | 'category-create' | 'category-edit' | 'category-delete';
+  | 'adjust'
+  | 'move'
+  | 'edit'
+  | 'create'
+  | 'delete'
+  | 'category-create'
+  | 'category-edit'
+  | 'category-delete'
+  /** A transfer's step (server/transfers/undo-decide.ts): the whole step, on every line it touched. */
+  | 'transfer-shipment'
+  | 'transfer-receipt'
+  | 'transfer-write-off';
 
 /** GET /api/events/{eventId}/revert: what a revert of this change would do. */
 export interface RevertPlan {
   eventId: string;
   kind: RevertKind;
-  resourceType: 'inventory' | 'category';
+  resourceType: 'inventory' | 'category' | 'transfer';
   resourceId: string;
   resourceName: string;
   /** What the change was, in words ("Adjusted stock of Widget by +5 (restock)"). */
@@ -50,7 +61,7 @@ export interface RevertPlan {
 export interface RevertResult {
   reverted: string[];
   revertingEventIds: string[];
-  resourceType: 'inventory' | 'category';
+  resourceType: 'inventory' | 'category' | 'transfer';
   resourceId: string;
   summary: string;
 }

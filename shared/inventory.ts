@@ -193,6 +193,8 @@ export interface ActivityEntry {
   /** The event behind the entry (what Revert names), and whether it was reverted since. */
   eventId?: string | null;
   reverted?: boolean;
+  /** That event's type ("TransferShipped"): which entries of a transfer are steps to undo. */
+  eventType?: string | null;
 }
 
 export interface ActivityPage {

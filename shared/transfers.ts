@@ -11,6 +11,11 @@
 // written off with a reason when they will never arrive. Once nothing is in transit the
 // transfer is received. Only a draft can be cancelled: shipped stock comes back by being
 // received or written off.
+//
+// Each step can be undone (server/transfers/undo-decide.ts), once: a shipment while nothing
+// of it was received or written off (the transfer is a draft again), a receipt (its units go
+// back into transit), a write-off (its units are in transit again). The undo's events cite
+// the step's (`reverts` in their metadata), on the transfer's stream and on each item's.
 
 /** One line of a transfer as drafted: an item appears on one line only. */
 export interface TransferLine {
@@ -46,7 +51,13 @@ export type TransferEvent =
   /** Units of a line that will never arrive, with why; `remaining` are still in transit. */
   | { type: 'TransferLineWrittenOff'; data: { itemId: string; quantity: number; reason: string; remaining: number } }
   /** A draft given up before anything was shipped. */
-  | { type: 'TransferCancelled'; data: { reason: string | null } };
+  | { type: 'TransferCancelled'; data: { reason: string | null } }
+  /** The shipment undone: its `units` went back to the locations they left; a draft again. */
+  | { type: 'TransferShipmentUndone'; data: { units: number } }
+  /** A receipt undone: its units left `toLocationId` back into transit; `remaining` are in transit after. */
+  | { type: 'TransferReceiptUndone'; data: { toLocationId: string; lines: TransferLineUnits[]; remaining: number } }
+  /** A line's write-off undone: its units are in transit again; `remaining` are in transit after. */
+  | { type: 'TransferWriteOffUndone'; data: { itemId: string; quantity: number; remaining: number } };
 
 export const TRANSFER_EVENT_TYPES: readonly TransferEvent['type'][] = [
   'TransferCreated',
@@ -54,6 +65,21 @@ export const TRANSFER_EVENT_TYPES: readonly TransferEvent['type'][] = [
   'TransferReceived',
   'TransferLineWrittenOff',
   'TransferCancelled',
+  'TransferShipmentUndone',
+  'TransferReceiptUndone',
+  'TransferWriteOffUndone',
+];
+
+/** The steps that can be undone, and the events of their undoing. */
+export const UNDOABLE_TRANSFER_STEPS: readonly TransferEvent['type'][] = [
+  'TransferShipped',
+  'TransferReceived',
+  'TransferLineWrittenOff',
+];
+export const TRANSFER_UNDO_TYPES: readonly TransferEvent['type'][] = [
+  'TransferShipmentUndone',
+  'TransferReceiptUndone',
+  'TransferWriteOffUndone',
 ];
 
 export const transferStream = (id: string) => ({ id: `transfer-${id}`, type: 'transfer' });
@@ -133,16 +159,26 @@ function settled<At>(transfer: FoldedTransfer<At>, at: At | null): Pick<FoldedTr
   return left ? { status: 'partly-received', closedAt: null } : { status: 'received', closedAt: at };
 }
 
+/**
+ * After a receipt or a write-off is undone: units are in transit again, so the transfer is
+ * open; partly received while any unit was received or written off, else just shipped.
+ */
+function reopened<At>(transfer: FoldedTransfer<At>): Pick<FoldedTransfer<At>, 'status' | 'closedAt'> {
+  const settledAny = transfer.lines.some((l) => l.received + l.writtenOff > 0);
+  return { status: settledAny ? 'partly-received' : 'shipped', closedAt: null };
+}
+
 /** Each line of `units` added to the matching line's `field`. */
 function addToLines(
   lines: readonly FoldedTransferLine[],
   units: readonly TransferLineUnits[],
   field: 'received' | 'writtenOff',
+  sign: 1 | -1 = 1,
 ): FoldedTransferLine[] {
   const byItem = new Map(units.map((u) => [u.itemId.toLowerCase(), u.quantity]));
   return lines.map((line) => {
     const added = byItem.get(line.itemId.toLowerCase());
-    return added === undefined ? line : { ...line, [field]: line[field] + added };
+    return added === undefined ? line : { ...line, [field]: line[field] + sign * added };
   });
 }
 
@@ -184,6 +220,18 @@ export function evolveTransfer<At>(
     }
     case 'TransferCancelled':
       return state && { ...state, status: 'cancelled', closedAt: meta.at, ...touched };
+    case 'TransferShipmentUndone':
+      return state && { ...state, status: 'draft', shippedAt: null, closedAt: null, ...touched };
+    case 'TransferReceiptUndone': {
+      if (!state) return null;
+      const next = { ...state, lines: addToLines(state.lines, event.data.lines, 'received', -1), ...touched };
+      return { ...next, ...reopened(next) };
+    }
+    case 'TransferWriteOffUndone': {
+      if (!state) return null;
+      const next = { ...state, lines: addToLines(state.lines, [event.data], 'writtenOff', -1), ...touched };
+      return { ...next, ...reopened(next) };
+    }
   }
 }
 
@@ -191,14 +239,20 @@ export function evolveTransfer<At>(
 export function transferPlacesNamedBy(type: string, data: unknown): string[] {
   const d = (data ?? {}) as Record<string, unknown>;
   const ids =
-    type === 'TransferCreated' ? [d.fromSiteId, d.toSiteId] : type === 'TransferReceived' ? [d.toLocationId] : [];
+    type === 'TransferCreated'
+      ? [d.fromSiteId, d.toSiteId]
+      : type === 'TransferReceived' || type === 'TransferReceiptUndone'
+        ? [d.toLocationId]
+        : [];
   return ids.filter((id): id is string => typeof id === 'string');
 }
 
-/** The items a transfer event names by id in its sentence: a written-off line's. */
+/** The items a transfer event names by id in its sentence: a written-off line's (and its undoing's). */
 export function transferItemsNamedBy(type: string, data: unknown): string[] {
   const d = (data ?? {}) as Record<string, unknown>;
-  return type === 'TransferLineWrittenOff' && typeof d.itemId === 'string' ? [d.itemId] : [];
+  return (type === 'TransferLineWrittenOff' || type === 'TransferWriteOffUndone') && typeof d.itemId === 'string'
+    ? [d.itemId]
+    : [];
 }
 
 // The API's shapes.

@@ -33,6 +33,10 @@ const WHAT_IT_DOES: Record<RevertPlan['kind'], string> = {
   'category-create': 'This deletes the category.',
   'category-edit': 'The category gets back its earlier name and description.',
   'category-delete': 'The category is restored.',
+  'transfer-shipment':
+    'Every unit goes back to the location it left, and the transfer is a draft again (to ship again or cancel).',
+  'transfer-receipt': 'The units received go back into transit: the transfer waits for them again.',
+  'transfer-write-off': 'The units written off are in transit again.',
 };
 
 type RevertedBy = NonNullable<RevertPlan['revertedBy']>;

@@ -62,6 +62,7 @@ const toEntry = (row: ActivityRow, { details, summary }: EntrySentence): Activit
   summary,
   eventId: row.event_id ?? null,
   reverted: Boolean(row.reverted),
+  eventType: row.event_type ?? null,
 });
 
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -17,5 +17,6 @@ export const activityEntrySchema = {
     },
     eventId: { type: ['string', 'null'] },
     reverted: { type: 'boolean' },
+    eventType: { type: ['string', 'null'] },
   },
 } as const;

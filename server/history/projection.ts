@@ -144,6 +144,11 @@ export const historyProjection: Projection = {
       await nextItemVersion(trx, event, {});
       await recordRevert(trx, event);
     },
+    // A transfer step's undo (server/transfers/undo-decide.ts) cites the step's event on the
+    // transfer's stream too: recorded here, so a second undo of it fails like any revert.
+    TransferShipmentUndone: (event, trx) => recordRevert(trx, event),
+    TransferReceiptUndone: (event, trx) => recordRevert(trx, event),
+    TransferWriteOffUndone: (event, trx) => recordRevert(trx, event),
     // Crossings change no field, only the item's version (as the items row's version).
     ItemWentLow: async (event, trx) => {
       await sql`update item_versions set version = ${event.streamVersion}
@@ -266,7 +271,9 @@ export const historyProjection: Projection = {
     // A transfer's step (transfer-service.ts): per item, as the hot path's form does for
     // adjustments, each shipment, receipt or write-off adds a version (the quantity on hand
     // the last shipment or receipt up to it left, else the open version's), its crossings (of
-    // its total and per site) set that version's number.
+    // its total and per site) set that version's number. A step's undo is the same with the
+    // transfer's own event citing the step's: history_reverts records it with the items' (it
+    // takes every event of the batch).
     {
       types: [
         'StockShipped',
@@ -276,6 +283,9 @@ export const historyProjection: Projection = {
         'ItemRecovered',
         'SiteWentLow',
         'SiteRecovered',
+        'TransferShipmentUndone',
+        'TransferReceiptUndone',
+        'TransferWriteOffUndone',
       ],
       ctes: {
         history_marked: sql`select n.*, substr(n.stream_id, 6)::uuid as item_id,

@@ -46,7 +46,7 @@ export function revertKind(type: string): RevertKind {
     case 'StockReceived':
     case 'TransitWrittenOff':
       throw new ValidationError(
-        "This is a step of a transfer between sites: it is not reverted on its own; receive or write off the transfer's units instead",
+        "This is a step of a transfer between sites: it is undone as a whole step, from the transfer's entry in the activity log",
       );
     default:
       throw new ValidationError(

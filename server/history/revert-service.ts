@@ -9,6 +9,7 @@ import type { CategoryEvent, InventoryEvent } from '../../shared/inventory-event
 import { evolveCategory, type FoldedCategory } from '../../shared/inventory-fold.js';
 import type { RevertBody, RevertPlan, RevertResult } from '../../shared/inventory-history.js';
 import type { Permission } from '../../shared/permissions.js';
+import type { Principal } from '../auth/principal.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors.js';
 import { isUniqueViolation, toStoredEvent, type EventStore } from '../eventstore/event-store.js';
 import type { EventMetadata, StoredEvent, Transaction } from '../eventstore/types.js';
@@ -100,8 +101,30 @@ function notRevertable(streamType: string): UnprocessableError {
   );
 }
 
+/**
+ * Reverts another feature decides for the changes it owns (a transfer's steps:
+ * server/transfers/transfer-undo.ts), asked before this service's own, with the change found.
+ */
+export interface OwnedReverts {
+  owns(original: StoredEvent): boolean;
+  plan(original: StoredEvent, who: Principal): Promise<RevertPlan>;
+  revert(original: StoredEvent, body: RevertBody, who: Principal, meta: EventMetadata): Promise<RevertResult>;
+}
+
 export class RevertService {
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly others: readonly OwnedReverts[] = [],
+  ) {}
+
+  /** The change and who reverts it, when another feature owns it. */
+  private async owned(eventId: string): Promise<{ by: OwnedReverts; original: StoredEvent } | null> {
+    if (this.others.length === 0 || !UUID.test(eventId)) return null;
+    const found = await sql<any>`select ${eventColumns} from events where event_id = ${eventId}`.execute(this.store.db);
+    const original = found.rows[0] ? toStoredEvent(found.rows[0]) : null;
+    const by = original ? this.others.find((o) => o.owns(original)) : undefined;
+    return by ? { by, original: original! } : null;
+  }
 
   /** The event and its command's other events, with the whole stream, read in `db`. */
   private async load(db: Transaction, eventId: string): Promise<Loaded> {
@@ -269,7 +292,9 @@ export class RevertService {
     }
   }
 
-  async plan(eventId: string, who: Reverter): Promise<RevertPlan> {
+  async plan(eventId: string, who: Principal): Promise<RevertPlan> {
+    const owned = await this.owned(eventId);
+    if (owned) return owned.by.plan(owned.original, who);
     return this.store.db.transaction().execute(async (trx) => {
       const loaded = await this.load(trx, eventId);
       const { original, stream } = loaded;
@@ -323,7 +348,9 @@ export class RevertService {
     });
   }
 
-  async revert(eventId: string, body: RevertBody, who: Reverter, meta: EventMetadata): Promise<RevertResult> {
+  async revert(eventId: string, body: RevertBody, who: Principal, meta: EventMetadata): Promise<RevertResult> {
+    const owned = await this.owned(eventId);
+    if (owned) return owned.by.revert(owned.original, body, who, meta);
     let wrote = false;
     const result = await this.store.db
       .transaction()
@@ -421,6 +448,7 @@ export class RevertService {
    * with (what a toast's Undo reverts): the answer recorded for the key names the request,
    * whose event-store record lists the positions of exactly the events it appended. Someone
    * else's later change to the same item is never it; a write that wrote nothing has none.
+   * A transfer's step is found by its event on the transfer's stream (appended first).
    */
   async changeOfWrite(uid: string, key: string): Promise<{ eventId: string; type: string }> {
     const rows = await sql<{ event_id: string; type: string }>`select e.event_id::text as event_id, e.type
@@ -428,7 +456,7 @@ export class RevertService {
       join event_idempotency i on i.key = h.user_id || ':' || h.key || ':' || h.request_hash
       cross join lateral jsonb_array_elements_text(i.result -> 'positions') p (position)
       join events e on e.position = p.position::bigint
-      where h.user_id = ${uid} and h.key = ${key} and e.stream_type in ('item', 'category')
+      where h.user_id = ${uid} and h.key = ${key} and e.stream_type in ('item', 'category', 'transfer')
         and e.type not in ('ItemWentLow', 'ItemRecovered', 'SiteWentLow', 'SiteRecovered')
       order by e.position limit 1`.execute(this.store.db);
     if (!rows.rows[0]) throw new NotFoundError('Nothing to undo: that write changed nothing');

@@ -40,10 +40,8 @@ export const historyRoutes: FastifyPluginAsync<{
 }> = async (app, { reverts, changes, asOf }) => {
   const view = requirePermission('inventory:view');
   const tags = ['history'];
-  const who = (request: Parameters<typeof principalOf>[0]) => {
-    const p = principalOf(request);
-    return { uid: p.uid, permissions: p.permissions, siteGrants: p.siteGrants ?? null };
-  };
+  // The whole principal: a transfer step's undo asks where its holder may act (auth/site-access.ts).
+  const who = (request: Parameters<typeof principalOf>[0]) => principalOf(request);
   const window = (q: Between['Querystring']) => {
     const to = checkMoment(q.to ? new Date(q.to) : new Date(), 'to');
     const from = checkMoment(new Date(q.from), 'from');
@@ -72,7 +70,7 @@ export const historyRoutes: FastifyPluginAsync<{
       onRequest: view,
       schema: {
         summary:
-          'Revert (undo) a change: appends compensating events citing it (`reverts`). Own changes, or with Revert changes. Once per change (409 after).',
+          "Revert (undo) a change: appends compensating events citing it (`reverts`). Own changes, or with Revert changes. Once per change (409 after). A transfer's shipment, receipt or write-off is undone as a whole (also needs Update stock levels at the site it changes; 409 while a receipt's units are gone from its location, or a shipment was received since).",
         tags,
         params: eventIdParams,
         body: revertBody,

@@ -41,9 +41,21 @@ export const revertPlanSchema = obj({
   eventId: text,
   kind: {
     type: 'string',
-    enum: ['adjust', 'move', 'edit', 'create', 'delete', 'category-create', 'category-edit', 'category-delete'],
+    enum: [
+      'adjust',
+      'move',
+      'edit',
+      'create',
+      'delete',
+      'category-create',
+      'category-edit',
+      'category-delete',
+      'transfer-shipment',
+      'transfer-receipt',
+      'transfer-write-off',
+    ],
   },
-  resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake'] },
+  resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake', 'transfer'] },
   resourceId: text,
   resourceName: text,
   summary: text,
@@ -67,7 +79,7 @@ export const revertPlanSchema = obj({
 export const revertResultSchema = obj({
   reverted: { type: 'array', items: text },
   revertingEventIds: { type: 'array', items: text },
-  resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake'] },
+  resourceType: { type: 'string', enum: ['inventory', 'category', 'stocktake', 'transfer'] },
   resourceId: text,
   summary: text,
 });

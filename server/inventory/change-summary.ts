@@ -13,6 +13,13 @@ export function describeChange(event: StoredEvent, name: string): string {
       return `Adjusted stock of ${name} by ${signed(d.delta)} (${d.reason})`;
     case 'StockMoved':
       return `Moved ${d.quantity} of ${name} between locations`;
+    // A transfer's steps on the item (their undoing is told by the step it undid).
+    case 'StockShipped':
+      return `Shipped ${d.quantity} of ${name} on a transfer`;
+    case 'StockReceived':
+      return `Received ${d.quantity} of ${name} from a transfer`;
+    case 'TransitWrittenOff':
+      return `Wrote off ${d.quantity} of ${name} in transit`;
     case 'ItemUpdated':
       return `Updated ${name}: ${Object.keys(d.changes).sort().join(', ')}`;
     case 'ItemCreated':

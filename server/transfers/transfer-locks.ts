@@ -17,11 +17,11 @@ const key = (id: string) => id.toLowerCase();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuids = (ids: Iterable<string>) => [...new Set([...ids].filter((id) => UUID.test(id)).map(key))].sort();
 
-/** The transfer, its row locked for update (null: no such transfer). */
-export async function lockTransfer(trx: Transaction, id: string): Promise<TransferState | null> {
+/** The transfer, its row locked for update unless `lock` is false (null: no such transfer). */
+export async function lockTransfer(trx: Transaction, id: string, lock = true): Promise<TransferState | null> {
   if (!UUID.test(id)) return null;
   const header = await sql<TransferRow>`select ${sql.raw(transferColumns)} from transfers t
-    where t.id = ${id}::uuid for update`.execute(trx);
+    where t.id = ${id}::uuid ${lock ? sql`for update` : sql``}`.execute(trx);
   const row = header.rows[0];
   if (!row) return null;
   const lines = await sql<TransferLineRow>`select item_id::text as item_id, from_location_id::text as from_location_id,

@@ -1,6 +1,6 @@
 // Screenshots of transfers between sites: the Transfers list with one in transit, one partly
-// received and a draft, a transfer's page while its units are in transit, and the New
-// transfer form, in the light and dark theme at desktop and phone width, saved to
+// received and a draft, a transfer's page while its units are in transit, a step's undo (the
+// log's Revert, its dialog, the item's history), and the New transfer form, in the light and dark theme at desktop and phone width, saved to
 // test-results/screenshots as transfers-*.png.
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -22,6 +22,7 @@ describe('screenshots of transfers', () => {
   let browser: Browser;
   let manager: TestAccount;
   let inTransit: string;
+  let tapeId: string;
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startE2EServer(), launchBrowser()]);
@@ -74,6 +75,18 @@ describe('screenshots of transfers', () => {
       )!.id,
       lines: [{ itemId: tape, quantity: 30 }],
     });
+    // A receipt at the counter undone (its tape back in transit), then received again.
+    const counter = (await api<Array<{ id: string; siteId: string }>>('GET', '/locations')).find(
+      (l) => l.siteId === shop.id,
+    )!.id;
+    const receipts = await api<{ entries: Array<{ eventId: string; eventType: string }> }>('GET', '/activity?limit=5');
+    const receipt = receipts.entries.find((e) => e.eventType === 'TransferReceived')!;
+    await api('POST', `/events/${receipt.eventId}/revert`, { reason: 'Counted at the wrong shop' });
+    await api('POST', `/transfers/${partly}/receive`, {
+      toLocationId: counter,
+      lines: [{ itemId: tape, quantity: 30 }],
+    });
+    tapeId = tape;
     inTransit = await transfer(
       MAIN_SITE_ID,
       [
@@ -105,6 +118,18 @@ describe('screenshots of transfers', () => {
     await page.getByRole('dialog', { name: /Receive transfer/ }).waitFor();
     await screenshot(page, 'transfers-receive');
     await page.keyboard.press('Escape');
+
+    // Undo of a step: the log's Revert on a shipment, its dialog, and an item's history.
+    await page.goto('/activity');
+    await seeText(page, 'Undid the receipt of 30 units');
+    await screenshot(page, 'transfers-undo-log');
+    await page.getByRole('button', { name: /^Revert: Shipped transfer #3/ }).click();
+    await page.getByRole('dialog', { name: 'Revert change' }).getByText('Every unit goes back').waitFor();
+    await screenshot(page, 'transfers-undo-dialog');
+    await page.keyboard.press('Escape');
+    await page.goto(`/inventory/${tapeId}`);
+    await seeText(page, 'Undid the receipt of transfer #2');
+    await screenshot(page, 'transfers-undo-history');
 
     await page.goto('/transfers/new');
     await page.getByLabel('From site').selectOption({ label: 'Harbour warehouse' });

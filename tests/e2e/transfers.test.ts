@@ -1,7 +1,8 @@
 // End to end in Chromium: a manager drafts a transfer from the warehouse to the shop with the
 // New transfer form, ships it and sees it in transit (on its page and, live, on the Transfers
-// list open in another tab), receives part of it at a location of the shop, and writes off
-// the rest with a reason; the items' stock says where every unit went.
+// list open in another tab), undoes the shipment from its toast (a draft again, the stock back
+// at the dock) and ships it again, receives part of it at a location of the shop, and writes
+// off the rest with a reason; the items' stock says where every unit went.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { MAIN_SITE_ID } from '../../shared/places.js';
@@ -94,6 +95,35 @@ describe('transfers between sites', BROWSER_TESTS, () => {
     await seeText(list.page, '10 units in transit');
     const where = await server.api('GET', `/inventory/${ids.hose}/locations`, manager.idToken);
     expect(where).toMatchObject({ total: 4, inTransit: 6 });
+
+    // Undo in the shipment's toast: a draft again, every unit back at the dock (the list tab
+    // follows live); then shipped again.
+    await page.getByRole('button', { name: 'Undo shipment of transfer #1', exact: true }).click();
+    await page
+      .getByRole('heading', { name: /Transfer #1/ })
+      .getByText('Draft')
+      .waitFor({ timeout: 15_000 });
+    await seeText(page, 'Undone: Shipped transfer #1: 10 units in transit');
+    expect(await page.getByText(/in transit to/).count()).toBe(0);
+    expect(await server.api('GET', `/inventory/${ids.hose}/locations`, manager.idToken)).toMatchObject({
+      total: 10,
+      inTransit: 0,
+      locations: [expect.objectContaining({ locationId: ids.dock, quantity: 10 })],
+    });
+    await list.page
+      .getByRole('listitem')
+      .filter({ hasText: '#1' })
+      .getByText('Draft', { exact: true })
+      .waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Ship' }).click();
+    await page
+      .getByRole('heading', { name: /Transfer #1/ })
+      .getByText('In transit')
+      .waitFor({ timeout: 15_000 });
+    await seeText(list.page, '10 units in transit', 15_000);
+    // The toasts (each step's with its Undo) are closed, as a user does to reach the page's buttons.
+    const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
+    while ((await dismiss.count()) > 0) await dismiss.first().click();
 
     // Received in part at the shop's back room: 4 of the 6 hoses, all 4 tapes.
     await page.getByRole('button', { name: 'Receive' }).click();

@@ -6,7 +6,8 @@
 // commit's adjustments (several per item, on several items), moves between locations (alone
 // or with adjustments, as the stock handler batches them), a transfer between sites (drafted,
 // shipped, partly received, the rest written off: each step its own append with the items'
-// events, as transfer-service.ts appends it), a stocktake's counts, a delete,
+// events, as transfer-service.ts appends it; at times one step undone right after, as
+// transfer-undo.ts appends it), a stocktake's counts, a delete,
 // a revert of an earlier command, category changes, an alert dismissal. Stock is put at the
 // locations the writer is given (none: where stock was before places). A step that the app
 // would refuse (stock below 0 at a location, a SKU taken, a category not empty...) writes nothing.
@@ -27,6 +28,7 @@ import { createCategory, deleteCategory, updateCategory } from '../../server/cat
 import { revertItemEvent } from '../../server/history/revert-decide.js';
 import { decideAlert } from '../../server/alerts/decide.js';
 import { evolveTransfer, transferStream, type TransferEvent } from '../../shared/transfers.js';
+import { undoTransferStep, type StepToUndo } from '../../server/transfers/undo-decide.js';
 import {
   createTransfer,
   receiveTransfer,
@@ -90,6 +92,8 @@ interface Shipment {
   /** Of each line, how many are received (beyond what is in transit: all of it). */
   receive: number[];
   writeOff: boolean;
+  /** Which step is undone right after it was made (transfer-undo.ts): 1 the shipment (then shipped again), 2 the receipt, 3 the write-off; 0 none. */
+  undo: number;
 }
 
 export type Step =
@@ -218,6 +222,7 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
       }),
       receive: fc.array(fc.nat(4), { maxLength: 3 }),
       writeOff: fc.boolean(),
+      undo: fc.nat(3),
     }),
   },
   {
@@ -269,6 +274,8 @@ export class ItemHistoryWriter {
   private counter = 0;
   /** Transfers drafted so far: the next one's number. */
   private transfers = 0;
+  /** The events the last append stored, in order. */
+  private appended: StoredEvent[] = [];
 
   constructor(
     private readonly store: EventStore,
@@ -670,6 +677,33 @@ export class ItemHistoryWriter {
       for (const event of events)
         transfer = evolveTransfer(transfer, event, { version: (transfer?.version ?? 0) + 1, at: new Date() });
     };
+    /** Undoes the step just recorded as TransferUndo does: its events found, decided, appended citing them. */
+    const undoLast = async () => {
+      const stored = this.appended;
+      const step: StepToUndo = {
+        transfer: stored.filter((e) => e.streamType === 'transfer'),
+        items: new Map(
+          stored
+            .filter((e) => e.streamType === 'item' && e.type !== 'ItemWentLow' && e.type !== 'ItemRecovered')
+            .map((e) => [e.streamId.slice('item-'.length).toLowerCase(), e]),
+        ),
+      };
+      const undo = undoTransferStep(transfer, step, facts());
+      const meta = this.meta();
+      const metadata = (reverts: string) => ({ ...meta, reverts, revertReason: null }) as EventMetadata;
+      await this.append([
+        {
+          stream: transferStream(transferId),
+          expectedVersion: transfer!.version,
+          commands: undo.transfer.map((c) => ({ events: c.events, metadata: metadata(c.reverts) })),
+        },
+        ...[...undo.items.entries()].map(([id, c]) =>
+          this.itemBatch(id, [{ events: c.events, metadata: metadata(c.reverts) }]),
+        ),
+      ]);
+      for (const event of undo.transfer.flatMap((c) => c.events))
+        transfer = evolveTransfer(transfer, event, { version: transfer!.version + 1, at: new Date() });
+    };
     const number = ++this.transfers;
     await record(
       createTransfer(
@@ -679,6 +713,11 @@ export class ItemHistoryWriter {
     );
     const shipped = shipTransfer(transfer, facts());
     await record(shipped.transfer, shipped.items);
+    if (step.undo === 1) {
+      await undoLast();
+      const again = shipTransfer(transfer, facts());
+      await record(again.transfer, again.items);
+    }
     const received = [...lines.values()].flatMap((line, i) => {
       const quantity = Math.min(step.receive[i] ?? line.quantity, line.quantity);
       return quantity > 0 ? [{ itemId: line.itemId, quantity }] : [];
@@ -686,6 +725,7 @@ export class ItemHistoryWriter {
     if (received.length) {
       const receipt = receiveTransfer(transfer, { toLocationId: to.id, lines: received }, facts());
       await record(receipt.transfer, receipt.items);
+      if (step.undo === 2) await undoLast();
     }
     const left = transfer!.lines.filter((l) => l.quantity > l.received);
     if (step.writeOff && left.length) {
@@ -695,6 +735,7 @@ export class ItemHistoryWriter {
         facts(),
       );
       await record(loss.transfer, loss.items);
+      if (step.undo === 3) await undoLast();
     }
   }
 
@@ -711,6 +752,7 @@ export class ItemHistoryWriter {
     });
     this.store.committed();
     stored.sort((a, b) => a.position - b.position);
+    this.appended = stored;
     const itemCommands = new Map<string, StoredEvent[]>();
     for (const event of stored) {
       if (event.streamType === 'category') {

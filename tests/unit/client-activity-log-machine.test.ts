@@ -118,7 +118,7 @@ describe('activity log machine', () => {
 });
 
 describe('activity log requests', () => {
-  it('sends the site and location filter to the export, and offers Revert on item and category changes only', () => {
+  it("sends the site and location filter to the export, and offers Revert on item and category changes and a transfer's steps only", () => {
     const place = { siteId: 'site-1', locationId: 'shelf-2' };
     expect(activityApi.csvPath({ ...DEFAULT_ACTIVITY_PARAMS, place })).toBe(
       '/api/activity.csv?sort=timestamp&order=desc&siteId=site-1&locationId=shelf-2',
@@ -128,5 +128,17 @@ describe('activity log requests', () => {
       ['inventory', 'category', 'site', 'location', 'stocktake'].filter((t) => revertable(withEvent(t as never))),
     ).toEqual(['inventory', 'category']);
     expect(revertable({ ...entry('e'), eventId: null })).toBe(false);
+    // A transfer's shipment, receipt and write-off are undone from the log; its creation, cancelling and undos are not.
+    const transferEntry = (eventType: string) => ({ ...withEvent('transfer'), eventType });
+    expect(
+      [
+        'TransferCreated',
+        'TransferShipped',
+        'TransferReceived',
+        'TransferLineWrittenOff',
+        'TransferCancelled',
+        'TransferShipmentUndone',
+      ].filter((t) => revertable(transferEntry(t))),
+    ).toEqual(['TransferShipped', 'TransferReceived', 'TransferLineWrittenOff']);
   });
 });

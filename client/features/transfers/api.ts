@@ -21,11 +21,14 @@ export interface TransferFilter {
   siteId: string | null;
 }
 
-/** A step on a transfer, as data: what a button or a dialog asked for. */
+/**
+ * A step on a transfer, as data: what a button or a dialog asked for. `number`: the transfer's,
+ * for the toast's Undo to name the step it takes back.
+ */
 export type TransferWrite =
-  | { kind: 'ship' }
-  | { kind: 'receive'; body: ReceiveTransferBody }
-  | { kind: 'write-off'; body: WriteOffTransferBody }
+  | { kind: 'ship'; number: number }
+  | { kind: 'receive'; number: number; body: ReceiveTransferBody }
+  | { kind: 'write-off'; number: number; body: WriteOffTransferBody }
   | { kind: 'cancel' };
 
 function listPath(filter: TransferFilter): string {
@@ -40,15 +43,17 @@ export const transfersApi = {
   list: (filter: TransferFilter) => api.get<TransferSummary[]>(listPath(filter)),
   get: (id: string) => api.get<Transfer>(`/transfers/${enc(id)}`),
   create: (body: CreateTransferBody) => api.post<Transfer>('/transfers', body),
-  write(id: string, write: TransferWrite): Promise<Transfer> {
+  /** `idempotencyKey`: kept by the caller when it offers Undo of this very write (components/undo.ts). */
+  write(id: string, write: TransferWrite, idempotencyKey?: string): Promise<Transfer> {
     const path = `/transfers/${enc(id)}`;
+    const options = idempotencyKey ? { idempotencyKey } : undefined;
     switch (write.kind) {
       case 'ship':
-        return api.post<Transfer>(`${path}/ship`);
+        return api.post<Transfer>(`${path}/ship`, undefined, options);
       case 'receive':
-        return api.post<Transfer>(`${path}/receive`, write.body);
+        return api.post<Transfer>(`${path}/receive`, write.body, options);
       case 'write-off':
-        return api.post<Transfer>(`${path}/write-off`, write.body);
+        return api.post<Transfer>(`${path}/write-off`, write.body, options);
       case 'cancel':
         return api.post<Transfer>(`${path}/cancel`, {});
     }

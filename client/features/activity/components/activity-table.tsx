@@ -1,10 +1,12 @@
 // The log as a table: Timestamp, User and Action sort on click (aria-sort says how), Details
 // does not. On a phone each row becomes a small card. An entry that was reverted says so;
 // with `onRevert` (managers, Revert changes) each other entry of an item's or category's
-// change has Revert (a site's, location's or stocktake's is not reverted from the log).
+// change, or of a transfer's step, has Revert (a site's, location's or stocktake's is not
+// reverted from the log).
 // Details say what changed ("-5 (sale) Milk, by Sam, note: …"; a revert: "Reverted -5 (sale)
 // Milk, by Mona, why: …"), worded by the server, its numbers and names emphasised here.
 import type { ActivityEntry } from '../../../../shared/inventory';
+import { UNDOABLE_TRANSFER_STEPS } from '../../../../shared/transfers';
 import { ChangeSentence } from '../../../components/change-sentence';
 import { Icon } from '../../../components/icons';
 import { formatDateTime } from '../../../lib/format';
@@ -12,9 +14,15 @@ import type { ActivityParams, ActivitySort } from '../api';
 
 const ACTION_LABELS = { create: 'Created', update: 'Updated', delete: 'Deleted' } as const;
 
-/** Whether Revert applies: a change of an item or a category (the server answers 422 for the others). */
+/**
+ * Whether Revert applies: a change of an item or a category, or a transfer's step (a shipment,
+ * a receipt, a write-off: its undo); the server answers 422 for the others.
+ */
 export const revertable = (entry: ActivityEntry) =>
-  Boolean(entry.eventId) && (entry.resourceType === 'inventory' || entry.resourceType === 'category');
+  Boolean(entry.eventId) &&
+  (entry.resourceType === 'inventory' ||
+    entry.resourceType === 'category' ||
+    (entry.resourceType === 'transfer' && UNDOABLE_TRANSFER_STEPS.some((type) => type === entry.eventType)));
 
 function SortHeader({
   column,

@@ -1,5 +1,6 @@
 // An item's history: each event with who, when and what changed, newest first; prices in
-// the store's currency as it was when each was set.
+// the store's currency as it was when each was set. A transfer's step has Revert (it undoes
+// the whole step, every line); the undoing itself has none (ship or receive again instead).
 import type { FieldChange, HistoryEntry } from '../../../../shared/inventory';
 import type { MoneyFormat } from '../../../../shared/money-format';
 import { Icon, type IconName } from '../../../components/icons';
@@ -37,7 +38,28 @@ function show(field: string, value: unknown, categoryNames: Record<string, strin
   return String(value);
 }
 
+/** A transfer step's undoing on the item: the opposite step, citing the one it undid. */
+const undidStep = (entry: HistoryEntry) =>
+  Boolean(entry.reverts) &&
+  (entry.type === 'StockShipped' || entry.type === 'StockReceived' || entry.type === 'TransitWrittenOff');
+
+function undoTitle(entry: HistoryEntry): string {
+  const t = entry.transfer;
+  const which = t?.number ? `transfer #${t.number}` : 'a transfer';
+  const units = Math.abs(t?.quantity ?? 0);
+  const where = entry.location?.name;
+  switch (entry.type) {
+    case 'StockReceived':
+      return `Undid the shipment of ${which} · ${units} back${where ? ` at ${where}` : ''}`;
+    case 'StockShipped':
+      return `Undid the receipt of ${which} · ${units} back in transit${where ? ` from ${where}` : ''}`;
+    default:
+      return `Undid the write-off of ${which} · ${units} in transit again`;
+  }
+}
+
 function title(entry: HistoryEntry): string {
+  if (undidStep(entry)) return undoTitle(entry);
   switch (entry.type) {
     case 'ItemCreated':
       return 'Item created';
@@ -170,7 +192,7 @@ export function ItemHistory({
                   <p className="muted">
                     Reverted by {entry.revertedBy.name} on {formatDateTime(entry.revertedBy.at)}
                   </p>
-                ) : !readOnly && entry.eventId && (canRevertAny || entry.actor?.uid === me) ? (
+                ) : !readOnly && entry.eventId && !undidStep(entry) && (canRevertAny || entry.actor?.uid === me) ? (
                   <button
                     type="button"
                     className="btn btn-secondary btn-sm"

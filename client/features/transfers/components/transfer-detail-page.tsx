@@ -2,6 +2,7 @@
 // and its next steps for those who move stock: a draft is shipped or cancelled, units in
 // transit are received at a location of the destination site or written off with a reason.
 // Steps made on another screen show here at once; a refused step says why where it was asked.
+// A shipment's, receipt's or write-off's toast has Undo (and Ctrl+Z does it while it shows).
 import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -11,6 +12,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { ErrorBox } from '../../../components/error-box';
 import { Icon } from '../../../components/icons';
 import { TruckLoader } from '../../../components/truck-loader';
+import { useUndoShortcut } from '../../../components/undo';
 import { formatDateTime } from '../../../lib/format';
 import { newWriteId } from '../../../lib/live-query.machine';
 import { useCan } from '../../../lib/session-context';
@@ -105,6 +107,7 @@ export function TransferDetailPage() {
   const writes = useSelector(detail, (s) => s.context.writes);
   const canMove = useCan('stock:update');
   const [dialog, setDialog] = useState<Dialog>('none');
+  useUndoShortcut(); // Ctrl+Z: the last step's Undo, while its toast shows
 
   const pending = Object.values(writes).find((w) => w.status === 'pending');
   const refused = Object.entries(writes).find(([, w]) => w.status === 'failed');
@@ -168,7 +171,7 @@ export function TransferDetailPage() {
                 <button
                   type="button"
                   className="btn btn-primary"
-                  onClick={() => send({ kind: 'ship' })}
+                  onClick={() => send({ kind: 'ship', number: transfer.number })}
                   disabled={!!pending}
                 >
                   <Icon name="truck" size={18} /> {pending?.write.kind === 'ship' ? 'Shipping...' : 'Ship'}
@@ -228,7 +231,7 @@ export function TransferDetailPage() {
           locations={locations.filter((l) => l.siteId === transfer.toSiteId && !l.archivedAt)}
           pending={pending?.write.kind === 'receive'}
           error={refused?.[1].write.kind === 'receive' ? refused[1].error : null}
-          onSubmit={(body) => send({ kind: 'receive', body })}
+          onSubmit={(body) => send({ kind: 'receive', number: transfer.number, body })}
           onClose={close}
           onDone={close}
         />
@@ -238,7 +241,7 @@ export function TransferDetailPage() {
           transfer={transfer}
           pending={pending?.write.kind === 'write-off'}
           error={refused?.[1].write.kind === 'write-off' ? refused[1].error : null}
-          onSubmit={(body) => send({ kind: 'write-off', body })}
+          onSubmit={(body) => send({ kind: 'write-off', number: transfer.number, body })}
           onClose={close}
         />
       ) : null}
